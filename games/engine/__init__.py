@@ -1,0 +1,69 @@
+"""The As-Nas rules engine: pure Python, standard library only, no I/O.
+
+State is built by replaying events. `decide(state, command)` validates a command and
+returns the events it causes or raises a `RuleError`; `evolve(state, event)` applies
+one event; `observe` and `legal_actions` are all that a seat may know.
+"""
+
+from .cards import DECK, RANK_VALUE, RANKS, SEATS
+from .commands import Act, Action, Command, NextDeal, Restart, StartMatch
+from .errors import RuleError
+from .events import (
+    ActionTaken,
+    DealEnded,
+    DealStarted,
+    Event,
+    MatchCreated,
+    MatchFinished,
+    MatchRestarted,
+    SeatResult,
+    event_from_dict,
+)
+from .hands import ALL_HANDS, CATEGORIES, HandValue, InvalidHand, evaluate
+from .rules import decide, deal_rng, evolve, legal_actions, new_seed, replay
+from .state import MATCH_DEALS, MAX_STAKE, OPENING_STAKE, DealState, MatchState, Status
+from .views import SeatView, event_view, observe, result_view
+
+__all__ = [
+    "ALL_HANDS",
+    "CATEGORIES",
+    "DECK",
+    "MATCH_DEALS",
+    "MAX_STAKE",
+    "OPENING_STAKE",
+    "RANKS",
+    "RANK_VALUE",
+    "SEATS",
+    "Act",
+    "Action",
+    "ActionTaken",
+    "Command",
+    "DealEnded",
+    "DealStarted",
+    "DealState",
+    "Event",
+    "HandValue",
+    "InvalidHand",
+    "MatchCreated",
+    "MatchFinished",
+    "MatchRestarted",
+    "MatchState",
+    "NextDeal",
+    "Restart",
+    "RuleError",
+    "SeatResult",
+    "SeatView",
+    "StartMatch",
+    "Status",
+    "deal_rng",
+    "decide",
+    "event_from_dict",
+    "event_view",
+    "evaluate",
+    "evolve",
+    "legal_actions",
+    "new_seed",
+    "observe",
+    "replay",
+    "result_view",
+]

@@ -1,0 +1,278 @@
+"""The rules: `decide` validates a command and returns events; `evolve` applies one event.
+
+`evolve` updates the state it is given in place and returns it, because the service
+and the simulations apply thousands of events per second; `decide` never changes
+its input, so a refused command leaves the state exactly as it was.
+"""
+
+import random
+import secrets
+from fractions import Fraction
+
+from .cards import DECK, SEATS
+from .commands import Act, Action, Command, NextDeal, Restart, StartMatch
+from .errors import RuleError
+from .events import (
+    ActionTaken,
+    DealEnded,
+    DealStarted,
+    Event,
+    MatchCreated,
+    MatchFinished,
+    MatchRestarted,
+    SeatResult,
+)
+from .hands import evaluate
+from .state import MATCH_DEALS, MAX_STAKE, DealState, MatchState, Status
+
+# Module-level aliases: enum attribute lookups are slow on the hot path.
+_IN_DEAL = Status.IN_DEAL
+_DEAL_OVER = Status.DEAL_OVER
+_FINISHED = Status.FINISHED
+_NOT_STARTED = Status.NOT_STARTED
+_ZERO = Fraction(0)
+_LOSSES = {stake: Fraction(-stake) for stake in range(MAX_STAKE + 1)}
+
+
+def new_seed() -> int:
+    """A fresh match seed: 63 bits, so that it fits a signed 64-bit column."""
+    return secrets.randbits(63)
+
+
+def deal_rng(seed: int, series: int, deal_number: int) -> random.Random:
+    """The random source of one deal, derived from the match's recorded seed, so that any
+    deal can be dealt again without replaying the ones before it."""
+    return random.Random(f"{seed}:{series}:{deal_number}")
+
+
+def _deal(seed: int, series: int, deal_number: int, previous_dealer: int | None) -> DealStarted:
+    rng = deal_rng(seed, series, deal_number)
+    if previous_dealer is None:
+        dealer = rng.randrange(SEATS)
+    else:
+        dealer = (previous_dealer + 1) % SEATS
+    deck = list(DECK)
+    rng.shuffle(deck)
+    return DealStarted(series, deal_number, dealer, tuple(deck))
+
+
+def legal_actions(state: MatchState, seat: int) -> tuple[str, ...]:
+    """What `seat` may do now: nothing unless it is that seat's turn in a deal."""
+    deal = state.deal
+    if state.status is not _IN_DEAL or deal.turn != seat:
+        return ()
+    matched = deal.stakes[seat] == deal.high_stake
+    can_raise = deal.high_stake < MAX_STAKE
+    return _LEGAL[deal.looked[seat], matched, can_raise]
+
+
+# Every combination of (looked, matched, can_raise), in the order the API lists actions.
+_LEGAL = {
+    (looked, matched, can_raise): tuple(
+        action
+        for action, allowed in (
+            ("look", not looked),
+            ("call", not matched),
+            ("hold", matched),
+            ("raise", can_raise),
+            ("fold", True),
+        )
+        if allowed
+    )
+    for looked in (False, True)
+    for matched in (False, True)
+    for can_raise in (False, True)
+}
+
+
+def _next_turn(deal: DealState, after: int) -> int | None:
+    """The next seat to act, or None when betting is over."""
+    folded = deal.folded
+    active = [seat for seat in range(SEATS) if not folded[seat]]
+    if len(active) == 1:
+        return None
+    if all(deal.acted[seat] and deal.stakes[seat] == deal.high_stake for seat in active):
+        return None
+    seat = after
+    while True:
+        seat = (seat + 1) % SEATS
+        if not folded[seat]:
+            return seat
+
+
+def _apply_action(deal: DealState, seat: int, action: str) -> None:
+    deal.history.append((seat, action))
+    if action == "look":
+        deal.looked[seat] = True
+        return
+    if action == "call":
+        deal.pot += deal.high_stake - deal.stakes[seat]
+        deal.stakes[seat] = deal.high_stake
+    elif action == "raise":
+        deal.high_stake += 1
+        deal.pot += deal.high_stake - deal.stakes[seat]
+        deal.stakes[seat] = deal.high_stake
+        deal.acted = [False] * SEATS
+    elif action == "fold":
+        deal.folded[seat] = True
+    deal.acted[seat] = True
+    deal.turn = _next_turn(deal, seat)
+
+
+def _settle(deal: DealState) -> DealEnded:
+    active = [seat for seat in range(SEATS) if not deal.folded[seat]]
+    values = [evaluate(hand) for hand in deal.hands]
+    if len(active) == 1:
+        outcome, winners = "uncontested", tuple(active)
+    else:
+        best = max(values[seat].key for seat in active)
+        outcome = "showdown"
+        winners = tuple(seat for seat in active if values[seat].key == best)
+    share = Fraction(deal.pot, len(winners))
+    seats = []
+    for seat in range(SEATS):
+        payout = share if seat in winners else _ZERO
+        seats.append(
+            SeatResult(
+                seat=seat,
+                hand=deal.hands[seat],
+                category=values[seat].category,
+                stake=deal.stakes[seat],
+                payout=payout,
+                delta=payout - deal.stakes[seat] if payout else _LOSSES[deal.stakes[seat]],
+                folded=deal.folded[seat],
+                shown=outcome == "showdown" and not deal.folded[seat],
+            )
+        )
+    return DealEnded(deal.series, deal.number, outcome, winners, tuple(seats))
+
+
+def _leaders(totals) -> tuple[int, ...]:
+    best = max(totals)
+    return tuple(seat for seat, total in enumerate(totals) if total == best)
+
+
+def _require_started(state: MatchState) -> None:
+    if state.status is _NOT_STARTED:
+        raise RuleError("match_not_started", "The match has not started.")
+
+
+def _decide_act(state: MatchState, command: Act) -> list[Event]:
+    _require_started(state)
+    if state.status is _FINISHED:
+        raise RuleError("match_finished", "The match is finished; restart to play again.")
+    if state.status is _DEAL_OVER:
+        raise RuleError("deal_over", "The deal is over; start the next deal.")
+    seat, action = command.seat, command.action
+    if not isinstance(seat, int) or not 0 <= seat < SEATS:
+        raise RuleError("invalid_seat", f"Seats are numbered 0 to {SEATS - 1}.")
+    deal = state.deal
+    if deal.turn != seat:
+        raise RuleError("not_your_turn", f"It is seat {deal.turn}'s turn.")
+    if action == "look" and deal.looked[seat]:
+        raise RuleError("already_looked", "A seat may look at its cards once per deal.")
+    allowed = legal_actions(state, seat)
+    if action not in allowed:
+        raise RuleError(
+            "illegal_action", f"'{action}' is not allowed now; allowed: {', '.join(allowed)}."
+        )
+    if action == "look":
+        return [ActionTaken(seat, action, deal.stakes[seat], deal.high_stake, deal.pot)]
+    after = deal.copy()
+    _apply_action(after, seat, action)
+    events = [ActionTaken(seat, action, after.stakes[seat], after.high_stake, after.pot)]
+    if after.turn is None:
+        ended = _settle(after)
+        events.append(ended)
+        if deal.number == MATCH_DEALS:
+            totals = tuple(total + result.delta for total, result in zip(state.totals, ended.seats))
+            events.append(MatchFinished(state.series, _leaders(totals), totals))
+    return events
+
+
+def _decide_next_deal(state: MatchState) -> list[Event]:
+    _require_started(state)
+    if state.status is _FINISHED:
+        raise RuleError("match_finished", "The match is finished; restart to play again.")
+    if state.status is _IN_DEAL:
+        raise RuleError("deal_in_progress", "The current deal is not over yet.")
+    deal = state.deal
+    return [_deal(state.seed, state.series, deal.number + 1, deal.dealer)]
+
+
+def decide(state: MatchState, command: Command) -> list[Event]:
+    """The events `command` causes in `state`, or a RuleError. Never changes `state`."""
+    match command:
+        case StartMatch(seed=seed):
+            if state.status is not _NOT_STARTED:
+                raise RuleError("match_already_started", "The match has already started.")
+            return [MatchCreated(seed), _deal(seed, 1, 1, None)]
+        case Act():
+            return _decide_act(state, command)
+        case NextDeal():
+            return _decide_next_deal(state)
+        case Restart():
+            _require_started(state)
+            series = state.series + 1
+            return [MatchRestarted(series), _deal(state.seed, series, 1, None)]
+    raise TypeError(f"not a command: {command!r}")
+
+
+def _evolve_created(state: MatchState, event: MatchCreated) -> None:
+    state.seed = event.seed
+
+
+def _evolve_deal_started(state: MatchState, event: DealStarted) -> None:
+    state.series = event.series
+    state.deal = DealState.opening(event.series, event.deal_number, event.dealer, event.deck)
+    state.status = _IN_DEAL
+
+
+def _evolve_action(state: MatchState, event: ActionTaken) -> None:
+    _apply_action(state.deal, event.seat, event.action)
+
+
+def _evolve_deal_ended(state: MatchState, event: DealEnded) -> None:
+    state.totals = [total + result.delta for total, result in zip(state.totals, event.seats)]
+    state.deal.result = event
+    state.deal.turn = None
+    state.last_result = event
+    state.status = _DEAL_OVER
+
+
+def _evolve_finished(state: MatchState, event: MatchFinished) -> None:
+    state.winners = event.winners
+    state.status = _FINISHED
+
+
+def _evolve_restarted(state: MatchState, event: MatchRestarted) -> None:
+    state.series = event.series
+    state.totals = [Fraction(0)] * SEATS
+    state.deal = None
+    state.last_result = None
+    state.winners = None
+
+
+_EVOLVERS = {
+    MatchCreated: _evolve_created,
+    DealStarted: _evolve_deal_started,
+    ActionTaken: _evolve_action,
+    DealEnded: _evolve_deal_ended,
+    MatchFinished: _evolve_finished,
+    MatchRestarted: _evolve_restarted,
+}
+
+
+def evolve(state: MatchState, event: Event) -> MatchState:
+    """Apply one event to `state` (in place) and return it."""
+    _EVOLVERS[type(event)](state, event)
+    state.version += 1
+    return state
+
+
+def replay(events) -> MatchState:
+    """The state that a sequence of events builds from nothing."""
+    state = MatchState()
+    for event in events:
+        evolve(state, event)
+    return state

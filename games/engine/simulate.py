@@ -1,0 +1,55 @@
+"""Random legal play: the engine's benchmark and a broad consistency check."""
+
+import random
+from collections import Counter
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from fractions import Fraction
+
+from .cards import SEATS
+from .commands import Act, NextDeal, Restart, StartMatch
+from .rules import decide, evolve, legal_actions
+from .state import MatchState, Status
+
+
+@dataclass
+class SimulationReport:
+    deals: int = 0
+    actions: int = 0
+    outcomes: Counter = field(default_factory=Counter)
+    max_actions_in_deal: int = 0
+
+
+def simulate(
+    deals: int, seed: int, on_deal: Callable[[int], None] | None = None
+) -> SimulationReport:
+    """Play `deals` deals with uniformly random legal actions, restarting each finished
+    match. Every deal's deltas must sum to zero, or this raises AssertionError."""
+    rng = random.Random(seed)
+    report = SimulationReport()
+    state = MatchState()
+    for event in decide(state, StartMatch(seed)):
+        evolve(state, event)
+    while report.deals < deals:
+        if state.status is Status.FINISHED:
+            command = Restart()
+        elif state.status is Status.DEAL_OVER:
+            command = NextDeal()
+        else:
+            seat = state.deal.turn
+            command = Act(seat, rng.choice(legal_actions(state, seat)))
+            report.actions += 1
+        for event in decide(state, command):
+            evolve(state, event)
+        if state.status is not Status.IN_DEAL and state.deal.result is not None and (
+            command.__class__ is Act
+        ):
+            result = state.deal.result
+            assert sum((seat.delta for seat in result.seats), Fraction(0)) == 0
+            report.deals += 1
+            report.outcomes[result.outcome] += 1
+            report.max_actions_in_deal = max(report.max_actions_in_deal, len(state.deal.history))
+            if on_deal:
+                on_deal(report.deals)
+    assert len(state.totals) == SEATS
+    return report

@@ -1,0 +1,168 @@
+"""Match state: what `replay(events)` builds. Snapshots convert to and from JSON-ready dicts."""
+
+from dataclasses import dataclass, field
+from enum import StrEnum
+from fractions import Fraction
+
+from .cards import SEATS, sort_hand
+from .events import DealEnded
+
+MATCH_DEALS = 12
+OPENING_STAKE = 1
+MAX_STAKE = 4
+
+
+class Status(StrEnum):
+    NOT_STARTED = "not_started"
+    IN_DEAL = "in_deal"
+    DEAL_OVER = "deal_over"
+    FINISHED = "finished"
+
+
+def hands_from_deck(deck: tuple[str, ...], dealer: int) -> tuple[tuple[str, ...], ...]:
+    """Card i of the deck goes to seat (dealer + 1 + i) mod 4."""
+    return tuple(sort_hand(deck[(seat - dealer - 1) % SEATS :: SEATS]) for seat in range(SEATS))
+
+
+@dataclass(slots=True)
+class DealState:
+    series: int
+    number: int
+    dealer: int
+    deck: tuple[str, ...]
+    hands: tuple[tuple[str, ...], ...]
+    stakes: list[int]
+    folded: list[bool]
+    looked: list[bool]
+    acted: list[bool]
+    """Whether each seat has acted since the deal began and since the last raise."""
+    history: list[tuple[int, str]]
+    """Every action of the deal so far, as (seat, action), looks included."""
+    turn: int | None
+    high_stake: int
+    pot: int
+    result: DealEnded | None = None
+
+    @classmethod
+    def opening(cls, series: int, number: int, dealer: int, deck: tuple[str, ...]) -> "DealState":
+        stakes = [0] * SEATS
+        stakes[dealer] = OPENING_STAKE
+        return cls(
+            series=series,
+            number=number,
+            dealer=dealer,
+            deck=deck,
+            hands=hands_from_deck(deck, dealer),
+            stakes=stakes,
+            folded=[False] * SEATS,
+            looked=[False] * SEATS,
+            acted=[False] * SEATS,
+            history=[],
+            turn=(dealer + 1) % SEATS,
+            high_stake=OPENING_STAKE,
+            pot=OPENING_STAKE,
+        )
+
+    def copy(self) -> "DealState":
+        return DealState(
+            self.series,
+            self.number,
+            self.dealer,
+            self.deck,
+            self.hands,
+            self.stakes.copy(),
+            self.folded.copy(),
+            self.looked.copy(),
+            self.acted.copy(),
+            self.history.copy(),
+            self.turn,
+            self.high_stake,
+            self.pot,
+            self.result,
+        )
+
+    def to_dict(self) -> dict:
+        return {
+            "series": self.series,
+            "number": self.number,
+            "dealer": self.dealer,
+            "deck": list(self.deck),
+            "stakes": self.stakes,
+            "folded": self.folded,
+            "looked": self.looked,
+            "acted": self.acted,
+            "history": [list(entry) for entry in self.history],
+            "turn": self.turn,
+            "high_stake": self.high_stake,
+            "pot": self.pot,
+            "ended": self.result is not None,
+        }
+
+    @classmethod
+    def from_dict(cls, data: dict, result: DealEnded | None) -> "DealState":
+        deck = tuple(data["deck"])
+        return cls(
+            series=data["series"],
+            number=data["number"],
+            dealer=data["dealer"],
+            deck=deck,
+            hands=hands_from_deck(deck, data["dealer"]),
+            stakes=list(data["stakes"]),
+            folded=list(data["folded"]),
+            looked=list(data["looked"]),
+            acted=list(data["acted"]),
+            history=[(seat, action) for seat, action in data["history"]],
+            turn=data["turn"],
+            high_stake=data["high_stake"],
+            pot=data["pot"],
+            result=result if data["ended"] else None,
+        )
+
+
+def _zero_totals() -> list[Fraction]:
+    return [Fraction(0)] * SEATS
+
+
+@dataclass(slots=True)
+class MatchState:
+    version: int = 0
+    """How many events built this state: the seq of the last one."""
+    seed: int | None = None
+    status: Status = Status.NOT_STARTED
+    series: int = 0
+    totals: list[Fraction] = field(default_factory=_zero_totals)
+    deal: DealState | None = None
+    """The current deal, or the one just settled while the status is deal_over or finished."""
+    last_result: DealEnded | None = None
+    """The most recent settled deal of this series."""
+    winners: tuple[int, ...] | None = None
+
+    @property
+    def deal_number(self) -> int:
+        return self.deal.number if self.deal else 0
+
+    def to_dict(self) -> dict:
+        return {
+            "version": self.version,
+            "seed": self.seed,
+            "status": self.status.value,
+            "series": self.series,
+            "totals": [str(total) for total in self.totals],
+            "deal": self.deal.to_dict() if self.deal else None,
+            "last_result": self.last_result.to_dict() if self.last_result else None,
+            "winners": list(self.winners) if self.winners is not None else None,
+        }
+
+    @classmethod
+    def from_dict(cls, data: dict) -> "MatchState":
+        last_result = DealEnded.from_dict(data["last_result"]) if data["last_result"] else None
+        return cls(
+            version=data["version"],
+            seed=data["seed"],
+            status=Status(data["status"]),
+            series=data["series"],
+            totals=[Fraction(total) for total in data["totals"]],
+            deal=DealState.from_dict(data["deal"], last_result) if data["deal"] else None,
+            last_result=last_result,
+            winners=tuple(data["winners"]) if data["winners"] is not None else None,
+        )

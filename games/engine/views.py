@@ -1,0 +1,119 @@
+"""What one seat may see. AI seats and the API see the game only through these views.
+
+RULES.md, "Secrecy": a folded hand is never shown to anyone else; a hand still in the
+deal is shown to the other seats only at the showdown; a seat sees its own cards once
+it has looked, and once the deal is over.
+"""
+
+from dataclasses import dataclass
+from fractions import Fraction
+
+from .events import DealEnded, DealStarted, Event, MatchCreated
+from .state import MatchState, Status
+
+
+@dataclass(frozen=True, slots=True)
+class SeatView:
+    seat: int
+    status: str
+    series: int
+    deal_number: int
+    dealer: int | None
+    turn: int | None
+    pot: int
+    high_stake: int
+    stakes: tuple[int, ...]
+    folded: tuple[bool, ...]
+    looked: tuple[bool, ...]
+    totals: tuple[Fraction, ...]
+    your_cards: tuple[str, ...] | None
+    history: tuple[tuple[int, str], ...]
+    """The current deal's public actions, as (seat, action), looks included."""
+    last_result: dict | None
+    """The most recent settled deal as `result_view` shows it to this seat."""
+    winners: tuple[int, ...] | None
+
+
+def result_view(result: DealEnded, viewer: int | None) -> dict:
+    """A settled deal as `viewer` may see it: hands shown at the showdown, and the
+    viewer's own hand. `viewer=None` is an outsider who sees only the shown hands."""
+    seats = []
+    for seat in result.seats:
+        visible = seat.shown or seat.seat == viewer
+        seats.append(
+            {
+                "seat": seat.seat,
+                "hand": list(seat.hand) if visible else None,
+                "category": seat.category if visible else None,
+                "stake": seat.stake,
+                "payout": str(seat.payout),
+                "delta": str(seat.delta),
+                "folded": seat.folded,
+            }
+        )
+    return {
+        "deal_number": result.deal_number,
+        "series": result.series,
+        "outcome": result.outcome,
+        "winners": list(result.winners),
+        "seats": seats,
+    }
+
+
+def observe(state: MatchState, seat: int) -> SeatView:
+    """Everything `seat` may see now, and nothing more."""
+    deal = state.deal
+    if deal is None:
+        return SeatView(
+            seat=seat,
+            status=state.status.value,
+            series=state.series,
+            deal_number=0,
+            dealer=None,
+            turn=None,
+            pot=0,
+            high_stake=0,
+            stakes=(0, 0, 0, 0),
+            folded=(False,) * 4,
+            looked=(False,) * 4,
+            totals=tuple(state.totals),
+            your_cards=None,
+            history=(),
+            last_result=None,
+            winners=state.winners,
+        )
+    over = state.status is not Status.IN_DEAL
+    return SeatView(
+        seat=seat,
+        status=state.status.value,
+        series=state.series,
+        deal_number=deal.number,
+        dealer=deal.dealer,
+        turn=deal.turn,
+        pot=deal.pot,
+        high_stake=deal.high_stake,
+        stakes=tuple(deal.stakes),
+        folded=tuple(deal.folded),
+        looked=tuple(deal.looked),
+        totals=tuple(state.totals),
+        your_cards=deal.hands[seat] if over or deal.looked[seat] else None,
+        history=tuple(deal.history),
+        last_result=result_view(state.last_result, seat) if state.last_result else None,
+        winners=state.winners,
+    )
+
+
+def event_view(event: Event, viewer: int | None) -> dict:
+    """An event as `viewer` may see it: never the seed, the deck, or a hidden hand."""
+    if isinstance(event, MatchCreated):
+        return {"type": event.type}
+    if isinstance(event, DealStarted):
+        return {
+            "type": event.type,
+            "series": event.series,
+            "deal_number": event.deal_number,
+            "dealer": event.dealer,
+        }
+    if isinstance(event, DealEnded):
+        return {"type": event.type, **result_view(event, viewer)}
+    return event.to_dict()
