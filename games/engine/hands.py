@@ -57,12 +57,12 @@ _VALUES: dict[tuple[str, ...], HandValue] = {hand: _compute(hand) for hand in AL
 
 def evaluate(hand) -> HandValue:
     """Category and strength key of a five-card hand given as rank names, in any order."""
-    value = _VALUES.get(hand) if type(hand) is tuple else None
-    if value is not None:
-        return value
     try:
+        value = _VALUES.get(hand) if type(hand) is tuple else None
+        if value is not None:
+            return value
         return _VALUES[sort_hand(hand)]
-    except (KeyError, TypeError):
+    except (KeyError, TypeError):  # unknown names, unhashable or unsortable items, non-iterables
         pass
     raise InvalidHand(
         f"a hand is {HAND_SIZE} rank names from {', '.join(RANKS)}, "
