@@ -1,0 +1,49 @@
+import os
+import signal
+import subprocess
+import sys
+
+from django.conf import settings
+from django.core.management import call_command
+from django.core.management.base import BaseCommand, CommandError
+from django.db import connections
+
+from asnas_api import embedded_db
+
+
+class Command(BaseCommand):
+    help = "Apply migrations, then serve the API with gunicorn until Ctrl-C or SIGTERM."
+
+    def add_arguments(self, parser):
+        parser.add_argument("--host", default="127.0.0.1")
+        parser.add_argument("--port", type=int, default=8000)
+        parser.add_argument("--workers", type=int, default=2)
+
+    def handle(self, *args, host, port, workers, verbosity, **options):
+        # Until gunicorn runs, SIGTERM unwinds like Ctrl-C so the database handle is released.
+        signal.signal(signal.SIGTERM, signal.default_int_handler)
+        call_command("migrate", interactive=False, verbosity=verbosity)
+        connections.close_all()
+
+        gunicorn = subprocess.Popen(
+            [sys.executable, "-m", "gunicorn", "asnas_api.wsgi", "--bind", f"{host}:{port}"]
+            + ["--workers", str(workers), "--access-logfile", "-"]
+            # gunicorn's control socket has one fixed path per user; two servers would clash.
+            + ["--no-control-socket"],
+            # The workers use the database this process started instead of starting their own.
+            env={**os.environ, "DATABASE_URL": settings.DATABASE_URL},
+            # Its own process group: Ctrl-C reaches only this process, which forwards it once.
+            process_group=0,
+        )
+
+        def forward(signum, frame):
+            # A closed terminal (SIGHUP) stops the server; to gunicorn SIGHUP would mean reload.
+            gunicorn.send_signal(signal.SIGTERM if signum == signal.SIGHUP else signum)
+
+        for signum in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
+            signal.signal(signum, forward)
+
+        returncode = gunicorn.wait()
+        embedded_db.stop()
+        if returncode:
+            raise CommandError(f"gunicorn exited with status {returncode}")
