@@ -111,6 +111,10 @@ LOGGING = {
 
 REST_FRAMEWORK = {
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    "DEFAULT_AUTHENTICATION_CLASSES": ["players.auth.BearerTokenAuthentication"],
+    "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
+    "EXCEPTION_HANDLER": "asnas_api.errors.exception_handler",
+    "UNAUTHENTICATED_USER": None,
     "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
     "DEFAULT_PARSER_CLASSES": ["rest_framework.parsers.JSONParser"],
 }
@@ -122,6 +126,14 @@ SPECTACULAR_SETTINGS = {
     "SERVE_INCLUDE_SCHEMA": False,
     "COMPONENT_SPLIT_REQUEST": True,
     "SWAGGER_UI_DIST": "SIDECAR",
+    # One named enum per choice set that several fields share.
+    "ENUM_NAME_OVERRIDES": {
+        "Rank": "games.engine.cards.RANKS",
+        "HandCategory": "games.engine.hands.CATEGORIES",
+        "ActionName": "games.serializers.ACTION_NAMES",
+        "MatchStatus": "games.serializers.MATCH_STATUSES",
+        "AiLevel": "games.ai.AI_LEVELS",
+    },
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
     # The online validator badge would call validator.swagger.io; the docs must stay offline.

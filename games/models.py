@@ -1,0 +1,108 @@
+"""Matches are event-sourced: MatchEvent rows are the truth, and Match.state is their
+projection (`replay(events)`), written in the same transaction as the events."""
+
+import uuid
+
+from django.db import models
+
+from players.models import Player
+
+
+class Match(models.Model):
+    class Status(models.TextChoices):
+        IN_DEAL = "in_deal"
+        DEAL_OVER = "deal_over"
+        FINISHED = "finished"
+
+    id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
+    owner = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="matches")
+    ai_level = models.CharField(max_length=16)
+    # The random source of every deal. Never sent to a client: it would reveal every hand.
+    seed = models.BigIntegerField()
+    seeded = models.BooleanField(
+        default=False, help_text="The client chose the seed; such a match is left out of stats."
+    )
+    version = models.PositiveIntegerField(default=0, help_text="The seq of the last event.")
+    status = models.CharField(max_length=16, choices=Status.choices)
+    series = models.PositiveIntegerField(default=1)
+    deal_number = models.PositiveIntegerField(default=0)
+    totals = models.JSONField(default=list, help_text="The four exact totals, as fractions.")
+    winners = models.JSONField(null=True, blank=True)
+    state = models.JSONField(help_text="The engine state: the projection of the events.")
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        verbose_name_plural = "matches"
+        indexes = [
+            models.Index(fields=["owner", "-created_at"], name="match_owner_created"),
+            models.Index(fields=["-updated_at"], name="match_updated"),
+            models.Index(fields=["status"], name="match_status"),
+        ]
+
+    def __str__(self) -> str:
+        return f"Match {self.id}"
+
+
+class Seat(models.Model):
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="seats")
+    number = models.PositiveSmallIntegerField()
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="seats")
+
+    class Meta:
+        ordering = ["match", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["match", "number"], name="seat_unique_number"),
+        ]
+
+    def __str__(self) -> str:
+        return f"Seat {self.number}: {self.player.name}"
+
+
+class Deal(models.Model):
+    class Outcome(models.TextChoices):
+        SHOWDOWN = "showdown"
+        UNCONTESTED = "uncontested"
+        ABANDONED = "abandoned"
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="deals")
+    series = models.PositiveIntegerField()
+    number = models.PositiveSmallIntegerField()
+    dealer = models.PositiveSmallIntegerField()
+    # The shuffled deck (card i goes to seat dealer+1+i mod 4). Staff only; never sent out.
+    deck = models.JSONField()
+    outcome = models.CharField(max_length=16, choices=Outcome.choices, null=True, blank=True)
+    result = models.JSONField(null=True, blank=True, help_text="The deal_ended event, in full.")
+    started_at = models.DateTimeField(auto_now_add=True)
+    ended_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["match", "series", "number"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["match", "series", "number"], name="deal_unique_number"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"Series {self.series} deal {self.number}"
+
+
+class MatchEvent(models.Model):
+    """One engine event. Append-only: rows are never updated or deleted on their own."""
+
+    id = models.BigAutoField(primary_key=True)
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="events")
+    seq = models.PositiveIntegerField()
+    type = models.CharField(max_length=32)
+    payload = models.JSONField()
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["match", "seq"]
+        constraints = [
+            models.UniqueConstraint(fields=["match", "seq"], name="event_unique_seq"),
+        ]
+
+    def __str__(self) -> str:
+        return f"#{self.seq} {self.type}"

@@ -1,0 +1,207 @@
+"""The match API. Views only translate: validate input, call one service or selector,
+serialize the output. Errors are mapped in asnas_api.errors."""
+
+from drf_spectacular.utils import OpenApiExample, extend_schema
+from rest_framework import status
+from rest_framework.pagination import PageNumberPagination
+from rest_framework.permissions import IsAuthenticated
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from asnas_api.errors import ApiError
+from asnas_api.schema import NOT_FOUND, UNAUTHORIZED, VALIDATION_ERROR, problem_response
+from games import selectors, services
+from games.serializers import (
+    ActionRequestSerializer,
+    EventsQuerySerializer,
+    MatchCreateRequestSerializer,
+    MatchEventsSerializer,
+    MatchSummarySerializer,
+    MatchViewSerializer,
+    VersionRequestSerializer,
+)
+
+STALE = (409, "stale_version", "The match is at version 12, not 9; reload it.")
+FINISHED = (409, "match_finished", "The match is finished; restart to play again.")
+
+
+class MatchPagination(PageNumberPagination):
+    page_size = 20
+    page_size_query_param = "page_size"
+    max_page_size = 100
+
+
+def _match_response(match, *, status_code: int = status.HTTP_200_OK) -> Response:
+    return Response(
+        MatchViewSerializer(selectors.match_view(match=match)).data, status=status_code
+    )
+
+
+def _found(match_id, player):
+    match = selectors.match_get(match_id=match_id, player=player)
+    if match is None:
+        raise ApiError(404, "not_found", "No such match.")
+    return match
+
+
+class MatchListCreateApi(APIView):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(
+        operation_id="matches_list",
+        summary="List your matches, newest first",
+        responses={200: MatchSummarySerializer(many=True), 401: UNAUTHORIZED},
+    )
+    def get(self, request):
+        paginator = MatchPagination()
+        page = paginator.paginate_queryset(selectors.match_list(player=request.user), request, self)
+        return paginator.get_paginated_response(MatchSummarySerializer(page, many=True).data)
+
+    @extend_schema(
+        operation_id="matches_create",
+        summary="Create a match: you at seat 0 against three AI seats",
+        description="Deal 1 starts at once; the AI seats that act before you have acted.",
+        request=MatchCreateRequestSerializer,
+        responses={201: MatchViewSerializer, 400: VALIDATION_ERROR, 401: UNAUTHORIZED},
+        examples=[OpenApiExample("hard AI", value={"ai_level": "hard"}, request_only=True)],
+    )
+    def post(self, request):
+        data = _valid(MatchCreateRequestSerializer, request.data)
+        match = services.match_create(
+            owner=request.user, ai_level=data["ai_level"], seed=data.get("seed")
+        )
+        return _match_response(match, status_code=status.HTTP_201_CREATED)
+
+
+class MatchDetailApi(APIView):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(
+        operation_id="matches_retrieve",
+        summary="The match as you may see it",
+        responses={200: MatchViewSerializer, 401: UNAUTHORIZED, 404: NOT_FOUND},
+    )
+    def get(self, request, match_id):
+        return _match_response(_found(match_id, request.user))
+
+
+class MatchActionApi(APIView):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(
+        operation_id="matches_act",
+        summary="Act at your seat; the AI seats then act until your next turn",
+        request=ActionRequestSerializer,
+        responses={
+            200: MatchViewSerializer,
+            400: VALIDATION_ERROR,
+            401: UNAUTHORIZED,
+            404: NOT_FOUND,
+            409: problem_response(
+                "The match is not in a state for this action.",
+                (409, "not_your_turn", "It is seat 2's turn."),
+                (409, "deal_over", "The deal is over; start the next deal."),
+                FINISHED,
+                STALE,
+            ),
+            422: problem_response(
+                "The rules do not allow this action now.",
+                (422, "illegal_action", "'call' is not allowed now; allowed: look, hold, raise, "
+                 "fold."),
+                (422, "already_looked", "A seat may look at its cards once per deal."),
+            ),
+        },
+        examples=[
+            OpenApiExample("look", value={"action": "look"}, request_only=True),
+            OpenApiExample("raise", value={"action": "raise", "expected_version": 7},
+                           request_only=True),
+        ],
+    )
+    def post(self, request, match_id):
+        data = _valid(ActionRequestSerializer, request.data)
+        match = services.match_act(
+            match_id=match_id,
+            player=request.user,
+            action=data["action"],
+            expected_version=data.get("expected_version"),
+        )
+        return _match_response(match)
+
+
+class MatchNextDealApi(APIView):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(
+        operation_id="matches_next_deal",
+        summary="Start the next deal once the current one is over",
+        request=VersionRequestSerializer,
+        responses={
+            200: MatchViewSerializer,
+            400: VALIDATION_ERROR,
+            401: UNAUTHORIZED,
+            404: NOT_FOUND,
+            409: problem_response(
+                "The current deal is still on, or the match is finished.",
+                (409, "deal_in_progress", "The current deal is not over yet."),
+                FINISHED,
+                STALE,
+            ),
+        },
+    )
+    def post(self, request, match_id):
+        data = _valid(VersionRequestSerializer, request.data)
+        match = services.match_next_deal(
+            match_id=match_id, player=request.user, expected_version=data.get("expected_version")
+        )
+        return _match_response(match)
+
+
+class MatchRestartApi(APIView):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(
+        operation_id="matches_restart",
+        summary="Start a new 12-deal series with every total at zero",
+        description="Allowed at any time; an unfinished deal is abandoned and counts for nobody. "
+        "The match's history stays in its events.",
+        request=VersionRequestSerializer,
+        responses={
+            200: MatchViewSerializer,
+            400: VALIDATION_ERROR,
+            401: UNAUTHORIZED,
+            404: NOT_FOUND,
+            409: problem_response("The version is stale.", STALE),
+        },
+    )
+    def post(self, request, match_id):
+        data = _valid(VersionRequestSerializer, request.data)
+        match = services.match_restart(
+            match_id=match_id, player=request.user, expected_version=data.get("expected_version")
+        )
+        return _match_response(match)
+
+
+class MatchEventsApi(APIView):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(
+        operation_id="matches_events",
+        summary="The match's events after seq `after`, as you may see them",
+        parameters=[EventsQuerySerializer],
+        responses={
+            200: MatchEventsSerializer,
+            400: VALIDATION_ERROR,
+            401: UNAUTHORIZED,
+            404: NOT_FOUND,
+        },
+    )
+    def get(self, request, match_id):
+        query = _valid(EventsQuerySerializer, request.query_params)
+        match = _found(match_id, request.user)
+        return Response(selectors.match_events(match=match, after=query["after"]))
+
+
+def _valid(serializer_class, data) -> dict:
+    serializer = serializer_class(data=data)
+    serializer.is_valid(raise_exception=True)
+    return serializer.validated_data

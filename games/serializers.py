@@ -1,0 +1,212 @@
+"""Request and response serializers of the match API. Component names in the OpenAPI
+schema come from the class names without "Serializer", so every name is unique."""
+
+from django.conf import settings
+from drf_spectacular.utils import PolymorphicProxySerializer, extend_schema_field
+from rest_framework import serializers
+
+from games.ai import AI_LEVELS, DEFAULT_AI_LEVEL
+from games.engine import CATEGORIES, RANKS, Action
+
+ACTION_NAMES = tuple(action.value for action in Action)
+MATCH_STATUSES = ("in_deal", "deal_over", "finished")
+MAX_SEED = 2**63 - 1
+MAX_VERSION = 2**31 - 1
+
+
+@extend_schema_field(
+    {
+        "type": "string",
+        "pattern": r"^-?\d+(/\d+)?$",
+        "description": "An exact number of points in lowest terms, as '7/3', '-1/2' or '4'.",
+        "example": "7/3",
+    }
+)
+class PointsField(serializers.CharField):
+    pass
+
+
+class MatchCreateRequestSerializer(serializers.Serializer):
+    ai_level = serializers.ChoiceField(choices=AI_LEVELS, default=DEFAULT_AI_LEVEL)
+    seed = serializers.IntegerField(
+        min_value=0,
+        max_value=MAX_SEED,
+        required=False,
+        help_text="Fixes every deal (tests and development only; refused in production).",
+    )
+
+    def validate_seed(self, seed: int) -> int:
+        if not settings.ASNAS_ALLOW_CLIENT_SEED:
+            raise serializers.ValidationError(
+                "Choosing a seed is not allowed on this server.", code="seed_not_allowed"
+            )
+        return seed
+
+
+class ActionRequestSerializer(serializers.Serializer):
+    action = serializers.ChoiceField(choices=ACTION_NAMES)
+    expected_version = serializers.IntegerField(
+        min_value=0,
+        max_value=MAX_VERSION,
+        required=False,
+        help_text="The version you last saw; a different current version answers 409 "
+        "stale_version and changes nothing.",
+    )
+
+
+class VersionRequestSerializer(serializers.Serializer):
+    expected_version = serializers.IntegerField(
+        min_value=0, max_value=MAX_VERSION, required=False
+    )
+
+
+class EventsQuerySerializer(serializers.Serializer):
+    after = serializers.IntegerField(
+        min_value=0, max_value=MAX_VERSION, default=0, help_text="Return events with seq > after."
+    )
+
+
+class MatchSeatSerializer(serializers.Serializer):
+    seat = serializers.IntegerField(min_value=0, max_value=3)
+    name = serializers.CharField()
+    kind = serializers.ChoiceField(choices=["human", "ai"])
+    stake = serializers.IntegerField()
+    folded = serializers.BooleanField()
+    looked = serializers.BooleanField()
+    total = PointsField()
+
+
+class DealResultSeatSerializer(serializers.Serializer):
+    seat = serializers.IntegerField(min_value=0, max_value=3)
+    hand = serializers.ListField(
+        child=serializers.ChoiceField(choices=RANKS),
+        allow_null=True,
+        help_text="Null unless this hand may be shown to you.",
+    )
+    category = serializers.ChoiceField(choices=CATEGORIES, allow_null=True)
+    stake = serializers.IntegerField()
+    payout = PointsField()
+    delta = PointsField()
+    folded = serializers.BooleanField()
+
+
+class DealResultSerializer(serializers.Serializer):
+    series = serializers.IntegerField()
+    deal_number = serializers.IntegerField()
+    outcome = serializers.ChoiceField(choices=["showdown", "uncontested"])
+    winners = serializers.ListField(child=serializers.IntegerField())
+    seats = DealResultSeatSerializer(many=True)
+
+
+class MatchViewSerializer(serializers.Serializer):
+    id = serializers.UUIDField()
+    version = serializers.IntegerField(help_text="The seq of the last event.")
+    series = serializers.IntegerField(help_text="1, then one more on each restart.")
+    deal_number = serializers.IntegerField(min_value=1, max_value=12)
+    status = serializers.ChoiceField(choices=MATCH_STATUSES)
+    ai_level = serializers.ChoiceField(choices=AI_LEVELS)
+    seeded = serializers.BooleanField()
+    dealer = serializers.IntegerField(min_value=0, max_value=3)
+    turn = serializers.IntegerField(allow_null=True)
+    pot = serializers.IntegerField()
+    high_stake = serializers.IntegerField()
+    your_seat = serializers.IntegerField()
+    your_cards = serializers.ListField(
+        child=serializers.ChoiceField(choices=RANKS),
+        allow_null=True,
+        help_text="Your five cards once you have looked or the deal is over, else null.",
+    )
+    your_category = serializers.ChoiceField(choices=CATEGORIES, allow_null=True)
+    legal_actions = serializers.ListField(
+        child=serializers.ChoiceField(choices=ACTION_NAMES)
+    )
+    seats = MatchSeatSerializer(many=True)
+    last_deal = DealResultSerializer(allow_null=True)
+    winners = serializers.ListField(child=serializers.IntegerField(), allow_null=True)
+    created_at = serializers.DateTimeField()
+    updated_at = serializers.DateTimeField()
+
+
+class MatchSummarySerializer(serializers.Serializer):
+    id = serializers.UUIDField()
+    status = serializers.ChoiceField(choices=MATCH_STATUSES)
+    series = serializers.IntegerField()
+    deal_number = serializers.IntegerField()
+    ai_level = serializers.CharField()
+    seeded = serializers.BooleanField()
+    totals = serializers.ListField(child=PointsField())
+    winners = serializers.ListField(child=serializers.IntegerField(), allow_null=True)
+    version = serializers.IntegerField()
+    created_at = serializers.DateTimeField()
+    updated_at = serializers.DateTimeField()
+
+
+def _event_type(name: str) -> serializers.ChoiceField:
+    return serializers.ChoiceField(choices=[name])
+
+
+class MatchCreatedEventSerializer(serializers.Serializer):
+    seq = serializers.IntegerField()
+    type = _event_type("match_created")
+
+
+class DealStartedEventSerializer(serializers.Serializer):
+    seq = serializers.IntegerField()
+    type = _event_type("deal_started")
+    series = serializers.IntegerField()
+    deal_number = serializers.IntegerField()
+    dealer = serializers.IntegerField()
+
+
+class ActionEventSerializer(serializers.Serializer):
+    seq = serializers.IntegerField()
+    type = _event_type("action")
+    seat = serializers.IntegerField()
+    action = serializers.ChoiceField(choices=ACTION_NAMES)
+    stake = serializers.IntegerField(help_text="The seat's stake after the action.")
+    high_stake = serializers.IntegerField()
+    pot = serializers.IntegerField()
+
+
+class DealEndedEventSerializer(DealResultSerializer):
+    seq = serializers.IntegerField()
+    type = _event_type("deal_ended")
+
+
+class MatchFinishedEventSerializer(serializers.Serializer):
+    seq = serializers.IntegerField()
+    type = _event_type("match_finished")
+    series = serializers.IntegerField()
+    winners = serializers.ListField(child=serializers.IntegerField())
+    totals = serializers.ListField(child=PointsField())
+
+
+class MatchRestartedEventSerializer(serializers.Serializer):
+    seq = serializers.IntegerField()
+    type = _event_type("match_restarted")
+    series = serializers.IntegerField()
+
+
+MatchEventSerializer = PolymorphicProxySerializer(
+    component_name="MatchEvent",
+    serializers={
+        "match_created": MatchCreatedEventSerializer,
+        "deal_started": DealStartedEventSerializer,
+        "action": ActionEventSerializer,
+        "deal_ended": DealEndedEventSerializer,
+        "match_finished": MatchFinishedEventSerializer,
+        "match_restarted": MatchRestartedEventSerializer,
+    },
+    resource_type_field_name="type",
+    many=False,
+)
+
+
+class MatchEventsSerializer(serializers.Serializer):
+    version = serializers.IntegerField()
+    has_more = serializers.BooleanField(
+        help_text="More events follow: ask again with after = the last seq you got."
+    )
+    events = serializers.ListField(child=MatchEventSerializer)
+
+

@@ -1,0 +1,47 @@
+"""Bearer-token authentication: `Authorization: Bearer <token>`, looked up by its hash."""
+
+import hashlib
+import secrets
+
+from drf_spectacular.extensions import OpenApiAuthenticationExtension
+from rest_framework import authentication, exceptions
+
+from players.models import Player
+
+
+def new_token() -> str:
+    return secrets.token_urlsafe(32)
+
+
+def hash_token(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+class BearerTokenAuthentication(authentication.BaseAuthentication):
+    keyword = "Bearer"
+
+    def authenticate(self, request):
+        header = authentication.get_authorization_header(request).split()
+        if not header or header[0].lower() != self.keyword.lower().encode():
+            return None
+        if len(header) != 2:
+            raise exceptions.AuthenticationFailed("The Authorization header must be 'Bearer <token>'.")
+        try:
+            token = header[1].decode("ascii")
+        except UnicodeDecodeError as error:
+            raise exceptions.AuthenticationFailed("The token is not valid.") from error
+        player = Player.objects.filter(token_hash=hash_token(token), kind=Player.Kind.HUMAN).first()
+        if player is None:
+            raise exceptions.AuthenticationFailed("The token is not valid.")
+        return player, token
+
+    def authenticate_header(self, request) -> str:
+        return self.keyword
+
+
+class BearerTokenScheme(OpenApiAuthenticationExtension):
+    target_class = BearerTokenAuthentication
+    name = "bearerAuth"
+
+    def get_security_definition(self, auto_schema):
+        return {"type": "http", "scheme": "bearer", "description": "The token from POST /players."}

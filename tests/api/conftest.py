@@ -1,0 +1,35 @@
+import pytest
+from rest_framework.test import APIClient
+
+from players.services import player_create
+
+
+@pytest.fixture
+def make_client(db):
+    """A client authenticated as a new player: make_client("Roya")."""
+
+    def make(name: str = "Roya") -> APIClient:
+        player, token = player_create(name=name)
+        client = APIClient()
+        client.credentials(HTTP_AUTHORIZATION=f"Bearer {token}")
+        client.player = player
+        return client
+
+    return make
+
+
+@pytest.fixture
+def client(make_client) -> APIClient:
+    return make_client()
+
+
+@pytest.fixture
+def new_match(client):
+    """Create a seeded match through the API and return its MatchView."""
+
+    def create(seed: int = 1, **body) -> dict:
+        response = client.post("/api/v1/matches", {"seed": seed, **body}, format="json")
+        assert response.status_code == 201, response.json()
+        return response.json()
+
+    return create
