@@ -1,0 +1,140 @@
+"""The service's frame: settings, health probes, the OpenAPI schema and the offline docs."""
+
+import importlib.util
+import re
+from pathlib import Path
+from unittest import mock
+
+import pytest
+from django.conf import settings
+from django.core.management import call_command
+from django.db import OperationalError
+from drf_spectacular.validation import validate_schema
+
+import asnas_api.settings
+
+SETTINGS_FILE = Path(asnas_api.settings.__file__)
+ENV_SETTINGS = ("SECRET_KEY", "DEBUG", "ALLOWED_HOSTS", "ASNAS_ALLOW_CLIENT_SEED", "ASNAS_DATA_DIR")
+
+
+def load_settings(monkeypatch, **env):
+    """Execute settings.py afresh under exactly the given environment."""
+    for name in ENV_SETTINGS:
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("DATABASE_URL", "postgres://asnas:secret@db.example:5433/asnas")
+    for name, value in env.items():
+        monkeypatch.setenv(name, value)
+    spec = importlib.util.spec_from_file_location("settings_under_test", SETTINGS_FILE)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_settings_defaults_are_safe(monkeypatch):
+    loaded = load_settings(monkeypatch)
+    assert loaded.DEBUG is False
+    assert loaded.ASNAS_ALLOW_CLIENT_SEED is False
+    assert loaded.ALLOWED_HOSTS == ["127.0.0.1", "localhost", "testserver"]
+    assert loaded.DATA_DIR == SETTINGS_FILE.parent.parent / ".data"
+    assert loaded.SECRET_KEY
+
+
+def test_settings_read_the_environment(monkeypatch, tmp_path):
+    loaded = load_settings(
+        monkeypatch,
+        SECRET_KEY="from-env",
+        DEBUG="true",
+        ALLOWED_HOSTS="api.example, localhost,",
+        ASNAS_DATA_DIR=str(tmp_path),
+    )
+    assert loaded.SECRET_KEY == "from-env"
+    assert loaded.DEBUG is True
+    assert loaded.ASNAS_ALLOW_CLIENT_SEED is True, "on by default under DEBUG"
+    assert loaded.ALLOWED_HOSTS == ["api.example", "localhost"]
+    assert loaded.DATA_DIR == tmp_path
+    database = loaded.DATABASES["default"]
+    assert (database["HOST"], database["PORT"], database["NAME"]) == ("db.example", 5433, "asnas")
+    assert (database["CONN_MAX_AGE"], database["CONN_HEALTH_CHECKS"]) == (60, True)
+
+
+@pytest.mark.parametrize(
+    ("debug", "allow", "expected"),
+    [("1", "0", False), ("0", "yes", True), ("no", "", False), ("on", "", True)],
+)
+def test_client_seed_flag_follows_debug_unless_set(monkeypatch, debug, allow, expected):
+    loaded = load_settings(monkeypatch, DEBUG=debug, ASNAS_ALLOW_CLIENT_SEED=allow)
+    assert loaded.ASNAS_ALLOW_CLIENT_SEED is expected
+
+
+def test_settings_accept_the_embedded_servers_socket_uri(monkeypatch):
+    loaded = load_settings(
+        monkeypatch, DATABASE_URL="postgresql://postgres:@/postgres?host=/run/pg"
+    )
+    database = loaded.DATABASES["default"]
+    assert database["ENGINE"] == "django.db.backends.postgresql"
+    assert database["OPTIONS"]["host"] == "/run/pg"
+
+
+def test_tests_may_fix_the_seed():
+    assert settings.ASNAS_ALLOW_CLIENT_SEED is True
+
+
+def test_healthz_answers_without_the_database(client):
+    # No django_db mark: any query here would fail the test.
+    response = client.get("/healthz")
+    assert response.status_code == 200
+    assert response.json() == {"status": "ok"}
+
+
+@pytest.mark.django_db
+def test_readyz_answers_while_the_database_does(client):
+    response = client.get("/readyz")
+    assert response.status_code == 200
+    assert response.json() == {"status": "ready"}
+
+
+def test_readyz_is_unavailable_when_the_database_is_not(client):
+    with mock.patch("asnas_api.health.connection") as connection:
+        connection.cursor.side_effect = OperationalError("connection refused")
+        response = client.get("/readyz")
+    assert response.status_code == 503
+    assert response.json() == {"status": "unavailable"}
+
+
+def test_schema_is_valid_openapi(client):
+    response = client.get("/api/schema/", {"format": "json"})
+    assert response.status_code == 200
+    schema = response.json()
+    validate_schema(schema)
+    assert (schema["info"]["title"], schema["info"]["version"]) == ("asnas-api", "1.0.0")
+
+
+def test_schema_generates_without_warnings(tmp_path):
+    call_command("spectacular", "--validate", "--fail-on-warn", "--file", str(tmp_path / "s.yaml"))
+
+
+@pytest.mark.parametrize("path", ["/api/docs/", "/api/redoc/"])
+def test_docs_pages_load_nothing_from_other_hosts(client, path):
+    response = client.get(path)
+    assert response.status_code == 200
+    html = response.content.decode()
+    assert "://" not in html, "an absolute URL would leave localhost"
+    assets = re.findall(r'(?:src|href)="([^"]+)"', html)
+    assert assets
+    assert all(asset.startswith("/static/") for asset in assets), assets
+
+
+@pytest.mark.parametrize(
+    "path",
+    [
+        "drf_spectacular_sidecar/swagger-ui-dist/swagger-ui-bundle.js",
+        "drf_spectacular_sidecar/swagger-ui-dist/swagger-ui.css",
+        "drf_spectacular_sidecar/redoc/bundles/redoc.standalone.js",
+        "admin/css/base.css",
+    ],
+)
+def test_static_files_are_served_by_the_app(client, path):
+    # DEBUG is off and no URL pattern serves /static/: only WhiteNoise can answer.
+    response = client.get(f"/static/{path}")
+    assert response.status_code == 200
+    assert b"".join(response.streaming_content)
