@@ -1,0 +1,13 @@
+FROM python:3.11-slim
+
+RUN pip install --no-cache-dir uv
+ENV PYTHONUNBUFFERED=1 UV_COMPILE_BYTECODE=1 UV_LINK_MODE=copy
+
+WORKDIR /app
+# Dependencies first, so code changes do not invalidate this layer.
+COPY pyproject.toml uv.lock ./
+RUN uv sync --locked --no-dev
+COPY . .
+
+EXPOSE 8000
+CMD ["uv", "run", "--no-dev", "manage.py", "serve", "--host", "0.0.0.0"]
