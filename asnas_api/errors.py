@@ -49,9 +49,15 @@ def _flatten(detail, path: str = "") -> list[dict]:
         ]
     if isinstance(detail, list):
         if all(isinstance(item, exceptions.ErrorDetail) for item in detail):
-            return [{"field": path or "non_field_errors", "code": item.code, "message": str(item)}
-                    for item in detail]
-        return [item for index, value in enumerate(detail) for item in _flatten(value, f"{path}.{index}")]
+            return [
+                {"field": path or "non_field_errors", "code": item.code, "message": str(item)}
+                for item in detail
+            ]
+        return [
+            item
+            for index, value in enumerate(detail)
+            for item in _flatten(value, f"{path}.{index}")
+        ]
     return [{"field": path or "non_field_errors", "code": detail.code, "message": str(detail)}]
 
 
@@ -79,6 +85,9 @@ def exception_handler(exc, context):
         code = exc.get_codes() if isinstance(exc.get_codes(), str) else exc.default_code
         response.data = problem(response.status_code, code, str(exc.detail))
     else:
-        response.data = problem(response.status_code, "not_found" if response.status_code == 404
-                                else "permission_denied", str(response.data.get("detail", "")))
+        response.data = problem(
+            response.status_code,
+            "not_found" if response.status_code == 404 else "permission_denied",
+            str(response.data.get("detail", "")),
+        )
     return response

@@ -67,6 +67,4 @@ UNAUTHORIZED = problem_response(
     "No token, or a token that is not valid.",
     (401, "not_authenticated", "Authentication credentials were not provided."),
 )
-NOT_FOUND = problem_response(
-    "No such match among yours.", (404, "not_found", "No such match.")
-)
+NOT_FOUND = problem_response("No such match among yours.", (404, "not_found", "No such match."))

@@ -32,9 +32,7 @@ class MatchPagination(PageNumberPagination):
 
 
 def _match_response(match, *, status_code: int = status.HTTP_200_OK) -> Response:
-    return Response(
-        MatchViewSerializer(selectors.match_view(match=match)).data, status=status_code
-    )
+    return Response(MatchViewSerializer(selectors.match_view(match=match)).data, status=status_code)
 
 
 def _found(match_id, player):
@@ -106,15 +104,19 @@ class MatchActionApi(APIView):
             ),
             422: problem_response(
                 "The rules do not allow this action now.",
-                (422, "illegal_action", "'call' is not allowed now; allowed: look, hold, raise, "
-                 "fold."),
+                (
+                    422,
+                    "illegal_action",
+                    "'call' is not allowed now; allowed: look, hold, raise, fold.",
+                ),
                 (422, "already_looked", "A seat may look at its cards once per deal."),
             ),
         },
         examples=[
             OpenApiExample("look", value={"action": "look"}, request_only=True),
-            OpenApiExample("raise", value={"action": "raise", "expected_version": 7},
-                           request_only=True),
+            OpenApiExample(
+                "raise", value={"action": "raise", "expected_version": 7}, request_only=True
+            ),
         ],
     )
     def post(self, request, match_id):

@@ -71,7 +71,9 @@ class Deal(models.Model):
     dealer = models.PositiveSmallIntegerField()
     # The shuffled deck (card i goes to seat dealer+1+i mod 4). Staff only; never sent out.
     deck = models.JSONField()
-    outcome = models.CharField(max_length=16, choices=Outcome.choices, null=True, blank=True)
+    outcome = models.CharField(
+        max_length=16, choices=Outcome.choices, blank=True, help_text="Empty while in play."
+    )
     result = models.JSONField(null=True, blank=True, help_text="The deal_ended event, in full.")
     started_at = models.DateTimeField(auto_now_add=True)
     ended_at = models.DateTimeField(null=True, blank=True)

@@ -4,7 +4,7 @@ import uuid
 
 from django.db.models import QuerySet
 
-from games.engine import MatchState, event_from_dict, event_view, evaluate, legal_actions, observe
+from games.engine import MatchState, evaluate, event_from_dict, event_view, legal_actions, observe
 from games.models import Match, MatchEvent, Seat
 from players.models import Player
 

@@ -55,9 +55,7 @@ class ActionRequestSerializer(serializers.Serializer):
 
 
 class VersionRequestSerializer(serializers.Serializer):
-    expected_version = serializers.IntegerField(
-        min_value=0, max_value=MAX_VERSION, required=False
-    )
+    expected_version = serializers.IntegerField(min_value=0, max_value=MAX_VERSION, required=False)
 
 
 class EventsQuerySerializer(serializers.Serializer):
@@ -117,9 +115,7 @@ class MatchViewSerializer(serializers.Serializer):
         help_text="Your five cards once you have looked or the deal is over, else null.",
     )
     your_category = serializers.ChoiceField(choices=CATEGORIES, allow_null=True)
-    legal_actions = serializers.ListField(
-        child=serializers.ChoiceField(choices=ACTION_NAMES)
-    )
+    legal_actions = serializers.ListField(child=serializers.ChoiceField(choices=ACTION_NAMES))
     seats = MatchSeatSerializer(many=True)
     last_deal = DealResultSerializer(allow_null=True)
     winners = serializers.ListField(child=serializers.IntegerField(), allow_null=True)
@@ -208,5 +204,3 @@ class MatchEventsSerializer(serializers.Serializer):
         help_text="More events follow: ask again with after = the last seq you got."
     )
     events = serializers.ListField(child=MatchEventSerializer)
-
-

@@ -87,7 +87,13 @@ def _store(match: Match, step: _Step) -> None:
     else:
         match.save(
             update_fields=[
-                "version", "status", "series", "deal_number", "totals", "winners", "state",
+                "version",
+                "status",
+                "series",
+                "deal_number",
+                "totals",
+                "winners",
+                "state",
                 "updated_at",
             ]
         )
@@ -98,7 +104,7 @@ def _store(match: Match, step: _Step) -> None:
     new_deals: dict[tuple[int, int], Deal] = {}
     for event in step.events:
         if isinstance(event, MatchRestarted):
-            Deal.objects.filter(match=match, outcome__isnull=True).update(
+            Deal.objects.filter(match=match, outcome="").update(
                 outcome=Deal.Outcome.ABANDONED, ended_at=now
             )
         elif isinstance(event, DealStarted):

@@ -25,7 +25,9 @@ class BearerTokenAuthentication(authentication.BaseAuthentication):
         if not header or header[0].lower() != self.keyword.lower().encode():
             return None
         if len(header) != 2:
-            raise exceptions.AuthenticationFailed("The Authorization header must be 'Bearer <token>'.")
+            raise exceptions.AuthenticationFailed(
+                "The Authorization header must be 'Bearer <token>'."
+            )
         try:
             token = header[1].decode("ascii")
         except UnicodeDecodeError as error:

@@ -14,7 +14,10 @@ class Player(models.Model):
     name = models.CharField(max_length=64)
     kind = models.CharField(max_length=8, choices=Kind.choices, default=Kind.HUMAN)
     # SHA-256 of the bearer token; the token itself is shown once and never stored.
-    token_hash = models.CharField(max_length=64, unique=True, null=True, blank=True, editable=False)
+    # NULL, not "", for AI personas: they have no token, and NULLs never collide when unique.
+    token_hash = models.CharField(  # noqa: DJ001
+        max_length=64, unique=True, null=True, blank=True, editable=False
+    )
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

@@ -16,7 +16,9 @@ class PlayerCreatedSerializer(serializers.Serializer):
 class PlayerStatsSerializer(serializers.Serializer):
     matches_played = serializers.IntegerField()
     matches_finished = serializers.IntegerField()
-    matches_won = serializers.IntegerField(help_text="Finished with the highest total (ties count).")
+    matches_won = serializers.IntegerField(
+        help_text="Finished with the highest total (ties count)."
+    )
     points_total = PointsField(help_text="Your totals summed over your matches, exactly.")
 
 

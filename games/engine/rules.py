@@ -10,7 +10,7 @@ import secrets
 from fractions import Fraction
 
 from .cards import DECK, SEATS
-from .commands import Act, Action, Command, NextDeal, Restart, StartMatch
+from .commands import Act, Command, NextDeal, Restart, StartMatch
 from .errors import RuleError
 from .events import (
     ActionTaken,
@@ -185,7 +185,10 @@ def _decide_act(state: MatchState, command: Act) -> list[Event]:
         ended = _settle(after)
         events.append(ended)
         if deal.number == MATCH_DEALS:
-            totals = tuple(total + result.delta for total, result in zip(state.totals, ended.seats))
+            totals = tuple(
+                total + result.delta
+                for total, result in zip(state.totals, ended.seats, strict=True)
+            )
             events.append(MatchFinished(state.series, _leaders(totals), totals))
     return events
 
@@ -233,7 +236,9 @@ def _evolve_action(state: MatchState, event: ActionTaken) -> None:
 
 
 def _evolve_deal_ended(state: MatchState, event: DealEnded) -> None:
-    state.totals = [total + result.delta for total, result in zip(state.totals, event.seats)]
+    state.totals = [
+        total + result.delta for total, result in zip(state.totals, event.seats, strict=True)
+    ]
     state.deal.result = event
     state.deal.turn = None
     state.last_result = event

@@ -41,8 +41,10 @@ def simulate(
             report.actions += 1
         for event in decide(state, command):
             evolve(state, event)
-        if state.status is not Status.IN_DEAL and state.deal.result is not None and (
-            command.__class__ is Act
+        if (
+            state.status is not Status.IN_DEAL
+            and state.deal.result is not None
+            and (command.__class__ is Act)
         ):
             result = state.deal.result
             assert sum((seat.delta for seat in result.seats), Fraction(0)) == 0

@@ -41,8 +41,9 @@ def test_created_match_never_shows_the_seed_or_deck(client, new_match):
 
 def test_look_shows_your_cards_and_keeps_your_turn(client, new_match):
     view = new_match(seed=3)
-    response = client.post(f"/api/v1/matches/{view['id']}/actions", {"action": "look"},
-                           format="json")
+    response = client.post(
+        f"/api/v1/matches/{view['id']}/actions", {"action": "look"}, format="json"
+    )
     assert response.status_code == 200
     after = response.json()
     assert len(after["your_cards"]) == 5
@@ -79,8 +80,13 @@ def test_whole_match_to_finished_with_totals_matching_the_events(client, new_mat
     assert [event["seq"] for event in events] == list(range(1, view["version"] + 1))
     ended = [event for event in events if event["type"] == "deal_ended"]
     assert [event["deal_number"] for event in ended] == list(range(1, 13))
-    totals = [sum((Fraction(s["delta"]) for e in ended for s in e["seats"] if s["seat"] == seat),
-                  Fraction(0)) for seat in range(4)]
+    totals = [
+        sum(
+            (Fraction(s["delta"]) for e in ended for s in e["seats"] if s["seat"] == seat),
+            Fraction(0),
+        )
+        for seat in range(4)
+    ]
     assert [seat["total"] for seat in view["seats"]] == [str(total) for total in totals]
     assert sum(totals) == 0
     finished = events[-1]
@@ -90,10 +96,11 @@ def test_whole_match_to_finished_with_totals_matching_the_events(client, new_mat
     assert view["winners"] == finished["winners"] == [s for s in range(4) if totals[s] == best]
     # The stored projection equals the replay of the stored events.
     match = Match.objects.get(id=view["id"])
-    stored = [event_from_dict(p) for p in
-              match.events.order_by("seq").values_list("payload", flat=True)]
+    stored = [
+        event_from_dict(p) for p in match.events.order_by("seq").values_list("payload", flat=True)
+    ]
     assert replay(stored) == MatchState.from_dict(match.state)
-    assert Deal.objects.filter(match=match, outcome__isnull=False).count() == 12
+    assert Deal.objects.filter(match=match).exclude(outcome="").count() == 12
 
 
 def test_next_deal_moves_the_dealer_right(client, new_match):
@@ -102,9 +109,11 @@ def test_next_deal_moves_the_dealer_right(client, new_match):
     rng = random.Random(0)
     for _ in range(3):
         while view["status"] == "in_deal":
-            view = client.post(f"/api/v1/matches/{view['id']}/actions",
-                               {"action": "fold" if "fold" in view["legal_actions"] else "hold"},
-                               format="json").json()
+            view = client.post(
+                f"/api/v1/matches/{view['id']}/actions",
+                {"action": "fold" if "fold" in view["legal_actions"] else "hold"},
+                format="json",
+            ).json()
         assert view["last_deal"]["deal_number"] == view["deal_number"]
         view = client.post(f"/api/v1/matches/{view['id']}/next-deal", format="json").json()
         dealers.append(view["dealer"])
@@ -116,8 +125,9 @@ def _call_down(client, view: dict) -> dict:
     """Call or hold at every turn until the deal is over."""
     while view["status"] == "in_deal":
         action = "call" if "call" in view["legal_actions"] else "hold"
-        view = client.post(f"/api/v1/matches/{view['id']}/actions", {"action": action},
-                           format="json").json()
+        view = client.post(
+            f"/api/v1/matches/{view['id']}/actions", {"action": action}, format="json"
+        ).json()
     return view
 
 
@@ -168,7 +178,10 @@ def test_player_me_reports_stats(client, new_match):
     me = client.get("/api/v1/players/me").json()
     # Seeded matches do not count in stats.
     assert me["stats"] == {
-        "matches_played": 0, "matches_finished": 0, "matches_won": 0, "points_total": "0"
+        "matches_played": 0,
+        "matches_finished": 0,
+        "matches_won": 0,
+        "points_total": "0",
     }
     Match.objects.filter(id=view["id"]).update(seeded=False)
     stats = client.get("/api/v1/players/me").json()["stats"]
