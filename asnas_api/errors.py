@@ -17,11 +17,12 @@ from games.engine import RuleError
 class ApiError(Exception):
     """A refusal raised by a service, with its HTTP status and stable code."""
 
-    def __init__(self, status: int, code: str, detail: str):
+    def __init__(self, status: int, code: str, detail: str, headers: dict | None = None):
         super().__init__(detail)
         self.status = status
         self.code = code
         self.detail = detail
+        self.headers = headers
 
 
 # Rule errors about what the seat tried to do are 422; the rest say the match is not in a
@@ -66,7 +67,9 @@ def exception_handler(exc, context):
         status = 422 if exc.code in _UNPROCESSABLE_RULES else 409
         exc = ApiError(status, exc.code, exc.detail)
     if isinstance(exc, ApiError):
-        return Response(problem(exc.status, exc.code, exc.detail), status=exc.status)
+        return Response(
+            problem(exc.status, exc.code, exc.detail), status=exc.status, headers=exc.headers
+        )
     # DRF's own handler turns Http404, PermissionDenied and APIExceptions into responses
     # with the right status and headers (WWW-Authenticate, Retry-After); only the body changes.
     response = drf_exception_handler(exc, context)

@@ -5,6 +5,7 @@ temporary directory, deleted with the server when the run ends.
 """
 
 import os
+import shutil
 import tempfile
 from pathlib import Path
 
@@ -18,6 +19,11 @@ def pytest_load_initial_conftests(early_config, parser, args):
     # tryfirst: pytest-django sets Django up in this same hook, and the settings must already
     # see DATABASE_URL, or they would start the development database in .data/.
     os.environ.setdefault("ASNAS_ALLOW_CLIENT_SEED", "1")
+    # A fresh rate-limit cache per run, with limits that the suite's own traffic never meets;
+    # the throttling tests set their own.
+    os.environ.setdefault("ASNAS_CACHE_DIR", tempfile.mkdtemp(prefix="asnas-test-cache-"))
+    for scope in ("TOKEN", "IP", "PLAYER_CREATE", "MATCH_CREATE"):
+        os.environ.setdefault(f"ASNAS_RATE_{scope}", "1000000/min")
     if not os.environ.get("DATABASE_URL"):
         pgdata = Path(tempfile.mkdtemp(prefix="asnas-test-pg-"))
         os.environ["DATABASE_URL"] = embedded_db.start(pgdata, cleanup_mode="delete")
@@ -25,3 +31,4 @@ def pytest_load_initial_conftests(early_config, parser, args):
 
 def pytest_unconfigure(config):
     embedded_db.stop()
+    shutil.rmtree(os.environ["ASNAS_CACHE_DIR"], ignore_errors=True)

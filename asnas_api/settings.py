@@ -109,14 +109,39 @@ LOGGING = {
     "root": {"handlers": ["console"], "level": "WARNING"},
 }
 
+# Every request body of the API is a few small fields.
+ASNAS_MAX_BODY_BYTES = int(os.environ.get("ASNAS_MAX_BODY_BYTES", "16384"))
+DATA_UPLOAD_MAX_MEMORY_SIZE = ASNAS_MAX_BODY_BYTES * 64  # the admin's forms
+
+# Rate-limit counters are shared by every worker process through files in DATA_DIR.
+CACHES = {
+    "default": {
+        "BACKEND": "django.core.cache.backends.filebased.FileBasedCache",
+        "LOCATION": os.environ.get("ASNAS_CACHE_DIR") or str(DATA_DIR / "cache"),
+        "OPTIONS": {"MAX_ENTRIES": 100_000},
+    }
+}
+
 REST_FRAMEWORK = {
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "DEFAULT_AUTHENTICATION_CLASSES": ["players.auth.BearerTokenAuthentication"],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
     "EXCEPTION_HANDLER": "asnas_api.errors.exception_handler",
     "UNAUTHENTICATED_USER": None,
+    "DEFAULT_THROTTLE_CLASSES": [
+        "asnas_api.throttling.TokenRateThrottle",
+        "asnas_api.throttling.IPRateThrottle",
+    ],
+    "DEFAULT_THROTTLE_RATES": {
+        "token": os.environ.get("ASNAS_RATE_TOKEN", "1200/min"),
+        "ip": os.environ.get("ASNAS_RATE_IP", "2400/min"),
+        "player_create": os.environ.get("ASNAS_RATE_PLAYER_CREATE", "20/hour"),
+        "match_create": os.environ.get("ASNAS_RATE_MATCH_CREATE", "60/hour"),
+    },
+    # Clients behind more than one proxy should set this to the number of proxies.
+    "NUM_PROXIES": int(os.environ.get("ASNAS_NUM_PROXIES", "0")) or None,
     "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
-    "DEFAULT_PARSER_CLASSES": ["rest_framework.parsers.JSONParser"],
+    "DEFAULT_PARSER_CLASSES": ["asnas_api.parsers.LimitedJSONParser"],
 }
 
 SPECTACULAR_SETTINGS = {

@@ -1,7 +1,8 @@
 """The match API. Views only translate: validate input, call one service or selector,
 serialize the output. Errors are mapped in asnas_api.errors."""
 
-from drf_spectacular.utils import OpenApiExample, extend_schema
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiExample, OpenApiParameter, extend_schema
 from rest_framework import status
 from rest_framework.pagination import PageNumberPagination
 from rest_framework.permissions import IsAuthenticated
@@ -10,7 +11,7 @@ from rest_framework.views import APIView
 
 from asnas_api.errors import ApiError
 from asnas_api.schema import NOT_FOUND, UNAUTHORIZED, VALIDATION_ERROR, problem_response
-from games import selectors, services
+from games import idempotency, selectors, services
 from games.serializers import (
     ActionRequestSerializer,
     EventsQuerySerializer,
@@ -22,6 +23,24 @@ from games.serializers import (
 )
 
 STALE = (409, "stale_version", "The match is at version 12, not 9; reload it.")
+IN_PROGRESS = (
+    409,
+    "idempotency_in_progress",
+    "A request with this Idempotency-Key is still running; retry shortly.",
+)
+KEY_REUSED = (
+    422,
+    "idempotency_key_reused",
+    "This Idempotency-Key was used with a different request.",
+)
+IDEMPOTENCY_KEY = OpenApiParameter(
+    "Idempotency-Key",
+    OpenApiTypes.STR,
+    OpenApiParameter.HEADER,
+    description="Makes a retry safe: within 24 hours, a repeat with the same key and body "
+    "answers the first outcome (with the header Idempotent-Replayed: true) and changes "
+    "nothing. 1 to 255 printable ASCII characters, scoped to your player.",
+)
 FINISHED = (409, "match_finished", "The match is finished; restart to play again.")
 
 
@@ -31,8 +50,30 @@ class MatchPagination(PageNumberPagination):
     max_page_size = 100
 
 
-def _match_response(match, *, status_code: int = status.HTTP_200_OK) -> Response:
-    return Response(MatchViewSerializer(selectors.match_view(match=match)).data, status=status_code)
+def _match_view(match) -> dict:
+    return MatchViewSerializer(selectors.match_view(match=match)).data
+
+
+def _write_response(request, write, *, status_code: int = status.HTTP_200_OK) -> Response:
+    """Run a service `write` that returns a match, and answer with its MatchView. With an
+    Idempotency-Key, a repeat of the same request answers the first outcome instead."""
+
+    def call() -> tuple[int, dict]:
+        return status_code, _match_view(write())
+
+    key = request.headers.get("Idempotency-Key")
+    if key is None:
+        code, body = call()
+        return Response(body, status=code)
+    code, body, replayed = idempotency.idempotent_call(
+        player=request.user,
+        key=idempotency.validate_key(key),
+        fingerprint=idempotency.fingerprint(request.method, request.path, request.data),
+        call=call,
+    )
+    return Response(
+        body, status=code, headers={"Idempotent-Replayed": "true"} if replayed else None
+    )
 
 
 def _found(match_id, player):
@@ -60,15 +101,25 @@ class MatchListCreateApi(APIView):
         summary="Create a match: you at seat 0 against three AI seats",
         description="Deal 1 starts at once; the AI seats that act before you have acted.",
         request=MatchCreateRequestSerializer,
-        responses={201: MatchViewSerializer, 400: VALIDATION_ERROR, 401: UNAUTHORIZED},
+        parameters=[IDEMPOTENCY_KEY],
+        responses={
+            201: MatchViewSerializer,
+            400: VALIDATION_ERROR,
+            401: UNAUTHORIZED,
+            409: problem_response("A request with this key is still running.", IN_PROGRESS),
+            422: problem_response("The key was used with another request.", KEY_REUSED),
+        },
         examples=[OpenApiExample("hard AI", value={"ai_level": "hard"}, request_only=True)],
     )
     def post(self, request):
         data = _valid(MatchCreateRequestSerializer, request.data)
-        match = services.match_create(
-            owner=request.user, ai_level=data["ai_level"], seed=data.get("seed")
+        return _write_response(
+            request,
+            lambda: services.match_create(
+                owner=request.user, ai_level=data["ai_level"], seed=data.get("seed")
+            ),
+            status_code=status.HTTP_201_CREATED,
         )
-        return _match_response(match, status_code=status.HTTP_201_CREATED)
 
 
 class MatchDetailApi(APIView):
@@ -80,7 +131,7 @@ class MatchDetailApi(APIView):
         responses={200: MatchViewSerializer, 401: UNAUTHORIZED, 404: NOT_FOUND},
     )
     def get(self, request, match_id):
-        return _match_response(_found(match_id, request.user))
+        return Response(_match_view(_found(match_id, request.user)))
 
 
 class MatchActionApi(APIView):
@@ -90,6 +141,7 @@ class MatchActionApi(APIView):
         operation_id="matches_act",
         summary="Act at your seat; the AI seats then act until your next turn",
         request=ActionRequestSerializer,
+        parameters=[IDEMPOTENCY_KEY],
         responses={
             200: MatchViewSerializer,
             400: VALIDATION_ERROR,
@@ -101,15 +153,17 @@ class MatchActionApi(APIView):
                 (409, "deal_over", "The deal is over; start the next deal."),
                 FINISHED,
                 STALE,
+                IN_PROGRESS,
             ),
             422: problem_response(
-                "The rules do not allow this action now.",
+                "The rules do not allow this action now, or the key was used with another request.",
                 (
                     422,
                     "illegal_action",
                     "'call' is not allowed now; allowed: look, hold, raise, fold.",
                 ),
                 (422, "already_looked", "A seat may look at its cards once per deal."),
+                KEY_REUSED,
             ),
         },
         examples=[
@@ -121,13 +175,15 @@ class MatchActionApi(APIView):
     )
     def post(self, request, match_id):
         data = _valid(ActionRequestSerializer, request.data)
-        match = services.match_act(
-            match_id=match_id,
-            player=request.user,
-            action=data["action"],
-            expected_version=data.get("expected_version"),
+        return _write_response(
+            request,
+            lambda: services.match_act(
+                match_id=match_id,
+                player=request.user,
+                action=data["action"],
+                expected_version=data.get("expected_version"),
+            ),
         )
-        return _match_response(match)
 
 
 class MatchNextDealApi(APIView):
@@ -137,6 +193,7 @@ class MatchNextDealApi(APIView):
         operation_id="matches_next_deal",
         summary="Start the next deal once the current one is over",
         request=VersionRequestSerializer,
+        parameters=[IDEMPOTENCY_KEY],
         responses={
             200: MatchViewSerializer,
             400: VALIDATION_ERROR,
@@ -147,15 +204,21 @@ class MatchNextDealApi(APIView):
                 (409, "deal_in_progress", "The current deal is not over yet."),
                 FINISHED,
                 STALE,
+                IN_PROGRESS,
             ),
+            422: problem_response("The key was used with another request.", KEY_REUSED),
         },
     )
     def post(self, request, match_id):
         data = _valid(VersionRequestSerializer, request.data)
-        match = services.match_next_deal(
-            match_id=match_id, player=request.user, expected_version=data.get("expected_version")
+        return _write_response(
+            request,
+            lambda: services.match_next_deal(
+                match_id=match_id,
+                player=request.user,
+                expected_version=data.get("expected_version"),
+            ),
         )
-        return _match_response(match)
 
 
 class MatchRestartApi(APIView):
@@ -167,20 +230,26 @@ class MatchRestartApi(APIView):
         description="Allowed at any time; an unfinished deal is abandoned and counts for nobody. "
         "The match's history stays in its events.",
         request=VersionRequestSerializer,
+        parameters=[IDEMPOTENCY_KEY],
         responses={
             200: MatchViewSerializer,
             400: VALIDATION_ERROR,
             401: UNAUTHORIZED,
             404: NOT_FOUND,
-            409: problem_response("The version is stale.", STALE),
+            409: problem_response("The version is stale.", STALE, IN_PROGRESS),
+            422: problem_response("The key was used with another request.", KEY_REUSED),
         },
     )
     def post(self, request, match_id):
         data = _valid(VersionRequestSerializer, request.data)
-        match = services.match_restart(
-            match_id=match_id, player=request.user, expected_version=data.get("expected_version")
+        return _write_response(
+            request,
+            lambda: services.match_restart(
+                match_id=match_id,
+                player=request.user,
+                expected_version=data.get("expected_version"),
+            ),
         )
-        return _match_response(match)
 
 
 class MatchEventsApi(APIView):

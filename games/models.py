@@ -108,3 +108,26 @@ class MatchEvent(models.Model):
 
     def __str__(self) -> str:
         return f"#{self.seq} {self.type}"
+
+
+class IdempotencyRecord(models.Model):
+    """The stored outcome of a state-changing request sent with an Idempotency-Key.
+
+    Written in the same transaction as the change it guards, so a key has an outcome
+    exactly when its change committed."""
+
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="+")
+    key = models.CharField(max_length=255)
+    fingerprint = models.CharField(max_length=64, help_text="SHA-256 of method, path and body.")
+    status_code = models.PositiveSmallIntegerField()
+    response = models.JSONField()
+    created_at = models.DateTimeField()
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["player", "key"], name="idempotency_unique_key"),
+        ]
+        indexes = [models.Index(fields=["created_at"], name="idempotency_created")]
+
+    def __str__(self) -> str:
+        return self.key

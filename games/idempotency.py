@@ -1,0 +1,90 @@
+"""Idempotency keys: a retried request with the same key and body gets the stored
+response and changes nothing.
+
+The first request takes a transaction-scoped advisory lock on (player, key), so a
+repeat that arrives while it still runs is told to retry instead of waiting, and the
+outcome is stored in the transaction of the change itself."""
+
+import hashlib
+import json
+from collections.abc import Callable
+from datetime import timedelta
+
+from django.db import connection, transaction
+from django.utils import timezone
+
+from asnas_api.errors import ApiError
+from games.models import IdempotencyRecord
+from players.models import Player
+
+KEY_TTL = timedelta(hours=24)
+MAX_KEY_LENGTH = 255
+RETRY_AFTER_SECONDS = 1
+
+
+def fingerprint(method: str, path: str, body) -> str:
+    canonical = json.dumps(body, sort_keys=True, separators=(",", ":"), default=str)
+    return hashlib.sha256(f"{method} {path}\n{canonical}".encode()).hexdigest()
+
+
+def validate_key(key: str) -> str:
+    if not 1 <= len(key) <= MAX_KEY_LENGTH or not key.isascii() or not key.isprintable():
+        raise ApiError(
+            400,
+            "invalid_idempotency_key",
+            f"Idempotency-Key must be 1 to {MAX_KEY_LENGTH} printable ASCII characters.",
+        )
+    return key
+
+
+def _lock_key(player: Player, key: str) -> int:
+    digest = hashlib.blake2b(f"{player.pk}:{key}".encode(), digest_size=8).digest()
+    return int.from_bytes(digest, "big", signed=True)
+
+
+@transaction.atomic
+def idempotent_call(
+    *, player: Player, key: str, fingerprint: str, call: Callable[[], tuple[int, dict]]
+) -> tuple[int, dict, bool]:
+    """Run `call` (returning status and body) once per (player, key) within 24 hours.
+    Returns the status, the body, and whether they were replayed from the first call."""
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_try_advisory_xact_lock(%s)", [_lock_key(player, key)])
+        (locked,) = cursor.fetchone()
+    if not locked:
+        raise ApiError(
+            409,
+            "idempotency_in_progress",
+            "A request with this Idempotency-Key is still running; retry shortly.",
+            headers={"Retry-After": str(RETRY_AFTER_SECONDS)},
+        )
+    now = timezone.now()
+    record = IdempotencyRecord.objects.filter(
+        player=player, key=key, created_at__gt=now - KEY_TTL
+    ).first()
+    if record is not None:
+        if record.fingerprint != fingerprint:
+            raise ApiError(
+                422,
+                "idempotency_key_reused",
+                "This Idempotency-Key was used with a different request.",
+            )
+        return record.status_code, record.response, True
+    status, body = call()
+    # An expired record under the same key is replaced.
+    IdempotencyRecord.objects.bulk_create(
+        [
+            IdempotencyRecord(
+                player=player,
+                key=key,
+                fingerprint=fingerprint,
+                status_code=status,
+                response=body,
+                created_at=now,
+            )
+        ],
+        update_conflicts=True,
+        unique_fields=["player", "key"],
+        update_fields=["fingerprint", "status_code", "response", "created_at"],
+    )
+    return status, body, False
