@@ -13,6 +13,9 @@ import pytest
 
 from asnas_api import embedded_db
 
+# Folders this plugin made, and so may delete.
+_created: list[str] = []
+
 
 @pytest.hookimpl(tryfirst=True)
 def pytest_load_initial_conftests(early_config, parser, args):
@@ -21,7 +24,9 @@ def pytest_load_initial_conftests(early_config, parser, args):
     os.environ.setdefault("ASNAS_ALLOW_CLIENT_SEED", "1")
     # A fresh rate-limit cache per run, with limits that the suite's own traffic never meets;
     # the throttling tests set their own.
-    os.environ.setdefault("ASNAS_CACHE_DIR", tempfile.mkdtemp(prefix="asnas-test-cache-"))
+    if not os.environ.get("ASNAS_CACHE_DIR"):
+        _created.append(tempfile.mkdtemp(prefix="asnas-test-cache-"))
+        os.environ["ASNAS_CACHE_DIR"] = _created[-1]
     for scope in ("TOKEN", "IP", "PLAYER_CREATE", "MATCH_CREATE"):
         os.environ.setdefault(f"ASNAS_RATE_{scope}", "1000000/min")
     if not os.environ.get("DATABASE_URL"):
@@ -31,4 +36,5 @@ def pytest_load_initial_conftests(early_config, parser, args):
 
 def pytest_unconfigure(config):
     embedded_db.stop()
-    shutil.rmtree(os.environ["ASNAS_CACHE_DIR"], ignore_errors=True)
+    for path in _created:
+        shutil.rmtree(path, ignore_errors=True)

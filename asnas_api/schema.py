@@ -68,3 +68,24 @@ UNAUTHORIZED = problem_response(
     (401, "not_authenticated", "Authentication credentials were not provided."),
 )
 NOT_FOUND = problem_response("No such match among yours.", (404, "not_found", "No such match."))
+
+
+THROTTLED = problem_response(
+    "Too many requests; retry after the number of seconds in Retry-After.",
+    (429, "throttled", "Request was throttled. Expected available in 12 seconds."),
+)
+
+
+def add_throttled_responses(result, generator, request, public):
+    """drf-spectacular postprocessing hook: every API operation may answer 429."""
+    throttled = {
+        "description": THROTTLED.description,
+        "content": {
+            "application/json": {"schema": {"$ref": "#/components/schemas/Problem"}},
+        },
+    }
+    for path, operations in result["paths"].items():
+        if path.startswith("/api/v1/"):
+            for operation in operations.values():
+                operation["responses"].setdefault("429", throttled)
+    return result

@@ -11,6 +11,7 @@ from rest_framework.views import APIView
 
 from asnas_api.errors import ApiError
 from asnas_api.schema import NOT_FOUND, UNAUTHORIZED, VALIDATION_ERROR, problem_response
+from asnas_api.throttling import IPRateThrottle, MatchCreateThrottle, TokenRateThrottle
 from games import idempotency, selectors, services
 from games.serializers import (
     ActionRequestSerializer,
@@ -85,6 +86,7 @@ def _found(match_id, player):
 
 class MatchListCreateApi(APIView):
     permission_classes = [IsAuthenticated]
+    throttle_classes = [TokenRateThrottle, IPRateThrottle, MatchCreateThrottle]
 
     @extend_schema(
         operation_id="matches_list",
