@@ -5,6 +5,7 @@ temporary directory, deleted with the server when the run ends.
 """
 
 import os
+import secrets
 import shutil
 import tempfile
 from pathlib import Path
@@ -22,6 +23,7 @@ def pytest_load_initial_conftests(early_config, parser, args):
     # tryfirst: pytest-django sets Django up in this same hook, and the settings must already
     # see DATABASE_URL, or they would start the development database in .data/.
     os.environ.setdefault("ASNAS_ALLOW_CLIENT_SEED", "1")
+    os.environ.setdefault("SECRET_KEY", secrets.token_urlsafe(50))
     # A fresh rate-limit cache per run, with limits that the suite's own traffic never meets;
     # the throttling tests set their own.
     if not os.environ.get("ASNAS_CACHE_DIR"):

@@ -1,6 +1,7 @@
 """Settings for asnas-api, read from the environment (documented in .env.example)."""
 
 import os
+import secrets
 from pathlib import Path
 
 import dj_database_url
@@ -18,7 +19,21 @@ def env_list(name: str, default: str) -> list[str]:
 BASE_DIR = Path(__file__).resolve().parent.parent
 DATA_DIR = Path(os.environ.get("ASNAS_DATA_DIR") or BASE_DIR / ".data").expanduser().resolve()
 
-SECRET_KEY = os.environ.get("SECRET_KEY") or "django-insecure-asnas-dev-only-change-me"
+
+def install_secret_key(path: Path) -> str:
+    """This installation's own random key, made on first use and kept in DATA_DIR, so that
+    no two installations share a key and none is written in the code."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    except FileExistsError:
+        return path.read_text().strip()
+    with os.fdopen(descriptor, "w") as key_file:
+        key_file.write(secrets.token_urlsafe(50))
+    return path.read_text().strip()
+
+
+SECRET_KEY = os.environ.get("SECRET_KEY") or install_secret_key(DATA_DIR / "secret_key")
 DEBUG = env_bool("DEBUG", default=False)
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", "127.0.0.1,localhost,testserver")
 

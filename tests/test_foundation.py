@@ -36,7 +36,15 @@ def test_settings_defaults_are_safe(monkeypatch):
     assert loaded.ASNAS_ALLOW_CLIENT_SEED is False
     assert loaded.ALLOWED_HOSTS == ["127.0.0.1", "localhost", "testserver"]
     assert loaded.DATA_DIR == SETTINGS_FILE.parent.parent / ".data"
-    assert loaded.SECRET_KEY
+
+
+def test_without_secret_key_the_installation_generates_and_keeps_its_own(monkeypatch, tmp_path):
+    first = load_settings(monkeypatch, ASNAS_DATA_DIR=str(tmp_path))
+    again = load_settings(monkeypatch, ASNAS_DATA_DIR=str(tmp_path))
+    other = load_settings(monkeypatch, ASNAS_DATA_DIR=str(tmp_path / "other"))
+    assert len(first.SECRET_KEY) >= 50
+    assert again.SECRET_KEY == first.SECRET_KEY != other.SECRET_KEY
+    assert (tmp_path / "secret_key").stat().st_mode & 0o777 == 0o600
 
 
 def test_settings_read_the_environment(monkeypatch, tmp_path):

@@ -105,3 +105,24 @@ def test_a_killed_process_does_not_keep_the_server_alive(tmp_path):
     attached = run(f"embedded_db.start(Path({str(pgdata)!r}))")
     assert attached.returncode == 0, attached.stderr
     assert not postmasters(pgdata)
+
+
+@pytest.mark.parametrize(
+    "env, complaint",
+    [
+        ({"DEBUG": "1"}, "DEBUG is on"),
+        ({"SECRET_KEY": "django-insecure-" + "k" * 60}, "SECRET_KEY is weak"),
+        ({"SECRET_KEY": "short"}, "SECRET_KEY is weak"),
+    ],
+)
+def test_serve_refuses_unsafe_settings_without_dev(env, complaint):
+    result = subprocess.run(
+        [sys.executable, "manage.py", "serve", "--port", str(free_port())],
+        cwd=BASE_DIR,
+        env={**os.environ, **env},
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert result.returncode != 0
+    assert complaint in result.stderr

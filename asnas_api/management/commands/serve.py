@@ -11,6 +11,18 @@ from django.db import connections
 from asnas_api import embedded_db
 
 
+def refuse_unsafe_settings() -> None:
+    """A production server must not show debug pages or sign with a guessable key."""
+    if settings.DEBUG:
+        raise CommandError("DEBUG is on. Turn it off, or pass --dev on a development machine.")
+    key = settings.SECRET_KEY
+    if len(key) < 50 or len(set(key)) < 5 or key.startswith("django-insecure-"):
+        raise CommandError(
+            "SECRET_KEY is weak (under 50 characters, or a 'django-insecure-' key). Set a "
+            "strong one, leave it unset to use this installation's generated key, or pass --dev."
+        )
+
+
 class Command(BaseCommand):
     help = "Apply migrations, then serve the API with gunicorn until Ctrl-C or SIGTERM."
 
@@ -18,8 +30,15 @@ class Command(BaseCommand):
         parser.add_argument("--host", default="127.0.0.1")
         parser.add_argument("--port", type=int, default=8000)
         parser.add_argument("--workers", type=int, default=2)
+        parser.add_argument(
+            "--dev",
+            action="store_true",
+            help="Allow DEBUG and a weak SECRET_KEY: for development on your own machine only.",
+        )
 
-    def handle(self, *args, host, port, workers, verbosity, **options):
+    def handle(self, *args, host, port, workers, dev, verbosity, **options):
+        if not dev:
+            refuse_unsafe_settings()
         # Until gunicorn runs, SIGTERM unwinds like Ctrl-C so the database handle is released.
         signal.signal(signal.SIGTERM, signal.default_int_handler)
         call_command("migrate", interactive=False, verbosity=verbosity)
