@@ -1,0 +1,123 @@
+"""The integrity check, as `manage.py check_matches` and as the match list's admin action."""
+
+import io
+
+import pytest
+from django.core.management import CommandError, call_command
+from django.db import connection
+from django.db.models import F
+from django.test.utils import CaptureQueriesContext
+
+from games.integrity import check_matches
+from games.models import Deal, Match, MatchEvent
+from games.services import match_next_deal, match_restart
+from tests.admin.conftest import play
+
+pytestmark = pytest.mark.django_db
+
+
+def run(*args) -> str:
+    out = io.StringIO()
+    call_command("check_matches", *args, stdout=out)
+    return out.getvalue()
+
+
+def test_healthy_matches_pass(make_match):
+    make_match(deals=0)
+    make_match(deals=12, seed=2, name="Finisher")
+    restarted = make_match(deals=1, seed=3, name="Restarter")
+    # A restart during deal 2 abandons it; then play on into the new series.
+    match_next_deal(match_id=restarted.id, player=restarted.owner)
+    restarted = play(match_restart(match_id=restarted.id, player=restarted.owner), deals=2)
+    assert Deal.objects.get(match=restarted, series=1, number=2).outcome == "abandoned"
+    assert Deal.objects.filter(match=restarted, series=2).exclude(outcome="").count() == 2
+    assert run() == "3 matches checked, 0 mismatches\n"
+
+
+def corrupt_totals(match):
+    state = match.state
+    state["totals"][0] = "100"
+    Match.objects.filter(id=match.id).update(state=state)
+
+
+def corrupt_version(match):
+    Match.objects.filter(id=match.id).update(version=F("version") + 1)
+
+
+def delete_an_event(match):
+    MatchEvent.objects.filter(match=match, seq=3).delete()
+
+
+def corrupt_a_payload(match):
+    MatchEvent.objects.filter(match=match, seq=2).update(payload={"type": "deal_started"})
+
+
+def corrupt_a_deal_row(match):
+    Deal.objects.filter(match=match, number=1).update(outcome="uncontested")
+
+
+@pytest.mark.parametrize(
+    ("corrupt", "finding"),
+    [
+        (corrupt_totals, "state.totals: stored ['100', "),
+        (corrupt_version, "column version: stored "),
+        (delete_an_event, "events: seqs are not 1.."),
+        (corrupt_a_payload, "event 2: cannot be replayed (KeyError"),
+        (corrupt_a_deal_row, "deal row series 1 deal 1: outcome: stored 'uncontested', "),
+    ],
+)
+def test_a_corrupted_match_is_reported_and_fails_the_command(make_match, corrupt, finding):
+    healthy, broken = make_match(deals=2), make_match(deals=2, seed=5, name="Bahram")
+    corrupt(broken)
+    out = io.StringIO()
+    with pytest.raises(CommandError, match="1 of 2 matches failed the integrity check"):
+        call_command("check_matches", stdout=out)
+    lines = out.getvalue().splitlines()
+    assert f"{broken.id}: {finding}" in "\n".join(lines)
+    assert all(line.startswith(f"{broken.id}: ") for line in lines[:-1])
+    found = len(lines) - 1
+    assert lines[-1] == f"2 matches checked, {found} {'mismatch' if found == 1 else 'mismatches'}"
+    # The healthy match alone passes.
+    assert run(str(healthy.id)) == "1 match checked, 0 mismatches\n"
+
+
+def test_unknown_match_ids_are_an_error(make_match):
+    match = make_match()
+    with pytest.raises(CommandError, match="No such match: 00000000-0000-0000-0000-000000000000"):
+        run(str(match.id), "00000000-0000-0000-0000-000000000000")
+    with pytest.raises(CommandError):
+        run("not-a-uuid")
+
+
+def test_each_match_costs_the_same_queries_however_long(make_match):
+    short, long = make_match(deals=0), make_match(deals=6, seed=9, name="Bahram")
+
+    def queries(match) -> int:
+        with CaptureQueriesContext(connection) as captured:
+            assert list(check_matches([match.id])) == [(match.id, [])]
+        return len(captured)
+
+    assert queries(short) == queries(long)
+
+
+def test_the_admin_action_reports_each_broken_match(admin_client, make_match):
+    healthy, broken = make_match(deals=1), make_match(deals=1, seed=5, name="Bahram")
+    corrupt_totals(broken)
+    response = admin_client.post(
+        "/admin/games/match/",
+        {"action": "check_integrity", "_selected_action": [healthy.id, broken.id]},
+        follow=True,
+    )
+    assert response.status_code == 200
+    messages = [(m.level_tag, str(m)) for m in response.context["messages"]]
+    assert messages[0][0] == "error"
+    assert messages[0][1].startswith(f"Match {broken.id}: state.totals: stored ['100', ")
+    assert messages[-1] == ("error", "2 matches checked, 1 mismatch")
+
+    response = admin_client.post(
+        "/admin/games/match/",
+        {"action": "check_integrity", "_selected_action": [healthy.id]},
+        follow=True,
+    )
+    messages = [(m.level_tag, str(m)) for m in response.context["messages"]]
+    assert messages == [("success", "1 match checked, 0 mismatches")]
