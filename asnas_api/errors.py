@@ -7,6 +7,8 @@ field) for validation errors. `code` is stable and machine-readable.
 
 from http import HTTPStatus
 
+from django.http import JsonResponse
+from django.views import defaults
 from rest_framework import exceptions
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
@@ -94,3 +96,11 @@ def exception_handler(exc, context):
             str(response.data.get("detail", "")),
         )
     return response
+
+
+def not_found(request, exception):
+    """Django's 404 for a URL that no route matches (an unknown path, a match id that is not
+    a UUID): under /api/ it is the API's problem body, like every other error there."""
+    if request.path.startswith("/api/"):
+        return JsonResponse(problem(404, "not_found", "No such resource."), status=404)
+    return defaults.page_not_found(request, exception)

@@ -58,6 +58,21 @@ def test_odd_json_values_for_expected_version_are_rejected(client, new_match, va
     assert response.status_code < 500
 
 
+@pytest.mark.parametrize(
+    "path", ["/api/v1/matches/not-a-uuid", "/api/v1/matches/not-a-uuid/actions", "/api/v1/nothing"]
+)
+def test_a_url_that_matches_no_route_is_a_json_404(client, path):
+    response = client.post(path, {"action": "look"}, format="json")
+    assert response["Content-Type"] == "application/json"
+    assert_problem(response, 404, "not_found")
+
+
+def test_outside_the_api_a_404_stays_a_page(client):
+    response = client.get("/no-such-page")
+    assert response.status_code == 404
+    assert response["Content-Type"].startswith("text/html")
+
+
 def production_env(**extra) -> dict:
     env = {
         key: value
