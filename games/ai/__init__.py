@@ -7,6 +7,8 @@ The service calls, for each AI turn::
                   ai_rng(seed, series, deal_number, seat, len(view.history)))
 
 `choose_action` is deterministic given the rng, so a match replays exactly from its seed.
+`hard` plays the CFR-trained table in `hard_strategy.json`; call `load_strategy()` at
+start-up to fail early if that asset is missing or made for other rules.
 This package imports only the standard library and `games.engine`.
 """
 
@@ -15,17 +17,12 @@ import random
 from games.engine import SeatView
 
 from . import heuristics
+from .strategy import StrategyError, load_strategy
 
 AI_LEVELS: tuple[str, ...] = ("easy", "normal", "hard")
 DEFAULT_AI_LEVEL = "hard"
 
-# TEMPORARY: `hard` plays the `normal` heuristic until the trained strategy table is
-# committed (games/ai/strategy asset); it will then sample from the CFR strategy.
-_POLICIES = {
-    "easy": heuristics.easy,
-    "normal": heuristics.normal,
-    "hard": heuristics.normal,
-}
+_HEURISTICS = {"easy": heuristics.easy, "normal": heuristics.normal}
 
 
 def ai_rng(seed: int, series: int, deal_number: int, seat: int, step: int) -> random.Random:
@@ -38,13 +35,38 @@ def choose_action(level: str, view: SeatView, legal: tuple[str, ...], rng: rando
     """The action an AI seat of `level` takes; always one of `legal`."""
     if not legal:
         raise ValueError("choose_action called when the seat has no legal action")
-    try:
-        policy = _POLICIES[level]
-    except KeyError:
-        raise ValueError(f"unknown AI level {level!r}; expected one of {AI_LEVELS}") from None
-    action = policy(view, legal, rng)
-    assert action in legal, (level, action, legal)
+    if level == "hard":
+        # TEMPORARY: plays `normal` until the trained table (hard_strategy.json) is
+        # committed; then: load_strategy().choose(view, legal, rng).
+        action = _sample(_HEURISTICS["normal"](view, legal), legal, rng)
+    elif level in _HEURISTICS:
+        action = _sample(_HEURISTICS[level](view, legal), legal, rng)
+    else:
+        raise ValueError(f"unknown AI level {level!r}; expected one of {AI_LEVELS}")
+    if action not in legal:
+        raise AssertionError(f"AI level {level} chose {action!r}, not in {legal}")
     return action
 
 
-__all__ = ["AI_LEVELS", "DEFAULT_AI_LEVEL", "ai_rng", "choose_action"]
+def _sample(distribution: dict[str, float], legal: tuple[str, ...], rng: random.Random) -> str:
+    """One action from `distribution`, walking `legal` in order with one uniform draw."""
+    x = rng.random()
+    chosen = None
+    for action in legal:
+        p = distribution.get(action, 0.0)
+        if p > 0.0:
+            chosen = action
+            x -= p
+            if x < 0.0:
+                return action
+    return chosen  # rounding: the last action with any probability
+
+
+__all__ = [
+    "AI_LEVELS",
+    "DEFAULT_AI_LEVEL",
+    "StrategyError",
+    "ai_rng",
+    "choose_action",
+    "load_strategy",
+]

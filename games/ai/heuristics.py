@@ -1,14 +1,15 @@
 """The hand-written levels: `easy` (loose, human-feeling, sometimes blind) and `normal`
 (tight: always looks, then weighs its hand against the opponents left and the price).
 
-Both read only the seat's own `SeatView` and its legal actions.
+Each returns a probability for each action it may take; `choose_action` samples one
+with the decision's random source. Both read only the seat's own `SeatView`.
 """
-
-import random
 
 from games.engine import SeatView
 
 from .hands import EQUITY_VS_ONE, hand_class
+
+Distribution = dict[str, float]
 
 
 def _opponents(view: SeatView) -> int:
@@ -20,52 +21,61 @@ def _win_chance(view: SeatView) -> float:
     return EQUITY_VS_ONE[hand_class(view.your_cards)] ** _opponents(view)
 
 
-def normal(view: SeatView, legal: tuple[str, ...], rng: random.Random) -> str:
+def normal(view: SeatView, legal: tuple[str, ...]) -> Distribution:
     """Tight equity play: look first; raise strong hands, call when the pot pays for the
     price with a safety margin, hold when matched, fold the rest. Never folds when it
     could hold for free."""
     if "look" in legal:
-        return "look"
+        return {"look": 1.0}
     chance = _win_chance(view)
     price = view.high_stake - view.stakes[view.seat]
     opponents = _opponents(view)
     # Raising needs a hand that is a favourite against everyone left, more so as the
     # stakes climb (a raise invites re-raises only from hands that beat us).
     if "raise" in legal and chance >= 0.55 + 0.05 * view.high_stake:
-        return "raise"
+        return {"raise": 1.0}
     if "hold" in legal:
-        return "hold"
+        return {"hold": 1.0}
     # Price vs reward: the pot after our call, discounted because more betting may come
     # and opponents who stay in are stronger than random (the more of them, the more so).
-    reward = view.pot + price
-    if chance * reward >= price * (1.4 + 0.15 * opponents):
-        return "call"
-    return "fold"
+    if chance * (view.pot + price) >= price * (1.4 + 0.15 * opponents):
+        return {"call": 1.0}
+    return {"fold": 1.0}
 
 
-def easy(view: SeatView, legal: tuple[str, ...], rng: random.Random) -> str:
-    """Loose, human-feeling play: often plays a turn blind, calls a lot, raises on a whim
-    or a good hand, and folds only bad hands facing a big price."""
-    if "look" in legal and rng.random() < 0.65:
-        return "look"
-    price = view.high_stake - view.stakes[view.seat]
-    if view.your_cards is None:
-        # Blind: mostly go along, sometimes push, give up when the stakes get high.
-        roll = rng.random()
-        if "raise" in legal and roll < 0.12:
-            return "raise"
-        if "hold" in legal:
-            return "hold"
-        if roll < 0.12 + 0.12 * price * view.high_stake / 4:
-            return "fold"
-        return "call"
-    chance = _win_chance(view)
-    strength = EQUITY_VS_ONE[hand_class(view.your_cards)]
-    roll = rng.random()
-    if "raise" in legal and (strength > 0.85 and roll < 0.6 or roll < 0.08):
-        return "raise"
+LOOK_CHANCE = 0.65
+"""How often `easy` looks when it may: it plays a turn blind a third of the time."""
+
+
+def easy_blind(view: SeatView, legal: tuple[str, ...]) -> Distribution:
+    """Blind: mostly go along, sometimes push, give up more as the stakes get high."""
+    raise_p = 0.12 if "raise" in legal else 0.0
     if "hold" in legal:
-        return "hold"
-    if chance < 0.15 and price >= 1 and roll < 0.3 + 0.15 * view.high_stake:
-        return "fold"
-    return "call"
+        return {"raise": raise_p, "hold": 1.0 - raise_p}
+    price = view.high_stake - view.stakes[view.seat]
+    fold_p = min(0.5, 0.12 * price * view.high_stake / 4)
+    return {"raise": raise_p, "fold": fold_p, "call": 1.0 - raise_p - fold_p}
+
+
+def easy_looked(view: SeatView, legal: tuple[str, ...]) -> Distribution:
+    """Looked: raise good hands (and now and then anything), call a lot, fold only bad
+    hands facing a price."""
+    strength = EQUITY_VS_ONE[hand_class(view.your_cards)]
+    raise_p = (0.6 if strength > 0.85 else 0.08) if "raise" in legal else 0.0
+    if "hold" in legal:
+        return {"raise": raise_p, "hold": 1.0 - raise_p}
+    price = view.high_stake - view.stakes[view.seat]
+    fold_p = 0.0
+    if _win_chance(view) < 0.15 and price >= 1:
+        fold_p = (1.0 - raise_p) * min(1.0, 0.3 + 0.15 * view.high_stake)
+    return {"raise": raise_p, "fold": fold_p, "call": 1.0 - raise_p - fold_p}
+
+
+def easy(view: SeatView, legal: tuple[str, ...]) -> Distribution:
+    """Loose, human-feeling play that often acts without looking."""
+    if view.your_cards is None:
+        blind = easy_blind(view, legal)
+        if "look" not in legal:
+            return blind
+        return {"look": LOOK_CHANCE, **{a: (1 - LOOK_CHANCE) * p for a, p in blind.items()}}
+    return easy_looked(view, legal)
