@@ -87,6 +87,8 @@ def _found(match_id, player):
 class MatchListCreateApi(APIView):
     permission_classes = [IsAuthenticated]
     throttle_classes = [TokenRateThrottle, IPRateThrottle, MatchCreateThrottle]
+    # Named here, drf-spectacular documents the page envelope and its query parameters.
+    pagination_class = MatchPagination
 
     @extend_schema(
         operation_id="matches_list",
@@ -94,7 +96,7 @@ class MatchListCreateApi(APIView):
         responses={200: MatchSummarySerializer(many=True), 401: UNAUTHORIZED},
     )
     def get(self, request):
-        paginator = MatchPagination()
+        paginator = self.pagination_class()
         page = paginator.paginate_queryset(selectors.match_list(player=request.user), request, self)
         return paginator.get_paginated_response(MatchSummarySerializer(page, many=True).data)
 

@@ -1,0 +1,77 @@
+"""The committed openapi.yaml is the contract: it matches the code, and its shapes are ones
+that client generators turn into types."""
+
+import difflib
+from pathlib import Path
+
+import pytest
+import yaml
+from django.core.management import call_command
+
+SCHEMA_FILE = Path(__file__).resolve().parents[2] / "openapi.yaml"
+REGENERATE = "uv run manage.py spectacular --file openapi.yaml"
+
+
+@pytest.fixture(scope="module")
+def schema() -> dict:
+    return yaml.safe_load(SCHEMA_FILE.read_text())
+
+
+def test_committed_schema_matches_the_code(tmp_path):
+    fresh = tmp_path / "openapi.yaml"
+    call_command("spectacular", "--file", str(fresh))
+    committed, generated = SCHEMA_FILE.read_text(), fresh.read_text()
+    if committed != generated:
+        diff = difflib.unified_diff(
+            committed.splitlines(), generated.splitlines(), "openapi.yaml", "the code", lineterm=""
+        )
+        pytest.fail(
+            f"openapi.yaml is out of date; if the change is meant, run: {REGENERATE}\n"
+            + "\n".join(list(diff)[:60])
+        )
+
+
+def _bodies(schema: dict):
+    """(where, schema) for every request and response body of every operation."""
+    for path, operations in schema["paths"].items():
+        for method, operation in operations.items():
+            bodies = {"request": operation.get("requestBody", {})}
+            bodies.update(operation["responses"])
+            for name, body in bodies.items():
+                for media_type, content in body.get("content", {}).items():
+                    yield f"{method.upper()} {path} {name} {media_type}", content["schema"]
+
+
+def test_every_body_is_a_named_component(schema):
+    # An inline body becomes an anonymous type (or none) in a generated client.
+    bodies = list(_bodies(schema))
+    assert len(bodies) > 40
+    inline = [where for where, body in bodies if set(body) != {"$ref"}]
+    assert not inline, f"bodies that are not a $ref to a component: {inline}"
+
+
+def test_every_error_body_is_a_problem(schema):
+    errors = [(where, body) for where, body in _bodies(schema) if where.split()[2][0] in "45"]
+    assert errors
+    assert {body["$ref"] for _, body in errors} == {"#/components/schemas/Problem"}
+
+
+def test_events_are_a_union_discriminated_on_type(schema):
+    components = schema["components"]["schemas"]
+    event = components["MatchEvent"]
+    assert event["discriminator"]["propertyName"] == "type"
+    mapping = event["discriminator"]["mapping"]
+    assert sorted(mapping.values()) == sorted(member["$ref"] for member in event["oneOf"])
+    assert len(mapping) == 6
+    # Each member's `type` admits only its own tag, so even a generator that ignores the
+    # discriminator and tries the members in turn picks the right one.
+    for tag, ref in mapping.items():
+        member = components[ref.rsplit("/", 1)[1]]
+        assert "type" in member["required"]
+        type_enum = components[member["properties"]["type"]["$ref"].rsplit("/", 1)[1]]
+        assert type_enum["enum"] == [tag], ref
+
+
+def test_event_list_is_typed_as_the_union(schema):
+    events = schema["components"]["schemas"]["MatchEvents"]["properties"]["events"]
+    assert events["items"] == {"$ref": "#/components/schemas/MatchEvent"}
