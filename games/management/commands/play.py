@@ -1,0 +1,98 @@
+import contextlib
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from getpass import getuser
+from pathlib import Path
+
+from django.conf import settings
+from django.core.management.base import BaseCommand, CommandError
+from rich.console import Console
+from rich.prompt import Prompt
+
+from asnas_api import tui
+
+
+class Command(BaseCommand):
+    help = (
+        "Play As-Nas at a terminal table: against a running server (--url), or one started "
+        "here on this checkout's database and stopped at the end."
+    )
+
+    def add_arguments(self, parser):
+        parser.add_argument("--url", help="a running server, e.g. http://127.0.0.1:8000")
+        parser.add_argument(
+            "--state",
+            type=Path,
+            default=settings.DATA_DIR / "play.json",
+            help="where your token and unfinished match are kept (default: %(default)s)",
+        )
+        parser.add_argument("--name", help="your name, when a new player is made")
+        parser.add_argument("--ai-level", help="easy, normal or hard (default: the server's)")
+
+    def handle(self, *args, url, state, name, ai_level, **options):
+        console = Console()
+
+        def ask(prompt: str, choices: list[str] | None) -> str:
+            if choices is None:
+                return Prompt.ask(prompt, console=console, default=getuser())
+            return Prompt.ask(prompt, console=console, choices=choices)
+
+        # A self-started server always uses this checkout's database, whatever its port.
+        sessions = tui.Sessions(state, server=url or "local")
+        try:
+            with contextlib.nullcontext(url) if url else _local_server(console) as base_url:
+                tui.play(tui.Api(base_url), sessions, console, ask, name=name, ai_level=ai_level)
+        except (EOFError, KeyboardInterrupt):
+            console.print("\nSaved: run play again to resume this match.")
+        except (tui.ApiProblem, OSError) as error:
+            raise CommandError(f"The server refused or did not answer: {error}") from error
+
+
+@contextlib.contextmanager
+def _local_server(console: Console):
+    """`manage.py serve` on a free port, logging to DATA_DIR/play-server.log, for as long as
+    the game lasts."""
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]
+    log_path = settings.DATA_DIR / "play-server.log"
+    log_path.parent.mkdir(parents=True, exist_ok=True)
+    with log_path.open("w") as log:
+        server = subprocess.Popen(
+            [sys.executable, settings.BASE_DIR / "manage.py", "serve", "--port", str(port)]
+            # One player needs one worker; --dev because it serves only this machine.
+            + ["--workers", "1", "--dev"],
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            # Its own process group, so Ctrl-C at the table stops it only through us, once.
+            process_group=0,
+        )
+    url = f"http://127.0.0.1:{port}"
+    try:
+        with console.status(f"Starting a server at {url} (log: {log_path})"):
+            _wait_until_ready(url, server, log_path)
+        yield url
+    finally:
+        server.send_signal(signal.SIGTERM)
+        try:
+            server.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            server.kill()
+
+
+def _wait_until_ready(url: str, server: subprocess.Popen, log_path: Path) -> None:
+    # The first start creates the database cluster, which takes a while on a slow disk.
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline:
+        if server.poll() is not None:
+            raise CommandError(f"The server did not start; see {log_path}")
+        try:
+            with urllib.request.urlopen(f"{url}/readyz", timeout=2):
+                return
+        except OSError:
+            time.sleep(0.3)
+    raise CommandError(f"The server was not ready after 120 s; see {log_path}")

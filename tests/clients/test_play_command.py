@@ -1,0 +1,102 @@
+"""`manage.py play`, driven through its input as a person types, against the real server."""
+
+import ast
+import json
+import os
+import re
+import subprocess
+import sys
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[2]
+PLAY_MODULES = [REPO / "asnas_api" / "tui.py", REPO / "games/management/commands/play.py"]
+
+
+def play(server_env, *args: str, keys: str) -> str:
+    result = subprocess.run(
+        [sys.executable, "manage.py", "play", *args],
+        cwd=REPO,
+        env={**server_env, "COLUMNS": "100"},
+        input=keys,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
+    return result.stdout
+
+
+def postgres_running(pgdata: Path) -> bool:
+    for proc in Path("/proc").iterdir():
+        try:
+            argv = (proc / "cmdline").read_bytes().split(b"\0")
+        except (OSError, ValueError):
+            continue
+        if argv[0].endswith(b"/postgres") and str(pgdata).encode() in argv:
+            return True
+    return False
+
+
+def test_play_is_a_client_of_the_http_api_only():
+    for module in PLAY_MODULES:
+        imported = set()
+        for node in ast.walk(ast.parse(module.read_text())):
+            if isinstance(node, ast.Import):
+                imported.update(alias.name for alias in node.names)
+            elif isinstance(node, ast.ImportFrom):
+                imported.add(node.module or "")
+                imported.update(f"{node.module}.{alias.name}" for alias in node.names)
+        server_code = {
+            name
+            for name in imported
+            if name.split(".")[0] in {"games", "players", "rest_framework"}
+            or name.startswith(("django.db", "asnas_api."))
+        }
+        assert server_code <= {"asnas_api.tui"}, (module.name, server_code)
+
+
+@pytest.mark.slow
+def test_play_quits_resumes_and_plays_a_match_to_the_end(server_env, server_url, tmp_path):
+    state = tmp_path / "play.json"
+    args = ("--url", server_url, "--state", str(state), "--name", "Terminal", "--ai-level", "easy")
+
+    first = play(server_env, *args, keys="q\n")
+    assert "deal 1 of 12" in first and "Keys: l look" in first
+    session = json.loads(state.read_text())[server_url]
+    assert state.stat().st_mode & 0o777 == 0o600, "the token is a secret"
+
+    # Any line that is not a key shown is refused and the next one read, so this cycle
+    # looks, calls, holds, folds and deals on until the match is over, then plays no more.
+    second = play(server_env, *args, keys="l\nc\nh\nn\nf\n" * 400)
+    assert f"Resuming match {session['match_id']}." in second
+    assert second.count("deal 12 of 12") >= 1 and "Match over. Winner:" in second
+    assert "showdown" in second and "Category" in second
+    assert json.loads(state.read_text())[server_url] == {"token": session["token"]}
+
+    request = urllib.request.Request(
+        f"{server_url}/api/v1/matches/{session['match_id']}",
+        headers={"Authorization": f"Bearer {session['token']}"},
+    )
+    with urllib.request.urlopen(request) as response:
+        view = json.load(response)
+    assert (view["status"], view["deal_number"]) == ("finished", 12)
+    # The last screen shows the final totals the server holds.
+    last_screen = second.rsplit("As-Nas · deal", 1)[1]
+    for seat in view["seats"]:
+        row = rf"{re.escape(seat['name'])} \((you|AI)\)\s+\d+\s+{re.escape(seat['total'])}\s"
+        assert re.search(row, last_screen), (seat, last_screen)
+
+
+@pytest.mark.slow
+def test_play_without_url_starts_a_server_and_stops_it(tmp_path):
+    # A fresh checkout: no DATABASE_URL, so play's server runs the embedded database.
+    env = {key: value for key, value in os.environ.items() if key != "DATABASE_URL"}
+    env["ASNAS_DATA_DIR"] = str(tmp_path)
+    output = play(env, "--state", str(tmp_path / "play.json"), "--name", "Local", keys="q\n")
+    assert "deal 1 of 12" in output and "Saved: run play again" in output
+    assert "local" in json.loads((tmp_path / "play.json").read_text())
+    assert "Booting worker" in (tmp_path / "play-server.log").read_text()
+    assert not postgres_running(tmp_path / "postgres"), "the server and its database stopped"
