@@ -93,7 +93,13 @@ class MatchListCreateApi(APIView):
     @extend_schema(
         operation_id="matches_list",
         summary="List your matches, newest first",
-        responses={200: MatchSummarySerializer(many=True), 401: UNAUTHORIZED},
+        responses={
+            200: MatchSummarySerializer(many=True),
+            401: UNAUTHORIZED,
+            404: problem_response(
+                "The page number is not a page of the list.", (404, "not_found", "Invalid page.")
+            ),
+        },
     )
     def get(self, request):
         paginator = self.pagination_class()
