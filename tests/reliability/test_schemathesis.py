@@ -1,0 +1,191 @@
+"""Schemathesis against the service's own OpenAPI schema, served by the WSGI app in-process.
+
+Every operation gets one explicit happy-path case and a bounded number of generated ones,
+valid and invalid. Most generated match ids are swapped for ids of real matches of the
+authenticated player, so that generated cases reach the services and not only the 404.
+Every response must have a documented status and content type and a body that matches the
+schema, and none may be a 5xx.
+"""
+
+import uuid
+from collections import Counter
+from contextlib import contextmanager
+
+import pytest
+import schemathesis
+from django.core import signals
+from django.db import close_old_connections
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from rest_framework.test import APIClient
+
+from asnas_api.wsgi import application
+from players.services import player_create
+
+pytestmark = [pytest.mark.slow, pytest.mark.django_db]
+
+SCHEMA = schemathesis.openapi.from_wsgi("/api/schema/", application)
+OPERATIONS = {result.ok().label: result.ok() for result in SCHEMA.get_all_operations()}
+CHECKS = [
+    schemathesis.checks.not_a_server_error,
+    schemathesis.checks.status_code_conformance,
+    schemathesis.checks.content_type_conformance,
+    schemathesis.checks.response_schema_conformance,
+]
+# Generated cases per operation, valid and invalid together, besides its happy-path case.
+MAX_EXAMPLES = 50
+# The module's figures, printed at its end (seen with -s).
+TOTALS: Counter = Counter()
+
+
+@pytest.fixture(scope="module", autouse=True)
+def print_totals():
+    yield
+    print(
+        f"\nschemathesis: {TOTALS['cases']} cases over {TOTALS['operations']} operations, "
+        f"{TOTALS['server_errors']} server errors"
+    )
+
+
+@contextmanager
+def connection_kept_open():
+    """The app runs in this thread, inside the test's transaction: as Django's test client
+    does, keep the request signals from closing the connection (and the transaction)."""
+    signals.request_started.disconnect(close_old_connections)
+    signals.request_finished.disconnect(close_old_connections)
+    try:
+        yield
+    finally:
+        signals.request_started.connect(close_old_connections)
+        signals.request_finished.connect(close_old_connections)
+
+
+@pytest.fixture
+def world(db) -> dict:
+    """A player with its token, and real matches in every status for the cases to hit."""
+    _, token = player_create(name="Fuzz")
+    client = APIClient()
+    client.credentials(HTTP_AUTHORIZATION=f"Bearer {token}")
+
+    def post(url: str, body: dict | None = None, status: int = 200) -> dict:
+        response = client.post(url, body or {}, format="json")
+        assert response.status_code == status, response.json()
+        return response.json()
+
+    def create(seed: int) -> dict:
+        return post("/api/v1/matches", {"seed": seed, "ai_level": "easy"}, 201)
+
+    in_deal = [create(1), create(2)]
+    deal_over = create(3)
+    while deal_over["status"] == "in_deal":
+        deal_over = post(f"/api/v1/matches/{deal_over['id']}/actions", {"action": "fold"})
+    finished = create(4)
+    while finished["status"] != "finished":
+        if finished["status"] == "deal_over":
+            finished = post(f"/api/v1/matches/{finished['id']}/next-deal")
+        else:
+            action = "call" if "call" in finished["legal_actions"] else "hold"
+            finished = post(f"/api/v1/matches/{finished['id']}/actions", {"action": action})
+    return {
+        "token": token,
+        "in_deal": in_deal[0],
+        "deal_over": deal_over,
+        "finished": finished,
+        "ids": [view["id"] for view in (*in_deal, deal_over, finished)],
+    }
+
+
+def _in(view: dict, **case) -> dict:
+    return {"path_parameters": {"match_id": view["id"]}, **case}
+
+
+# One case per operation that must succeed: (label, world) -> Case arguments.
+HAPPY = {
+    "POST /api/v1/players": lambda w: {"body": {"name": "Happy"}},
+    "GET /api/v1/players/me": lambda w: {},
+    "GET /api/v1/matches": lambda w: {"query": {"page": 1, "page_size": 2}},
+    "POST /api/v1/matches": lambda w: {
+        "body": {"seed": 9, "ai_level": "normal"},
+        "headers": {"Idempotency-Key": "happy-create"},
+    },
+    "GET /api/v1/matches/{match_id}": lambda w: _in(w["finished"]),
+    "POST /api/v1/matches/{match_id}/actions": lambda w: _in(
+        w["in_deal"],
+        body={
+            "action": w["in_deal"]["legal_actions"][0],
+            "expected_version": w["in_deal"]["version"],
+        },
+        headers={"Idempotency-Key": "happy-act"},
+    ),
+    "POST /api/v1/matches/{match_id}/next-deal": lambda w: _in(
+        w["deal_over"], body={"expected_version": w["deal_over"]["version"]}
+    ),
+    "POST /api/v1/matches/{match_id}/restart": lambda w: _in(w["finished"], body={}),
+    "GET /api/v1/matches/{match_id}/events": lambda w: _in(w["finished"], query={"after": 0}),
+}
+
+
+def _use_real_match(case, ids: list[str]) -> bool:
+    """Swap a generated match id for a real one, three times in four, picked by the generated
+    id itself so that Hypothesis can replay the case."""
+    try:
+        number = uuid.UUID(str(case.path_parameters.get("match_id"))).int
+    except ValueError:
+        return False  # not a UUID (an invalid case): it stays as generated
+    if number % 4 == 0:
+        return False
+    case.path_parameters["match_id"] = ids[number % len(ids)]
+    return True
+
+
+def test_every_operation_has_a_happy_path_case():
+    assert len(OPERATIONS) >= 9
+    assert set(OPERATIONS) == set(HAPPY)
+
+
+@pytest.mark.parametrize("label", sorted(OPERATIONS))
+def test_every_operation_conforms_to_the_schema(label, world, record_property):
+    operation = OPERATIONS[label]
+    has_match_id = "{match_id}" in label
+    auth = {"Authorization": f"Bearer {world['token']}"}
+    statuses: Counter = Counter()
+    on_real_matches: Counter = Counter()
+
+    def run(case):
+        with connection_kept_open():
+            response = case.call_and_validate(headers=auth, checks=CHECKS)
+        statuses[response.status_code] += 1
+        return response
+
+    happy = run(operation.Case(**HAPPY[label](world)))
+    assert 200 <= happy.status_code < 300, happy.text
+
+    @settings(
+        max_examples=MAX_EXAMPLES,
+        derandomize=True,
+        database=None,
+        deadline=None,
+        suppress_health_check=list(HealthCheck),
+    )
+    @given(
+        case=st.one_of(
+            operation.as_strategy(schemathesis.GenerationMode.POSITIVE),
+            operation.as_strategy(schemathesis.GenerationMode.NEGATIVE),
+        )
+    )
+    def generated(case):
+        real = has_match_id and _use_real_match(case, world["ids"])
+        response = run(case)
+        if real:
+            on_real_matches[response.status_code] += 1
+
+    generated()
+
+    cases = sum(statuses.values())
+    server_errors = sum(n for status, n in statuses.items() if status >= 500)
+    TOTALS.update(cases=cases, operations=1, server_errors=server_errors)
+    record_property("schemathesis_cases", cases)
+    print(f"\n{label}: {cases} cases {dict(statuses)}, on real matches {dict(on_real_matches)}")
+    assert server_errors == 0
+    if has_match_id:
+        assert on_real_matches, "no generated case reached a real match"
