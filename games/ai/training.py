@@ -1,11 +1,13 @@
 """Offline training of the `hard` strategy: MCCFR, exact measurement, the asset file."""
 
+import multiprocessing
 import time
 from pathlib import Path
 
 from . import strategy
 from .cfr import Trainer
 from .exploit import exploitability
+from .tree import TREE
 
 ALGORITHM = "external-sampling MCCFR, regret matching, linear averaging"
 
@@ -37,18 +39,65 @@ def train(
     return trainer
 
 
+def _worker(seed: int, iterations: int, chunk: int, queue) -> None:
+    trainer = Trainer(seed)
+    while trainer.iterations < iterations:
+        trainer.run(min(chunk, iterations - trainer.iterations))
+        queue.put((seed, trainer.iterations, None))
+    queue.put((seed, trainer.iterations, trainer.average))
+
+
+def train_parallel(iterations: int, seed: int, workers: int, *, chunk=10_000, on_progress=None):
+    """`workers` independent runs of `iterations` each, seeded seed, seed + 1, ...; their
+    average-strategy sums are added up, which averages the runs' strategies (weighted by
+    how often each reached each situation). Worker `seed` alone is `train(iterations,
+    seed)`. Returns a Trainer holding the merged sums (`iterations` is per worker)."""
+    context = multiprocessing.get_context("fork")
+    queue = context.Queue()
+    processes = [
+        context.Process(target=_worker, args=(seed + i, iterations, chunk, queue))
+        for i in range(workers)
+    ]
+    for process in processes:
+        process.start()
+    done = {seed + i: 0 for i in range(workers)}
+    sums = {}
+    while len(sums) < workers:
+        worker, count, average = queue.get()
+        done[worker] = count
+        if average is not None:
+            sums[worker] = average
+        if on_progress:
+            on_progress(sum(done.values()))
+    for process in processes:
+        process.join()
+    merged = Trainer.__new__(Trainer)
+    merged.tree = TREE
+    merged.seed = seed
+    merged.workers = workers
+    merged.iterations = iterations
+    merged.average = [
+        None if rows[0] is None else [sum(column) for column in zip(*rows, strict=True)]
+        for rows in zip(*(sums[seed + i] for i in range(workers)), strict=True)
+    ]
+    return merged
+
+
 def write(trainer: Trainer, path: Path, seconds: float | None = None, progress=None) -> dict:
     """Quantize the trainer's average strategy, measure the quantized table exactly, and
     write the asset. Returns its header."""
     quantized = strategy.dequantize(strategy.quantize_table(trainer.average_table()))
     measured = exploitability(quantized, progress=progress)
+    workers = getattr(trainer, "workers", 1)
     meta = {
         "algorithm": ALGORITHM,
         "seed": trainer.seed,
+        "workers": workers,
         "iterations": trainer.iterations,
         "exploitability": round(measured["average"], 6),
         "exploitability_by_position": [round(x, 6) for x in measured["positions"]],
         "training_seconds": None if seconds is None else round(seconds),
+        "note": "iterations are per worker; worker i trains from seed + i" if workers > 1 else "",
         "written": time.strftime("%Y-%m-%d"),
     }
     return strategy.write_asset(path, trainer.average_table(), meta)
