@@ -82,6 +82,9 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
 ]
+# `manage.py bench` asks its server for per-request costs; otherwise the hook is not loaded.
+if env_bool("ASNAS_BENCH_METRICS", default=False):
+    MIDDLEWARE.insert(0, "asnas_api.bench_metrics.BenchMetricsMiddleware")
 
 ROOT_URLCONF = "asnas_api.urls"
 WSGI_APPLICATION = "asnas_api.wsgi.application"

@@ -1,0 +1,48 @@
+"""Per-request cost headers for `manage.py bench`, loaded only when ASNAS_BENCH_METRICS=1 (see
+settings), so the normal request path does not pay for them.
+
+X-Bench-Queries: SQL statements Django ran (BEGIN and COMMIT are not statements here).
+X-Bench-App-Cpu-Ns: CPU time of this worker thread inside Django.
+X-Bench-Db-Cpu-Ns: CPU time of this worker's Postgres backend meanwhile, read from /proc,
+so only for a database on this machine (the bench's embedded one)."""
+
+import time
+from pathlib import Path
+
+from django.db import connection
+
+
+def _backend_cpu() -> tuple[int | None, int]:
+    """This worker's Postgres backend pid and its CPU time so far in ns, or (None, 0)."""
+    raw = connection.connection
+    if raw is None or raw.closed:
+        return None, 0
+    pid = raw.info.backend_pid
+    # schedstat's first field is the task's run time in ns; /proc/PID/stat only has 10 ms ticks.
+    return pid, int(Path(f"/proc/{pid}/schedstat").read_text().split()[0])
+
+
+class BenchMetricsMiddleware:
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        queries = 0
+
+        def count(execute, sql, params, many, context):
+            nonlocal queries
+            queries += 1
+            return execute(sql, params, many, context)
+
+        backend, db_start = _backend_cpu()
+        app_start = time.thread_time_ns()
+        with connection.execute_wrapper(count):
+            response = self.get_response(request)
+        app_ns = time.thread_time_ns() - app_start
+        backend_after, db_end = _backend_cpu()
+        if backend_after != backend:
+            db_start = 0  # a backend born during this request: all of its time is this request's
+        response["X-Bench-Queries"] = str(queries)
+        response["X-Bench-App-Cpu-Ns"] = str(app_ns)
+        response["X-Bench-Db-Cpu-Ns"] = str(db_end - db_start)
+        return response

@@ -1,0 +1,120 @@
+"""Simulated players: each thread plays whole matches over one HTTP connection, in a closed
+loop with no think time, recording every request it makes."""
+
+import http.client
+import json
+import random
+import time
+from dataclasses import dataclass, field
+from ipaddress import IPv4Address
+from urllib.parse import urlsplit
+
+FIRST_PLAYER_ADDRESS = IPv4Address("127.1.0.1")
+
+
+class BenchError(Exception):
+    pass
+
+
+@dataclass(slots=True)
+class Sample:
+    """One request: what it was, how long the client waited, and what the server spent."""
+
+    kind: str  # create, action, next_deal, view, healthz
+    deal: int  # the deal number it was made in (0 when none)
+    seconds: float
+    queries: int
+    app_ns: int
+    db_ns: int
+
+
+class Client:
+    """One keep-alive connection. gunicorn's sync workers close it after every response, and
+    http.client then opens a new one for the next request."""
+
+    def __init__(self, base_url: str, source: str = ""):
+        parts = urlsplit(base_url)
+        self.connection = http.client.HTTPConnection(
+            parts.hostname, parts.port, timeout=60, source_address=(source, 0)
+        )
+        self.headers = {"Content-Type": "application/json"}
+
+    def call(self, method: str, path: str, body: dict | None = None) -> tuple[dict, Sample]:
+        data = None if body is None else json.dumps(body)
+        started = time.perf_counter()
+        self.connection.request(method, path, body=data, headers=self.headers)
+        response = self.connection.getresponse()
+        raw = response.read()
+        seconds = time.perf_counter() - started
+        if response.status >= 300:
+            raise BenchError(f"{method} {path} answered {response.status}: {raw[:500]!r}")
+        sample = Sample(
+            kind="",
+            deal=0,
+            seconds=seconds,
+            queries=int(response.getheader("X-Bench-Queries", "0")),
+            app_ns=int(response.getheader("X-Bench-App-Cpu-Ns", "0")),
+            db_ns=int(response.getheader("X-Bench-Db-Cpu-Ns", "0")),
+        )
+        return json.loads(raw), sample
+
+    def close(self) -> None:
+        self.connection.close()
+
+
+@dataclass
+class Player:
+    """A simulated person: registers, then creates and plays matches with random legal
+    actions, and reloads the match once per deal, as a client would between deals."""
+
+    number: int
+    base_url: str
+    seed: int
+    ai_level: str
+    samples: list[Sample] = field(default_factory=list)
+    deals_done: int = 0
+    finished_match_ids: list[str] = field(default_factory=list)
+
+    def __post_init__(self):
+        # Each player calls from its own loopback address, as people do from their own, so the
+        # per-address rate limit counts one player's requests, not everybody's.
+        self.client = Client(self.base_url, str(FIRST_PLAYER_ADDRESS + self.number))
+        self.rng = random.Random(f"{self.seed}:player:{self.number}")
+
+    def register(self) -> None:
+        body, _ = self.client.call("POST", "/api/v1/players", {"name": f"bench-{self.number}"})
+        self.client.headers["Authorization"] = f"Bearer {body['token']}"
+
+    def _record(self, kind: str, deal: int, sample: Sample) -> None:
+        sample.kind, sample.deal = kind, deal
+        self.samples.append(sample)
+
+    def play_match(self) -> None:
+        request = {"ai_level": self.ai_level, "seed": self.rng.getrandbits(63)}
+        view, sample = self.client.call("POST", "/api/v1/matches", request)
+        self._record("create", 1, sample)
+        path = f"/api/v1/matches/{view['id']}"
+        while view["status"] != "finished":
+            deal = view["deal_number"]
+            if view["status"] == "deal_over":
+                _, sample = self.client.call("GET", path)
+                self._record("view", deal, sample)
+                self.deals_done += 1
+                view, sample = self.client.call("POST", f"{path}/next-deal", {})
+                self._record("next_deal", deal + 1, sample)
+            else:
+                action = self.rng.choice(view["legal_actions"])
+                view, sample = self.client.call("POST", f"{path}/actions", {"action": action})
+                self._record("action", deal, sample)
+        self.deals_done += 1
+        self.finished_match_ids.append(view["id"])
+
+
+def hit_healthz(base_url: str, requests: int, samples: list[Sample]) -> None:
+    """`requests` bare GET /healthz in a closed loop: the yardstick for everything else."""
+    client = Client(base_url)
+    for _ in range(requests):
+        _, sample = client.call("GET", "/healthz")
+        sample.kind = "healthz"
+        samples.append(sample)
+    client.close()

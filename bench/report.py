@@ -1,0 +1,154 @@
+"""Turn the samples and CPU readings of a bench run into its report: a dict for JSON, and
+rich tables for people."""
+
+import math
+import statistics
+
+from rich.console import Console
+from rich.table import Table
+
+from bench.players import Sample
+
+KINDS = ("create", "action", "next_deal", "view")
+DEALS = range(1, 13)
+
+
+def percentile(values: list[float], q: float) -> float:
+    """The nearest-rank percentile: a value that was actually measured."""
+    ordered = sorted(values)
+    return ordered[max(0, math.ceil(q / 100 * len(ordered)) - 1)]
+
+
+def _latency(samples: list[Sample]) -> dict:
+    ms = [sample.seconds * 1000 for sample in samples]
+    return {
+        "count": len(ms),
+        "p50_ms": percentile(ms, 50),
+        "p95_ms": percentile(ms, 95),
+        "p99_ms": percentile(ms, 99),
+        "mean_ms": statistics.fmean(ms),
+    }
+
+
+def _queries(samples: list[Sample]) -> dict:
+    queries = [sample.queries for sample in samples]
+    return {"queries_mean": statistics.fmean(queries), "queries_max": max(queries)}
+
+
+def _cpu_ms(samples: list[Sample], overhead_ns: float) -> dict:
+    """Server CPU per request: what the worker and its Postgres backend spent on it (measured
+    per request), plus an equal share of the rest of the phase's server CPU (HTTP parsing
+    outside Django, gunicorn's master, Postgres's background writers)."""
+    app = statistics.fmean(sample.app_ns for sample in samples)
+    db = statistics.fmean(sample.db_ns for sample in samples)
+    return {
+        "cpu_ms": (app + db + overhead_ns) / 1e6,
+        "app_cpu_ms": app / 1e6,
+        "db_cpu_ms": db / 1e6,
+        "other_cpu_ms": overhead_ns / 1e6,
+    }
+
+
+def _phase(samples: list[Sample], seconds: float, server_ns: dict[str, int]) -> dict:
+    total_ns = sum(server_ns.values())
+    attributed_ns = sum(sample.app_ns + sample.db_ns for sample in samples)
+    return {
+        "requests": len(samples),
+        "seconds": seconds,
+        "requests_per_s": len(samples) / seconds,
+        "server_cpu_s": {name: ns / 1e9 for name, ns in server_ns.items()},
+        "server_cpu_ms_per_request": total_ns / len(samples) / 1e6,
+        "overhead_ns_per_request": (total_ns - attributed_ns) / len(samples),
+    }
+
+
+def build(*, config: dict, healthz: dict, play: dict) -> dict:
+    """`healthz` and `play` each hold the phase's samples, seconds, server_ns and client_ns."""
+    health = _phase(healthz["samples"], healthz["seconds"], healthz["server_ns"])
+    health.update(_latency(healthz["samples"]))
+    game = _phase(play["samples"], play["seconds"], play["server_ns"])
+    game["client_cpu_ms_per_request"] = play["client_ns"] / len(play["samples"]) / 1e6
+    overhead = game["overhead_ns_per_request"]
+    endpoints = {}
+    for kind in KINDS:
+        samples = [sample for sample in play["samples"] if sample.kind == kind]
+        endpoints[kind] = {**_latency(samples), **_queries(samples), **_cpu_ms(samples, overhead)}
+        endpoints[kind]["cpu_vs_healthz"] = (
+            endpoints[kind]["cpu_ms"] / health["server_cpu_ms_per_request"]
+        )
+    actions = [sample for sample in play["samples"] if sample.kind == "action"]
+    by_deal = {}
+    for deal in DEALS:
+        samples = [sample for sample in actions if sample.deal == deal]
+        if samples:
+            by_deal[deal] = {**_latency(samples), **_queries(samples), **_cpu_ms(samples, overhead)}
+    game["actions"] = len(actions)
+    game["actions_per_s"] = len(actions) / play["seconds"]
+    return {
+        "config": config,
+        "healthz": health,
+        "play": game,
+        "endpoints": endpoints,
+        "action_vs_healthz": {
+            "cpu_ratio": endpoints["action"]["cpu_vs_healthz"],
+            "actions_per_s_ratio": game["actions_per_s"] / health["requests_per_s"],
+            "play_requests_per_s_ratio": game["requests_per_s"] / health["requests_per_s"],
+        },
+        "by_deal": by_deal,
+    }
+
+
+def show(console: Console, report: dict) -> None:
+    health, game = report["healthz"], report["play"]
+    config = report["config"]
+    console.print(
+        f"[bold]{config['players']} players x {config['matches_per_player']} matches, "
+        f"{config['workers']} workers, {config['seed_matches']:,} finished matches stored; "
+        f"load average {config['load_before'][0]:.2f} before, {config['load_after'][0]:.2f} after"
+    )
+    console.print(
+        f"play: {game['actions']:,} actions in {game['seconds']:.1f} s = "
+        f"[bold]{game['actions_per_s']:.0f} actions/s[/] ({game['requests_per_s']:.0f} requests/s)"
+        f"; server CPU {game['server_cpu_ms_per_request']:.2f} ms/request, client "
+        f"{game['client_cpu_ms_per_request']:.2f} ms/request"
+    )
+    console.print(
+        f"/healthz: {health['requests_per_s']:.0f} req/s, server CPU "
+        f"{health['server_cpu_ms_per_request']:.2f} ms/request, p50 {health['p50_ms']:.1f} ms"
+    )
+    ratios = report["action_vs_healthz"]
+    console.print(
+        f"action vs /healthz: CPU x{ratios['cpu_ratio']:.2f}, throughput "
+        f"x{ratios['actions_per_s_ratio']:.2f} (all play requests x"
+        f"{ratios['play_requests_per_s_ratio']:.2f})"
+    )
+
+    table = Table(title="Endpoints (play phase)")
+    for column in ("endpoint", "count", "p50 ms", "p95 ms", "p99 ms", "queries", "CPU ms"):
+        table.add_column(column, justify="left" if column == "endpoint" else "right")
+    table.add_column("x /healthz", justify="right")
+    for kind, row in report["endpoints"].items():
+        table.add_row(kind, *_cells(row), f"{row['cpu_vs_healthz']:.2f}")
+    table.add_row("healthz", *_cells({**health, "cpu_ms": health["server_cpu_ms_per_request"]}))
+    console.print(table)
+
+    table = Table(title="Actions by deal number")
+    for column in ("deal", "count", "p50 ms", "p95 ms", "p99 ms", "queries", "CPU ms"):
+        table.add_column(column, justify="right")
+    for deal, row in report["by_deal"].items():
+        table.add_row(str(deal), *_cells(row))
+    console.print(table)
+
+
+def _cells(row: dict) -> list[str]:
+    queries = (
+        f"{row['queries_mean']:.2f} (max {row['queries_max']})" if "queries_mean" in row else "0"
+    )
+    return [
+        f"{row['count']:,}",
+        f"{row['p50_ms']:.1f}",
+        f"{row['p95_ms']:.1f}",
+        f"{row['p99_ms']:.1f}",
+        queries,
+        f"{row['cpu_ms']:.2f}",
+    ]

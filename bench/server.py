@@ -1,0 +1,170 @@
+"""The server under test: a fresh embedded Postgres and `manage.py serve` on it, and the CPU
+time of their processes."""
+
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from dataclasses import dataclass
+from pathlib import Path
+
+import dj_database_url
+import psutil
+from django.conf import settings
+from django.core.management import call_command
+from django.db import connection, connections
+
+from asnas_api import embedded_db
+
+# Limits that a benchmark's own traffic never meets; the real ones would stop it in seconds. The
+# window is one second, not a minute: DRF keeps one timestamp per request in the window and
+# rewrites the list on every request, so a one-second window at the bench's pace holds about
+# as many as a real player's one-minute window does at a person's pace.
+UNLIMITED = "1000000/s"
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def _run_ns(pid: int) -> int:
+    """CPU time of a live process so far, in ns (schedstat is exact; /proc/PID/stat has ticks)."""
+    with open(f"/proc/{pid}/schedstat") as stat:
+        return int(stat.read().split()[0])
+
+
+def _reaped_ns(process: psutil.Process) -> int:
+    """CPU time of the process's children that have exited and been waited for."""
+    times = process.cpu_times()
+    return round((times.children_user + times.children_system) * 1e9)
+
+
+@dataclass
+class CpuSample:
+    gunicorn: dict[int, int]
+    postgres: dict[int, int]
+    reaped: dict[str, int]
+
+
+class Server:
+    """Start with `with Server(workers) as server:`; everything it made is gone afterwards."""
+
+    def __init__(self, workers: int):
+        self.workers = workers
+        self.port = free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.root = Path(tempfile.mkdtemp(prefix="asnas-bench-"))
+        self.log = self.root / "serve.log"
+        self.serve: subprocess.Popen | None = None
+
+    def __enter__(self) -> "Server":
+        try:
+            self._start()
+        except BaseException:
+            self.__exit__()
+            raise
+        return self
+
+    def _start(self) -> None:
+        # A fresh cluster, deleted with the server; this process reaches it through Django's
+        # default connection, repointed, to migrate and to seed.
+        database_url = embedded_db.start(
+            Path(tempfile.mkdtemp(prefix="asnas-bench-pg-")), cleanup_mode="delete"
+        )
+        connections.close_all()
+        connection.settings_dict.update(dj_database_url.parse(database_url))
+        call_command("migrate", interactive=False, verbosity=0)
+        self.postmaster = psutil.Process(embedded_db._server.get_pid())
+        env = {
+            **os.environ,
+            "DATABASE_URL": database_url,
+            "DEBUG": "0",
+            "ASNAS_DATA_DIR": str(self.root),
+            "ASNAS_CACHE_DIR": str(self.root / "cache"),
+            "ASNAS_ALLOW_CLIENT_SEED": "1",
+            "ASNAS_BENCH_METRICS": "1",
+            **{
+                f"ASNAS_RATE_{scope}": UNLIMITED
+                for scope in ("TOKEN", "IP", "PLAYER_CREATE", "MATCH_CREATE")
+            },
+        }
+        env.pop("SECRET_KEY", None)  # serve makes a strong key of its own in ASNAS_DATA_DIR
+        with self.log.open("w") as log:
+            self.serve = subprocess.Popen(
+                [sys.executable, "manage.py", "serve", "--port", str(self.port)]
+                + ["--workers", str(self.workers)],
+                cwd=settings.BASE_DIR,
+                env=env,
+                stdout=log,
+                stderr=subprocess.STDOUT,
+            )
+        self._wait_until_ready()
+        self.gunicorn = psutil.Process(self.serve.pid).children()[0]
+
+    def _wait_until_ready(self, timeout: float = 120) -> None:
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.serve.poll() is not None:
+                raise RuntimeError(f"the server exited early:\n{self.log.read_text()}")
+            try:
+                with urllib.request.urlopen(f"{self.url}/readyz", timeout=2) as response:
+                    if response.status == 200:
+                        return
+            except OSError:
+                pass
+            time.sleep(0.2)
+        raise RuntimeError(f"the server was not ready after {timeout}s:\n{self.log.read_text()}")
+
+    def __exit__(self, *exc_info) -> None:
+        if self.serve is not None and self.serve.poll() is None:
+            self.serve.send_signal(signal.SIGTERM)
+            try:
+                self.serve.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                self.serve.kill()
+                self.serve.wait()
+        connections.close_all()
+        embedded_db.stop()
+        shutil.rmtree(self.root, ignore_errors=True)
+
+    def cpu_sample(self) -> CpuSample:
+        def tree(root: psutil.Process) -> dict[int, int]:
+            sample = {}
+            for process in [root, *root.children(recursive=True)]:
+                try:
+                    sample[process.pid] = _run_ns(process.pid)
+                except OSError:
+                    pass  # exited meanwhile: its time shows up in `reaped`
+            return sample
+
+        return CpuSample(
+            gunicorn=tree(self.gunicorn),
+            postgres=tree(self.postmaster),
+            reaped={
+                "gunicorn": _reaped_ns(self.gunicorn),
+                "postgres": _reaped_ns(self.postmaster),
+            },
+        )
+
+
+def cpu_between(before: CpuSample, after: CpuSample) -> dict[str, int]:
+    """Server CPU ns spent between two samples: gunicorn (master and workers) and Postgres."""
+
+    def spent(start: dict[int, int], end: dict[int, int]) -> int:
+        return sum(ns - start.get(pid, 0) for pid, ns in end.items())
+
+    return {
+        "gunicorn": spent(before.gunicorn, after.gunicorn)
+        + after.reaped["gunicorn"]
+        - before.reaped["gunicorn"],
+        "postgres": spent(before.postgres, after.postgres)
+        + after.reaped["postgres"]
+        - before.reaped["postgres"],
+    }

@@ -1,0 +1,169 @@
+"""`manage.py bench`: the load benchmark over real HTTP and Postgres (see docs/performance.md)."""
+
+import json
+import os
+import threading
+import time
+from collections.abc import Callable
+from functools import partial
+from pathlib import Path
+
+from django.core.management.base import BaseCommand, CommandError
+from rich.console import Console
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    TextColumn,
+    TimeElapsedColumn,
+    TimeRemainingColumn,
+)
+
+from bench import report
+from bench.players import Player, hit_healthz
+from bench.seed import seed_finished_matches
+from bench.server import Server, cpu_between
+from games.ai import AI_LEVELS, DEFAULT_AI_LEVEL
+from games.engine import MATCH_DEALS
+
+
+class Command(BaseCommand):
+    help = (
+        "Start gunicorn on a fresh embedded Postgres, measure bare /healthz, then let simulated "
+        "players play whole matches over HTTP; report latency, queries and server CPU."
+    )
+    requires_system_checks = []
+
+    def add_arguments(self, parser):
+        parser.add_argument("--players", type=int, default=8, help="concurrent players")
+        parser.add_argument("--matches-per-player", type=int, default=2)
+        parser.add_argument("--workers", type=int, default=4, help="gunicorn workers")
+        parser.add_argument(
+            "--seed-matches",
+            type=int,
+            default=0,
+            help="finished matches to store before measuring (copies of a real one)",
+        )
+        parser.add_argument(
+            "--healthz-requests", type=int, default=4000, help="requests in the /healthz phase"
+        )
+        parser.add_argument("--ai-level", choices=AI_LEVELS, default=DEFAULT_AI_LEVEL)
+        parser.add_argument("--seed", type=int, default=1, help="seeds every match and action")
+        parser.add_argument("--json", type=Path, help="also write the report to this file")
+        parser.add_argument("--no-progress", action="store_true", help="hide the progress bars")
+
+    def handle(self, *args, **options):
+        for name in ("players", "matches_per_player", "workers", "healthz_requests"):
+            if options[name] < 1:
+                raise CommandError(f"--{name.replace('_', '-')} must be at least 1")
+        console = Console(stderr=True)
+        self.progress = Progress(
+            TextColumn("[progress.description]{task.description}"),
+            BarColumn(),
+            MofNCompleteColumn(),
+            TimeElapsedColumn(),
+            TimeRemainingColumn(),
+            console=console,
+            disable=options["no_progress"],
+        )
+        load_before = os.getloadavg()
+        with Server(options["workers"]) as server, self.progress:
+            healthz, play = self._run(server, options)
+        config = {
+            key: options[key]
+            for key in ("players", "matches_per_player", "workers", "seed_matches", "ai_level")
+        }
+        config.update(cpus=os.cpu_count(), load_before=load_before, load_after=os.getloadavg())
+        result = report.build(config=config, healthz=healthz, play=play)
+        report.show(Console(file=self.stdout, width=120), result)
+        if options["json"]:
+            options["json"].write_text(json.dumps(result, indent=2) + "\n")
+
+    def _run(self, server: Server, options: dict) -> tuple[dict, dict]:
+        players = [
+            Player(number, server.url, options["seed"], options["ai_level"])
+            for number in range(options["players"])
+        ]
+        # Warm-up: every worker imports and connects, and one finished match is the seed's model.
+        self._phase(server, "warm-up", [_warm_up(player) for player in players])
+        if options["seed_matches"]:
+            task = self.progress.add_task("storing finished matches", total=options["seed_matches"])
+            seed_finished_matches(
+                players[0].finished_match_ids[0],
+                options["seed_matches"],
+                on_chunk=lambda done: self.progress.update(task, completed=done),
+            )
+        for player in players:
+            player.samples.clear()
+            player.deals_done = 0
+
+        per_thread = -(-options["healthz_requests"] // len(players))
+        healthz_samples = [[] for _ in players]
+        healthz = self._phase(
+            server,
+            "/healthz",
+            [partial(hit_healthz, server.url, per_thread, samples) for samples in healthz_samples],
+            total=per_thread * len(players),
+            done=lambda: sum(map(len, healthz_samples)),
+        )
+        healthz["samples"] = [sample for samples in healthz_samples for sample in samples]
+
+        matches = options["matches_per_player"]
+        play = self._phase(
+            server,
+            "deals played",
+            [partial(_play, player, matches) for player in players],
+            total=len(players) * matches * MATCH_DEALS,
+            done=lambda: sum(player.deals_done for player in players),
+        )
+        play["samples"] = [sample for player in players for sample in player.samples]
+        return healthz, play
+
+    def _phase(
+        self,
+        server: Server,
+        name: str,
+        tasks: list[Callable[[], None]],
+        total: int | None = None,
+        done: Callable[[], int] | None = None,
+    ) -> dict:
+        """Run `tasks` in one thread each, and measure the wall time and server CPU they take."""
+        errors: list[BaseException] = []
+
+        def guarded(task):
+            try:
+                task()
+            except BaseException as error:  # re-raised below, in the main thread
+                errors.append(error)
+
+        progress_task = self.progress.add_task(name, total=total)
+        threads = [threading.Thread(target=guarded, args=(task,), daemon=True) for task in tasks]
+        cpu_before, client_before = server.cpu_sample(), time.process_time_ns()
+        started = time.perf_counter()
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            while thread.is_alive():
+                thread.join(0.2)
+                if done:
+                    self.progress.update(progress_task, completed=done())
+        seconds = time.perf_counter() - started
+        client_ns = time.process_time_ns() - client_before
+        server_ns = cpu_between(cpu_before, server.cpu_sample())
+        self.progress.update(progress_task, completed=done() if done else 1, total=total or 1)
+        if errors:
+            raise CommandError(f"{name}: {errors[0]!r}") from errors[0]
+        return {"seconds": seconds, "server_ns": server_ns, "client_ns": client_ns}
+
+
+def _warm_up(player: Player) -> Callable[[], None]:
+    def run() -> None:
+        player.register()
+        player.play_match()
+
+    return run
+
+
+def _play(player: Player, matches: int) -> None:
+    for _ in range(matches):
+        player.play_match()
