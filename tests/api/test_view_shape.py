@@ -1,0 +1,31 @@
+"""The API answers with selectors.match_view as it is, skipping MatchViewSerializer for speed;
+that serializer stays the documented schema, so the two must agree byte for byte."""
+
+import json
+import random
+
+import pytest
+
+from games import selectors
+from games.models import Match
+from games.serializers import MatchViewSerializer
+from tests.api.play import play_match
+
+pytestmark = pytest.mark.django_db
+
+
+def test_match_view_is_what_its_serializer_writes(client, new_match):
+    shapes = set()
+
+    def check(body: dict) -> None:
+        match = selectors.match_get(match_id=body["id"], player=client.player)
+        for candidate in (match, Match.objects.get(id=body["id"])):  # seats fetched, or queried
+            view = selectors.match_view(match=candidate)
+            assert json.dumps(view) == json.dumps(MatchViewSerializer(view).data)
+            assert view == body
+        shapes.add((body["status"], body["last_deal"] is not None, body["your_cards"] is None))
+
+    view = new_match(seed=5)
+    check(view)
+    play_match(client, view, random.Random(5), on_view=check)
+    assert len(shapes) >= 4, shapes
