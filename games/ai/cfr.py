@@ -4,8 +4,8 @@ One *iteration* samples one deal (exactly as a shuffle deals it) and walks the t
 for each traversing position 0, 1, 2, 3: every action of the traverser is explored
 and its regrets updated; the other positions sample one action from their current
 strategy and add it, weighted by the iteration number, to their average strategy
-(linear averaging). Regrets are floored at zero (regret matching+), which converges
-faster here than plain regret matching.
+(linear averaging). Plain regret matching (negative regrets kept) converges about twice
+as fast here as regret matching+ (`plus=True`).
 
 Information set = (betting node, own hand class): the trained strategy always looks
 before acting, and the node determines the position, stakes, pot and who has folded.
@@ -135,78 +135,4 @@ class Trainer:
                 total = sum(acc)
                 row.append(tuple(a / total for a in acc) if total > 0 else (1.0 / k,) * k)
             table.append(row)
-        return table
-
-
-class FullTrainer:
-    """CFR+ over the full game, one full-width pass per position per iteration, with
-    exact counterfactual values from `exploit.counterfactual_pass` (all 261,331 deals at
-    once, through generating functions). Regrets are floored at zero, updates alternate
-    between positions and the average strategy is weighted by the iteration number."""
-
-    def __init__(self, tree: Tree = TREE):
-        self.tree = tree
-        self.iterations = 0
-        self.regret = [
-            None if p < 0 else [[0.0] * len(tree.actions[n]) for _ in range(N_HANDS)]
-            for n, p in enumerate(tree.player)
-        ]
-        self.average = [
-            None if p < 0 else [[0.0] * len(tree.actions[n]) for _ in range(N_HANDS)]
-            for n, p in enumerate(tree.player)
-        ]
-
-    def current_table(self):
-        table = []
-        for n, rows in enumerate(self.regret):
-            if rows is None:
-                table.append(None)
-                continue
-            k = len(self.tree.actions[n])
-            out = []
-            for r in rows:
-                total = sum(r)
-                out.append(tuple(x / total for x in r) if total > 0 else (1.0 / k,) * k)
-            table.append(out)
-        return table
-
-    def iterate(self) -> None:
-        from .exploit import counterfactual_pass
-
-        self.iterations += 1
-        weight = float(self.iterations)
-        regret, average = self.regret, self.average
-        for q in range(4):
-            table = self.current_table()
-
-            def visit(n, values, own_reach, table=table):
-                rows, sums, sigma = regret[n], average[n], table[n]
-                for h in range(N_HANDS):
-                    probs = sigma[h]
-                    ev = sum(pr * v[h] for pr, v in zip(probs, values, strict=True))
-                    r = rows[h]
-                    for i, v in enumerate(values):
-                        x = r[i] + v[h] - ev
-                        r[i] = x if x > 0.0 else 0.0
-                    reach = own_reach[h] * weight
-                    if reach:
-                        acc = sums[h]
-                        for i, pr in enumerate(probs):
-                            acc[i] += reach * pr
-
-            counterfactual_pass(table, q, visit)
-
-    def average_table(self):
-        table = []
-        for n, rows in enumerate(self.average):
-            if rows is None:
-                table.append(None)
-                continue
-            k = len(self.tree.actions[n])
-            table.append(
-                [
-                    tuple(a / sum(acc) for a in acc) if sum(acc) > 0 else (1.0 / k,) * k
-                    for acc in rows
-                ]
-            )
         return table

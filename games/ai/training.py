@@ -71,14 +71,19 @@ def train_parallel(iterations: int, seed: int, workers: int, *, chunk=10_000, on
             on_progress(sum(done.values()))
     for process in processes:
         process.join()
+    return merge([sums[seed + i] for i in range(workers)], seed, iterations)
+
+
+def merge(averages, seed: int, iterations: int) -> Trainer:
+    """A Trainer holding the sum of several runs' average-strategy accumulators."""
     merged = Trainer.__new__(Trainer)
     merged.tree = TREE
     merged.seed = seed
-    merged.workers = workers
+    merged.workers = len(averages)
     merged.iterations = iterations
     merged.average = [
         None if rows[0] is None else [sum(column) for column in zip(*rows, strict=True)]
-        for rows in zip(*(sums[seed + i] for i in range(workers)), strict=True)
+        for rows in zip(*averages, strict=True)
     ]
     return merged
 
