@@ -4,6 +4,7 @@ one transaction."""
 
 import uuid
 from dataclasses import dataclass, field
+from datetime import datetime
 
 from django.db import connection, transaction
 from django.utils import timezone
@@ -50,6 +51,9 @@ _UPDATE_PROJECTION = (
     f"UPDATE {Match._meta.db_table} SET {', '.join(f'{field.column} = %s' for field in _FIELDS)}"
     f" WHERE {Match._meta.pk.column} = %s"
 )
+_INSERT_EVENTS = (
+    f"INSERT INTO {MatchEvent._meta.db_table} (match_id, seq, type, payload, created_at) VALUES"
+)
 
 
 @dataclass
@@ -95,6 +99,19 @@ def _update_projection(match: Match) -> None:
         cursor.execute(_UPDATE_PROJECTION, [*values, match.pk])
 
 
+def _insert_events(match: Match, first_seq: int, events: list[Event], now: datetime) -> None:
+    """MatchEvent.objects.bulk_create, in SQL: for the same reason as `_update_projection`.
+    Every command causes at least one event."""
+    payload = MatchEvent._meta.get_field("payload")
+    values = []
+    for seq, event in enumerate(events, start=first_seq):
+        data = payload.get_db_prep_save(event.to_dict(), connection)
+        values.extend((match.pk, seq, event.type, data, now))
+    rows = ", ".join(["(%s, %s, %s, %s, %s)"] * len(events))
+    with connection.cursor() as cursor:
+        cursor.execute(f"{_INSERT_EVENTS} {rows}", values)
+
+
 def _store(match: Match, step: _Step) -> None:
     """Append the step's events and write the projection and the deals they change."""
     state = step.state
@@ -112,10 +129,7 @@ def _store(match: Match, step: _Step) -> None:
         match.save(force_insert=True)
     else:
         _update_projection(match)
-    MatchEvent.objects.bulk_create(
-        MatchEvent(match=match, seq=first_seq + index, type=event.type, payload=event.to_dict())
-        for index, event in enumerate(step.events)
-    )
+    _insert_events(match, first_seq, step.events, now)
     new_deals: dict[tuple[int, int], Deal] = {}
     for event in step.events:
         if isinstance(event, MatchRestarted):
