@@ -1,0 +1,202 @@
+"""Over real HTTP (Django's live server): no response body and no event shows a card its
+viewer may not see, and no token opens another player's match, its events or its stored
+idempotent replies. The card checks are those of tests/api/test_secrecy.py."""
+
+import random
+import uuid
+
+import httpx
+import pytest
+
+from games.ai import AI_LEVELS
+from tests.api.play import play_match
+from tests.api.test_secrecy import check_result, check_view, hands_in
+
+pytestmark = [pytest.mark.slow, pytest.mark.django_db(transaction=True)]
+
+SEEDS = range(12)
+REPLAYS_PER_MATCH = 4
+SECRET_KEYS = {"deck", "seed", "token", "token_hash"}
+
+
+def keys_in(value):
+    """Every dict key anywhere in a JSON value."""
+    if isinstance(value, dict):
+        for key, item in value.items():
+            yield key
+            yield from keys_in(item)
+    elif isinstance(value, list):
+        for item in value:
+            yield from keys_in(item)
+
+
+class Wire:
+    """A player's HTTP client that keeps every JSON body it receives and sends every POST
+    with an Idempotency-Key of its own. Its post() takes the test client's arguments, so
+    tests.api.play can drive it."""
+
+    def __init__(self, base_url: str, token: str | None = None):
+        headers = {"Authorization": f"Bearer {token}"} if token else {}
+        self.http = httpx.Client(base_url=base_url, headers=headers, timeout=60)
+        self.bodies: list[dict] = []
+        self.posts: list[tuple[str, dict, str, dict]] = []  # url, body, key, answer
+
+    def _keep(self, response: httpx.Response) -> httpx.Response:
+        assert response.headers["Content-Type"] == "application/json", response.text
+        self.bodies.append(response.json())
+        return response
+
+    def get(self, url: str, **params) -> httpx.Response:
+        return self._keep(self.http.get(url, params=params))
+
+    def post(self, url: str, body: dict | None = None, format=None, key=None) -> httpx.Response:
+        key = key or uuid.uuid4().hex
+        response = self._keep(
+            self.http.post(url, json=body or {}, headers={"Idempotency-Key": key})
+        )
+        self.posts.append((url, body or {}, key, response.json()))
+        return response
+
+
+@pytest.fixture
+def connect(live_server):
+    """connect("Roya") registers a player and returns its client; connect(token=...) a client
+    with that token, or none. Every connection is closed at the end: the live server's
+    threads hold a database connection each while theirs is open."""
+    opened: list[Wire] = []
+
+    def open_wire(name: str | None = None, *, token: str | None = None) -> Wire:
+        if name is not None:
+            response = httpx.post(f"{live_server.url}/api/v1/players", json={"name": name})
+            assert response.status_code == 201, response.text
+            assert set(response.json()) == {"id", "name", "token"}
+            token = response.json()["token"]
+        opened.append(Wire(live_server.url, token))
+        return opened[-1]
+
+    yield open_wire
+    for wire in opened:
+        wire.http.close()
+
+
+def check_events(events: list[dict], match_id) -> int:
+    """As test_secrecy: hands only in deal_ended events' seats, and only those the viewer
+    may see. Returns how many other seats' hands were shown."""
+    shown = 0
+    for event in events:
+        for path, _ in hands_in(event):
+            assert event["type"] == "deal_ended" and path[0] == "seats" and path[2] == "hand"
+        if event["type"] == "deal_ended":
+            shown += check_result(event, match_id)
+    return shown
+
+
+def test_no_body_or_event_over_the_wire_shows_a_hidden_card(connect):
+    player = connect("Roya")
+    shown = events_checked = replays = 0
+    for seed in SEEDS:
+        level = AI_LEVELS[seed % len(AI_LEVELS)]
+        view = player.post("/api/v1/matches", {"seed": seed, "ai_level": level}).json()
+        url, first_post = f"/api/v1/matches/{view['id']}", len(player.posts) - 1
+        seen = 0
+
+        def poll_events(view, url=url, match_id=view["id"]):
+            # Page through the log as a polling client would, at the end of every deal.
+            nonlocal seen, shown, events_checked
+            if view["status"] != "in_deal":
+                events = player.get(f"{url}/events", after=seen).json()["events"]
+                shown += check_events(events, match_id)
+                events_checked += len(events)
+                seen = events[-1]["seq"] if events else seen
+
+        play_match(player, view, random.Random(seed), on_view=poll_events)
+        player.get(url)
+        events = player.get(f"{url}/events").json()["events"]
+        shown += check_events(events, view["id"])
+        events_checked += len(events)
+        # Repeats of keyed requests answer their stored bodies, checked with the rest below.
+        for post_url, body, key, answer in random.Random(seed).sample(
+            player.posts[first_post:], REPLAYS_PER_MATCH
+        ):
+            response = player.http.post(post_url, json=body, headers={"Idempotency-Key": key})
+            assert response.headers["Idempotent-Replayed"] == "true"
+            assert player._keep(response).json() == answer
+            replays += 1
+    player.get("/api/v1/matches", page_size=100)
+    player.get("/api/v1/players/me")
+
+    views = [body for body in player.bodies if "your_cards" in body]
+    shown += sum(check_view(view) for view in views)
+    for body in player.bodies:
+        assert not SECRET_KEYS & set(keys_in(body)), body
+        if "your_cards" not in body and "events" not in body:
+            assert not list(hands_in(body)), body
+    print(
+        f"\nleaks over the wire: {len(SEEDS)} matches, {len(player.bodies)} bodies "
+        f"({len(views)} views, {replays} replays), {events_checked} events, "
+        f"{shown} other hands shown where allowed, 0 leaks"
+    )
+    # The checks saw other seats' hands at showdowns, so they are not vacuous.
+    assert shown > 0
+
+
+def test_a_token_never_opens_another_players_match_events_or_replays(connect):
+    roya, babak = connect("Roya"), connect("Babak")
+    create = {"seed": 5, "ai_level": "easy"}
+    mine = roya.post("/api/v1/matches", create, key="create").json()
+    url = f"/api/v1/matches/{mine['id']}"
+    looked = roya.post(f"{url}/actions", {"action": "look"}, key="look").json()
+    assert looked["your_cards"]
+
+    def not_found(response: httpx.Response) -> dict:
+        assert response.status_code == 404, response.text
+        assert "Idempotent-Replayed" not in response.headers
+        return response.json()
+
+    # Babak sees Roya's match exactly as a match that does not exist.
+    nothing = not_found(babak.get(f"/api/v1/matches/{uuid.uuid4()}"))
+    assert nothing["code"] == "not_found"
+    for response in (
+        babak.get(url),
+        babak.get(f"{url}/events"),
+        babak.get(f"{url}/events", after=0),
+        babak.post(f"{url}/actions", {"action": "fold"}),
+        babak.post(f"{url}/next-deal", {}),
+        babak.post(f"{url}/restart", {}),
+        # Roya's key with Roya's body on Roya's URL: not her stored answer.
+        babak.post(f"{url}/actions", {"action": "look"}, key="look"),
+        babak.post(f"{url}/actions", {"action": "look"}, key="look"),
+    ):
+        assert not_found(response) == nothing
+
+    # Babak's keys are his own: Roya's create key makes him a new match, then replays his.
+    his = babak.post("/api/v1/matches", create, key="create")
+    assert his.status_code == 201 and "Idempotent-Replayed" not in his.headers
+    assert his.json()["id"] != mine["id"]
+    again = babak.post("/api/v1/matches", create, key="create")
+    assert again.headers["Idempotent-Replayed"] == "true"
+    assert again.json()["id"] == his.json()["id"]
+    # And his "look" key is free on his own match.
+    his_look = babak.post(
+        f"/api/v1/matches/{his.json()['id']}/actions", {"action": "look"}, key="look"
+    )
+    assert his_look.status_code == 200 and "Idempotent-Replayed" not in his_look.headers
+
+    # Roya's match did not move, and her key still answers her own first outcome.
+    assert roya.get(url).json()["version"] == looked["version"]
+    replay = roya.post(f"{url}/actions", {"action": "look"}, key="look")
+    assert replay.headers["Idempotent-Replayed"] == "true"
+    assert replay.json() == looked
+    assert [m["id"] for m in roya.get("/api/v1/matches").json()["results"]] == [mine["id"]]
+    assert [m["id"] for m in babak.get("/api/v1/matches").json()["results"]] == [his.json()["id"]]
+
+    # Without a token, or with a made-up one, nothing opens at all.
+    for token in (None, "made-up-token"):
+        stranger = connect(token=token)
+        assert stranger.get(url).status_code == 401
+        assert stranger.get(f"{url}/events").status_code == 401
+        assert stranger.post(f"{url}/actions", {"action": "look"}, key="look").status_code == 401
+    # Babak never received a hand of Roya's match, nor anyone's secrets.
+    for body in babak.bodies:
+        assert not SECRET_KEYS & set(keys_in(body)), body
+    assert not any(body.get("id") == mine["id"] for body in babak.bodies)
