@@ -8,6 +8,7 @@ its input, so a refused command leaves the state exactly as it was.
 import random
 import secrets
 from fractions import Fraction
+from functools import cache
 
 from .cards import DECK, SEATS
 from .commands import Act, Command, NextDeal, Restart, StartMatch
@@ -30,8 +31,14 @@ _IN_DEAL = Status.IN_DEAL
 _DEAL_OVER = Status.DEAL_OVER
 _FINISHED = Status.FINISHED
 _NOT_STARTED = Status.NOT_STARTED
-_ZERO = Fraction(0)
-_LOSSES = {stake: Fraction(-stake) for stake in range(MAX_STAKE + 1)}
+
+
+@cache
+def _amounts(pot: int, winners: int, stake: int, won: bool) -> tuple[Fraction, Fraction]:
+    """A seat's exact (payout, delta): Fraction arithmetic is slow, and the deal's few
+    possible values (pot up to 16, up to 4 winners, stake up to 4) repeat endlessly."""
+    payout = Fraction(pot, winners) if won else Fraction(0)
+    return payout, payout - stake
 
 
 def new_seed() -> int:
@@ -86,18 +93,22 @@ _LEGAL = {
 
 
 def _next_turn(deal: DealState, after: int) -> int | None:
-    """The next seat to act, or None when betting is over."""
-    folded = deal.folded
-    active = [seat for seat in range(SEATS) if not folded[seat]]
-    if len(active) == 1:
-        return None
-    if all(deal.acted[seat] and deal.stakes[seat] == deal.high_stake for seat in active):
-        return None
-    seat = after
-    while True:
-        seat = (seat + 1) % SEATS
+    """The next seat to act, or None when betting is over: one seat left, or every seat
+    still in has acted since the last raise and matched the high stake."""
+    folded, acted, stakes, high = deal.folded, deal.acted, deal.stakes, deal.high_stake
+    in_deal = 0
+    settled = True
+    for seat in range(SEATS):
         if not folded[seat]:
-            return seat
+            in_deal += 1
+            if not acted[seat] or stakes[seat] != high:
+                settled = False
+    if in_deal == 1 or settled:
+        return None
+    seat = (after + 1) % SEATS
+    while folded[seat]:
+        seat = (seat + 1) % SEATS
+    return seat
 
 
 def _apply_action(deal: DealState, seat: int, action: str) -> None:
@@ -128,10 +139,9 @@ def _settle(deal: DealState) -> DealEnded:
         best = max(values[seat].key for seat in active)
         outcome = "showdown"
         winners = tuple(seat for seat in active if values[seat].key == best)
-    share = Fraction(deal.pot, len(winners))
     seats = []
     for seat in range(SEATS):
-        payout = share if seat in winners else _ZERO
+        payout, delta = _amounts(deal.pot, len(winners), deal.stakes[seat], seat in winners)
         seats.append(
             SeatResult(
                 seat=seat,
@@ -139,7 +149,7 @@ def _settle(deal: DealState) -> DealEnded:
                 category=values[seat].category,
                 stake=deal.stakes[seat],
                 payout=payout,
-                delta=payout - deal.stakes[seat] if payout else _LOSSES[deal.stakes[seat]],
+                delta=delta,
                 folded=deal.folded[seat],
                 shown=outcome == "showdown" and not deal.folded[seat],
             )
@@ -158,10 +168,10 @@ def _require_started(state: MatchState) -> None:
 
 
 def _decide_act(state: MatchState, command: Act) -> list[Event]:
-    _require_started(state)
-    if state.status is _FINISHED:
-        raise RuleError("match_finished", "The match is finished; restart to play again.")
-    if state.status is _DEAL_OVER:
+    if state.status is not _IN_DEAL:
+        _require_started(state)
+        if state.status is _FINISHED:
+            raise RuleError("match_finished", "The match is finished; restart to play again.")
         raise RuleError("deal_over", "The deal is over; start the next deal.")
     seat, action = command.seat, command.action
     if not isinstance(seat, int) or not 0 <= seat < SEATS:
@@ -206,12 +216,12 @@ def _decide_next_deal(state: MatchState) -> list[Event]:
 def decide(state: MatchState, command: Command) -> list[Event]:
     """The events `command` causes in `state`, or a RuleError. Never changes `state`."""
     match command:
+        case Act():  # first: by far the most frequent command
+            return _decide_act(state, command)
         case StartMatch(seed=seed):
             if state.status is not _NOT_STARTED:
                 raise RuleError("match_already_started", "The match has already started.")
             return [MatchCreated(seed), _deal(seed, 1, 1, None)]
-        case Act():
-            return _decide_act(state, command)
         case NextDeal():
             return _decide_next_deal(state)
         case Restart():

@@ -3,6 +3,7 @@
 from dataclasses import dataclass, field
 from enum import StrEnum
 from fractions import Fraction
+from functools import lru_cache
 
 from .cards import SEATS, sort_hand
 from .events import DealEnded
@@ -19,9 +20,14 @@ class Status(StrEnum):
     FINISHED = "finished"
 
 
+# At most 5**5 orders of five cards exist, so sorting each once and remembering it is cheap.
+_sorted_hand = lru_cache(maxsize=4096)(sort_hand)
+
+
 def hands_from_deck(deck: tuple[str, ...], dealer: int) -> tuple[tuple[str, ...], ...]:
     """Card i of the deck goes to seat (dealer + 1 + i) mod 4."""
-    return tuple(sort_hand(deck[(seat - dealer - 1) % SEATS :: SEATS]) for seat in range(SEATS))
+    deck = tuple(deck)  # slices of a tuple are hashable, as the cache needs
+    return tuple(_sorted_hand(deck[(seat - dealer - 1) % SEATS :: SEATS]) for seat in range(SEATS))
 
 
 @dataclass(slots=True)
