@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 
 from .cards import SEATS
-from .commands import Act, NextDeal, Restart, StartMatch
+from .commands import Act, Action, NextDeal, Restart, StartMatch
 from .rules import decide, evolve, legal_actions
 from .state import MatchState, Status
 
@@ -30,22 +30,25 @@ def simulate(
     state = MatchState()
     for event in decide(state, StartMatch(seed)):
         evolve(state, event)
+    # Local names: enum members and bound methods are slow to look up on the hot path.
+    in_deal, deal_over = Status.IN_DEAL, Status.DEAL_OVER
+    choose = rng.choice
+    # Commands are immutable values: build each possible one once, not once per step.
+    acts = {(seat, a.value): Act(seat, a.value) for seat in range(SEATS) for a in Action}
+    next_deal, restart = NextDeal(), Restart()
     while report.deals < deals:
-        if state.status is Status.FINISHED:
-            command = Restart()
-        elif state.status is Status.DEAL_OVER:
-            command = NextDeal()
-        else:
+        status = state.status
+        if status is in_deal:
             seat = state.deal.turn
-            command = Act(seat, rng.choice(legal_actions(state, seat)))
+            command = acts[seat, choose(legal_actions(state, seat))]
             report.actions += 1
+        elif status is deal_over:
+            command = next_deal
+        else:
+            command = restart
         for event in decide(state, command):
             evolve(state, event)
-        if (
-            state.status is not Status.IN_DEAL
-            and state.deal.result is not None
-            and (command.__class__ is Act)
-        ):
+        if command.__class__ is Act and state.status is not in_deal:
             result = state.deal.result
             assert sum((seat.delta for seat in result.seats), Fraction(0)) == 0
             report.deals += 1
