@@ -174,7 +174,8 @@ def _decide_act(state: MatchState, command: Act) -> list[Event]:
             raise RuleError("match_finished", "The match is finished; restart to play again.")
         raise RuleError("deal_over", "The deal is over; start the next deal.")
     seat, action = command.seat, command.action
-    if not isinstance(seat, int) or not 0 <= seat < SEATS:
+    # type() rather than isinstance(): a bool is an int, and True would pass as seat 1.
+    if type(seat) is not int or not 0 <= seat < SEATS:
         raise RuleError("invalid_seat", f"Seats are numbered 0 to {SEATS - 1}.")
     deal = state.deal
     if deal.turn != seat:

@@ -333,7 +333,7 @@ def test_illegal_actions():
 
 def test_invalid_seat():
     table = Table.dealt(STRONG_SEAT_2, dealer=0)
-    for seat in (4, -1, 100, "1", None, 1.0):
+    for seat in (4, -1, 100, "1", None, 1.0, True):
         assert table.refuse(Act(seat, "call")) == "invalid_seat"
 
 
