@@ -6,16 +6,12 @@ temporary directory, deleted with the server when the run ends.
 
 import os
 import secrets
-import shutil
 import tempfile
 from pathlib import Path
 
 import pytest
 
 from asnas_api import embedded_db
-
-# Folders this plugin made, and so may delete.
-_created: list[str] = []
 
 
 @pytest.hookimpl(tryfirst=True)
@@ -24,11 +20,7 @@ def pytest_load_initial_conftests(early_config, parser, args):
     # see DATABASE_URL, or they would start the development database in .data/.
     os.environ.setdefault("ASNAS_ALLOW_CLIENT_SEED", "1")
     os.environ.setdefault("SECRET_KEY", secrets.token_urlsafe(50))
-    # A fresh rate-limit cache per run, with limits that the suite's own traffic never meets;
-    # the throttling tests set their own.
-    if not os.environ.get("ASNAS_CACHE_DIR"):
-        _created.append(tempfile.mkdtemp(prefix="asnas-test-cache-"))
-        os.environ["ASNAS_CACHE_DIR"] = _created[-1]
+    # Rate limits that the suite's own traffic never meets; the throttling tests set their own.
     for scope in ("TOKEN", "IP", "PLAYER_CREATE", "MATCH_CREATE"):
         os.environ.setdefault(f"ASNAS_RATE_{scope}", "1000000/min")
     if not os.environ.get("DATABASE_URL"):
@@ -38,5 +30,3 @@ def pytest_load_initial_conftests(early_config, parser, args):
 
 def pytest_unconfigure(config):
     embedded_db.stop()
-    for path in _created:
-        shutil.rmtree(path, ignore_errors=True)

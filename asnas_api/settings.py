@@ -148,25 +148,13 @@ LOGGING = {
 ASNAS_MAX_BODY_BYTES = int(os.environ.get("ASNAS_MAX_BODY_BYTES", "16384"))
 DATA_UPLOAD_MAX_MEMORY_SIZE = ASNAS_MAX_BODY_BYTES * 64  # the admin's forms
 
-# Rate-limit counters are shared by every worker process through files in DATA_DIR.
-CACHES = {
-    "default": {
-        "BACKEND": "django.core.cache.backends.filebased.FileBasedCache",
-        "LOCATION": os.environ.get("ASNAS_CACHE_DIR") or str(DATA_DIR / "cache"),
-        "OPTIONS": {"MAX_ENTRIES": 100_000},
-    }
-}
-
 REST_FRAMEWORK = {
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "DEFAULT_AUTHENTICATION_CLASSES": ["players.auth.BearerTokenAuthentication"],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
     "EXCEPTION_HANDLER": "asnas_api.errors.exception_handler",
     "UNAUTHENTICATED_USER": None,
-    "DEFAULT_THROTTLE_CLASSES": [
-        "asnas_api.throttling.TokenRateThrottle",
-        "asnas_api.throttling.IPRateThrottle",
-    ],
+    "DEFAULT_THROTTLE_CLASSES": ["asnas_api.throttling.RateLimit"],
     "DEFAULT_THROTTLE_RATES": {
         "token": os.environ.get("ASNAS_RATE_TOKEN", "1200/min"),
         "ip": os.environ.get("ASNAS_RATE_IP", "2400/min"),

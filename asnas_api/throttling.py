@@ -1,39 +1,74 @@
-"""Rate limits. Counters live in the shared cache (settings.CACHES), not per-process memory,
-so every gunicorn worker counts against the same limit."""
+"""Rate limits: fixed-window counters in Postgres, so every worker process and every host
+counts against the same limits, checked for all of a request's scopes in one statement.
 
-from rest_framework.throttling import SimpleRateThrottle
+Every request counts against its client address ("ip") and, with a token, its player
+("token"). A view adds stricter scopes per method in `extra_rate_scopes`, e.g.
+`{"POST": ("match_create",)}`. Limits come from REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"].
+"""
+
+import time
+
+from django.db import connection
+from rest_framework.settings import api_settings
+from rest_framework.throttling import BaseThrottle
+
+from asnas_api.models import RateCounter
+
+# Which identity each scope counts: the client's address or the authenticated player.
+SCOPE_IDENTITY = {
+    "ip": "address",
+    "token": "player",
+    "player_create": "address",
+    "match_create": "player",
+}
+
+_TABLE = RateCounter._meta.db_table
+_COUNT = (
+    f"INSERT INTO {_TABLE} (key, window_start, hits) VALUES {{rows}} "
+    f"ON CONFLICT (key, window_start) DO UPDATE SET hits = {_TABLE}.hits + 1 "
+    "RETURNING key, window_start, hits"
+)
 
 
-class TokenRateThrottle(SimpleRateThrottle):
-    """Requests per player token."""
-
-    scope = "token"
-
-    def get_cache_key(self, request, view):
-        if request.user is None or not request.user.is_authenticated:
-            return None
-        return self.cache_format % {"scope": self.scope, "ident": request.user.pk}
+PERIOD_SECONDS = {"s": 1, "m": 60, "h": 3600, "d": 86400}
+LONGEST_PERIOD = max(PERIOD_SECONDS.values())
 
 
-class IPRateThrottle(SimpleRateThrottle):
-    """Requests per client address, with or without a token."""
-
-    scope = "ip"
-
-    def get_cache_key(self, request, view):
-        return self.cache_format % {"scope": self.scope, "ident": self.get_ident(request)}
+def parse_rate(rate: str) -> tuple[int, int]:
+    """DRF's rate notation: '20/hour' is (20, 3600)."""
+    count, period = rate.split("/")
+    return int(count), PERIOD_SECONDS[period[0]]
 
 
-class PlayerCreateThrottle(IPRateThrottle):
-    """New players per client address."""
+class RateLimit(BaseThrottle):
+    def allow_request(self, request, view) -> bool:
+        player = request.user  # None without a valid token
+        scopes = ["ip", *(["token"] if player is not None else [])]
+        scopes += getattr(view, "extra_rate_scopes", {}).get(request.method, ())
+        now = time.time()
+        limits, params = {}, []
+        for scope in scopes:
+            identity = SCOPE_IDENTITY[scope]
+            if identity == "player" and player is None:
+                continue
+            ident = player.pk if identity == "player" else self.get_ident(request)
+            allowed, period = parse_rate(api_settings.DEFAULT_THROTTLE_RATES[scope])
+            key = f"{scope}:{ident}"
+            window_start = int(now // period * period)
+            limits[key] = (allowed, window_start + period)
+            params += [key, window_start]
+        with connection.cursor() as cursor:
+            cursor.execute(_COUNT.format(rows=", ".join(["(%s, %s, 1)"] * len(limits))), params)
+            counts = cursor.fetchall()
+        over = [limits[key][1] - now for key, _, hits in counts if hits > limits[key][0]]
+        self.wait_seconds = max(over, default=None)
+        return not over
 
-    scope = "player_create"
+    def wait(self) -> float | None:
+        return self.wait_seconds
 
 
-class MatchCreateThrottle(TokenRateThrottle):
-    """New matches per player; only POST creates."""
-
-    scope = "match_create"
-
-    def allow_request(self, request, view):
-        return request.method != "POST" or super().allow_request(request, view)
+def purge_rate_counters(*, before: float) -> int:
+    """Delete counters of windows that opened before `before` (Unix time)."""
+    deleted, _ = RateCounter.objects.filter(window_start__lt=int(before)).delete()
+    return deleted

@@ -87,7 +87,6 @@ class Server:
             "DATABASE_URL": database_url,
             "DEBUG": "0",
             "ASNAS_DATA_DIR": str(self.root),
-            "ASNAS_CACHE_DIR": str(self.root / "cache"),
             "ASNAS_ALLOW_CLIENT_SEED": "1",
             "ASNAS_BENCH_METRICS": "1",
             **{

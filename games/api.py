@@ -11,7 +11,6 @@ from rest_framework.views import APIView
 
 from asnas_api.errors import ApiError
 from asnas_api.schema import NOT_FOUND, UNAUTHORIZED, VALIDATION_ERROR, problem_response
-from asnas_api.throttling import IPRateThrottle, MatchCreateThrottle, TokenRateThrottle
 from games import idempotency, selectors, services
 from games.serializers import (
     ActionRequestSerializer,
@@ -87,7 +86,7 @@ def _found(match_id, player):
 
 class MatchListCreateApi(APIView):
     permission_classes = [IsAuthenticated]
-    throttle_classes = [TokenRateThrottle, IPRateThrottle, MatchCreateThrottle]
+    extra_rate_scopes = {"POST": ("match_create",)}
     # Named here, drf-spectacular documents the page envelope and its query parameters.
     pagination_class = MatchPagination
 

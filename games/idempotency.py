@@ -8,7 +8,7 @@ outcome is stored in the transaction of the change itself."""
 import hashlib
 import json
 from collections.abc import Callable
-from datetime import timedelta
+from datetime import datetime, timedelta
 
 from django.db import connection, transaction
 from django.utils import timezone
@@ -88,3 +88,9 @@ def idempotent_call(
         update_fields=["fingerprint", "status_code", "response", "created_at"],
     )
     return status, body, False
+
+
+def purge_idempotency_records(*, now: datetime) -> int:
+    """Delete the records of keys that have expired."""
+    deleted, _ = IdempotencyRecord.objects.filter(created_at__lte=now - KEY_TTL).delete()
+    return deleted

@@ -5,7 +5,6 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from asnas_api.schema import UNAUTHORIZED, VALIDATION_ERROR
-from asnas_api.throttling import IPRateThrottle, PlayerCreateThrottle
 from players import selectors, services
 from players.serializers import (
     PlayerCreatedSerializer,
@@ -17,7 +16,7 @@ from players.serializers import (
 class PlayerCreateApi(APIView):
     authentication_classes = []
     permission_classes = [AllowAny]
-    throttle_classes = [IPRateThrottle, PlayerCreateThrottle]
+    extra_rate_scopes = {"POST": ("player_create",)}
 
     @extend_schema(
         operation_id="players_create",

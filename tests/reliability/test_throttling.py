@@ -1,10 +1,14 @@
 """Rate limits: per token, per address, stricter for creating players and matches."""
 
-import pytest
-from django.core.cache import cache
-from rest_framework.test import APIClient
-from rest_framework.throttling import SimpleRateThrottle
+from datetime import timedelta
 
+import pytest
+from django.core.management import call_command
+from django.utils import timezone
+from rest_framework.test import APIClient
+
+from asnas_api.models import RateCounter
+from games.models import IdempotencyRecord
 from tests.api.test_errors import assert_problem
 
 pytestmark = pytest.mark.django_db
@@ -13,16 +17,17 @@ GENEROUS = "1000/min"
 
 
 @pytest.fixture
-def rates(monkeypatch):
+def rates(settings):
     """Set the limits for one test; every scope not named stays generous."""
 
     def set_rates(**limits):
         table = {scope: GENEROUS for scope in ("token", "ip", "player_create", "match_create")}
-        monkeypatch.setattr(SimpleRateThrottle, "THROTTLE_RATES", {**table, **limits})
-        cache.clear()
+        settings.REST_FRAMEWORK = {
+            **settings.REST_FRAMEWORK,
+            "DEFAULT_THROTTLE_RATES": {**table, **limits},
+        }
 
-    yield set_rates
-    cache.clear()
+    return set_rates
 
 
 def test_player_creation_is_limited_per_address(rates):
@@ -64,3 +69,36 @@ def test_requests_are_limited_per_address_across_tokens(rates, make_client):
     for client in (roya, babak, roya):
         assert client.get("/api/v1/players/me").status_code == 200
     assert_problem(babak.get("/api/v1/players/me"), 429, "throttled")
+
+
+def test_every_request_counts_in_one_window_per_scope(rates, make_client):
+    rates()
+    roya = make_client("Roya")
+    for _ in range(3):
+        roya.get("/api/v1/players/me")
+    roya.post("/api/v1/matches", {}, format="json")
+    counts = dict(RateCounter.objects.values_list("key", "hits"))
+    assert counts == {
+        "ip:127.0.0.1": 4,
+        f"token:{roya.player.pk}": 4,
+        f"match_create:{roya.player.pk}": 1,
+    }
+
+
+def test_purge_expired_deletes_only_what_has_expired(rates, make_client):
+    rates()
+    roya = make_client("Roya")
+    roya.post("/api/v1/matches", {}, format="json", HTTP_IDEMPOTENCY_KEY="fresh")
+    current_counters = set(RateCounter.objects.values_list("key", flat=True))
+    RateCounter.objects.create(key="ip:10.0.0.1", window_start=0, hits=5)
+    IdempotencyRecord.objects.create(
+        player=roya.player,
+        key="stale",
+        fingerprint="0" * 64,
+        status_code=201,
+        response={},
+        created_at=timezone.now() - timedelta(hours=25),
+    )
+    call_command("purge_expired")
+    assert set(RateCounter.objects.values_list("key", flat=True)) == current_counters
+    assert list(IdempotencyRecord.objects.values_list("key", flat=True)) == ["fresh"]

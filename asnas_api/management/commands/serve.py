@@ -42,6 +42,7 @@ class Command(BaseCommand):
         # Until gunicorn runs, SIGTERM unwinds like Ctrl-C so the database handle is released.
         signal.signal(signal.SIGTERM, signal.default_int_handler)
         call_command("migrate", interactive=False, verbosity=verbosity)
+        call_command("purge_expired", verbosity=verbosity)
         connections.close_all()
 
         gunicorn = subprocess.Popen(
