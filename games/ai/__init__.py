@@ -36,9 +36,7 @@ def choose_action(level: str, view: SeatView, legal: tuple[str, ...], rng: rando
     if not legal:
         raise ValueError("choose_action called when the seat has no legal action")
     if level == "hard":
-        # TEMPORARY: plays `normal` until the trained table (hard_strategy.json) is
-        # committed; then: load_strategy().choose(view, legal, rng).
-        action = _sample(_HEURISTICS["normal"](view, legal), legal, rng)
+        action = load_strategy().choose(view, legal, rng)
     elif level in _HEURISTICS:
         action = _sample(_HEURISTICS[level](view, legal), legal, rng)
     else:

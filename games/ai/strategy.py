@@ -16,6 +16,7 @@ import base64
 import hashlib
 import json
 import random
+import sys
 import zlib
 from array import array
 from dataclasses import dataclass
@@ -88,7 +89,8 @@ def dequantize(int_table):
 
 def _payload(int_table) -> bytes:
     values = array("H", (x for rows in int_table if rows is not None for row in rows for x in row))
-    values.byteswap() if array("H", [1]).tobytes()[0] == 1 else None
+    if sys.byteorder == "little":
+        values.byteswap()  # the file is big-endian
     return values.tobytes()
 
 
@@ -163,7 +165,8 @@ def read_asset(path: Path, tree: Tree = TREE) -> Strategy:
         raise StrategyError(f"{path}: the table does not match its checksum")
     values = array("H")
     values.frombytes(payload)
-    values.byteswap() if array("H", [1]).tobytes()[0] == 1 else None
+    if sys.byteorder == "little":
+        values.byteswap()
     rows = []
     at = 0
     for n in range(tree.size):

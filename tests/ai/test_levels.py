@@ -1,0 +1,125 @@
+"""Every level plays legally and deterministically, and sees only what its seat may see."""
+
+import random
+
+import pytest
+
+from games.ai import AI_LEVELS, DEFAULT_AI_LEVEL, ai_rng, choose_action
+from games.ai.exploit import exploitability
+from games.ai.tables import easy_table, normal_table
+from games.engine import (
+    DECK,
+    Act,
+    DealStarted,
+    MatchCreated,
+    MatchState,
+    NextDeal,
+    StartMatch,
+    Status,
+    decide,
+    evolve,
+    legal_actions,
+    observe,
+    replay,
+)
+
+
+def test_levels():
+    assert AI_LEVELS == ("easy", "normal", "hard")
+    assert DEFAULT_AI_LEVEL == "hard"
+
+
+@pytest.mark.parametrize("level", AI_LEVELS)
+def test_a_level_plays_whole_matches_legally_and_replays_exactly(level):
+    def play(seed):
+        state = MatchState()
+        for event in decide(state, StartMatch(seed)):
+            evolve(state, event)
+        actions = []
+        while state.status is not Status.FINISHED:
+            if state.status is Status.DEAL_OVER:
+                command = NextDeal()
+            else:
+                seat = state.deal.turn
+                view = observe(state, seat)
+                legal = legal_actions(state, seat)
+                rng = ai_rng(seed, state.series, state.deal.number, seat, len(view.history))
+                action = choose_action(level, view, legal, rng)
+                assert action in legal
+                actions.append(action)
+                command = Act(seat, action)
+            for event in decide(state, command):
+                evolve(state, event)
+        return actions
+
+    for seed in range(3):
+        assert play(seed) == play(seed)
+
+
+def test_unknown_level_is_refused():
+    state = replay([MatchCreated(1), DealStarted(1, 1, 0, DECK)])
+    with pytest.raises(ValueError, match="unknown AI level"):
+        choose_action("expert", observe(state, 1), legal_actions(state, 1), random.Random(1))
+
+
+def _swap_other_hands(deck, dealer, seat, rng):
+    """The same deck for `seat`, with every other seat's cards shuffled among them."""
+    mine = [i for i in range(20) if (dealer + 1 + i) % 4 == seat]
+    others = [i for i in range(20) if i not in mine]
+    cards = [deck[i] for i in others]
+    rng.shuffle(cards)
+    new = list(deck)
+    for i, card in zip(others, cards, strict=True):
+        new[i] = card
+    return tuple(new)
+
+
+@pytest.mark.parametrize("level", AI_LEVELS)
+def test_a_seat_never_reads_other_hands(level):
+    """Deal the same cards to one seat and different ones to the others, replay the same
+    public actions: that seat's view, and so its every decision, must not change."""
+    rng = random.Random(level)
+    checked = 0
+    for trial in range(40):
+        deck = list(DECK)
+        rng.shuffle(deck)
+        dealer, seat = rng.randrange(4), rng.randrange(4)
+        decks = [tuple(deck)] + [
+            _swap_other_hands(tuple(deck), dealer, seat, rng) for _ in range(3)
+        ]
+        states = [replay([MatchCreated(7), DealStarted(1, 1, dealer, d)]) for d in decks]
+        assert len({s.deal.hands[seat] for s in states}) == 1
+        assert len({s.deal.hands for s in states}) > 1
+        while states[0].status is Status.IN_DEAL:
+            turn = states[0].deal.turn
+            views = [observe(s, turn) for s in states]
+            legal = legal_actions(states[0], turn)
+            choices = {
+                choose_action(level, v, legal, ai_rng(trial, 1, 1, turn, len(v.history)))
+                for v in views
+            }
+            if turn == seat:
+                assert len({v for v in views}) == 1
+                assert len(choices) == 1
+                checked += 1
+            # Everyone follows the first deal's AI so that the public actions stay equal.
+            view = views[0]
+            action = choose_action(level, view, legal, ai_rng(trial, 1, 1, turn, len(view.history)))
+            for s in states:
+                if s.status is Status.IN_DEAL:
+                    for event in decide(s, Act(turn, action)):
+                        evolve(s, event)
+    assert checked > 40
+
+
+@pytest.mark.parametrize("make", [normal_table, easy_table])
+def test_heuristic_tables_are_distributions(make):
+    for rows in make():
+        if rows is not None:
+            for row in rows:
+                assert min(row) >= 0 and sum(row) == pytest.approx(1.0)
+
+
+@pytest.mark.slow
+def test_normal_is_far_more_exploitable_than_the_target():
+    assert exploitability(normal_table())["average"] > 0.05

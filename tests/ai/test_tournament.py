@@ -1,0 +1,30 @@
+"""A fixed-seed duplicate tournament ranks hard > normal > easy, beyond its 95% CI."""
+
+import pytest
+
+from games.ai.tournament import run, seatings
+
+MATCHES = 150  # 1,800 deals, each played in all four seatings
+
+
+def test_seatings_cover_every_seat():
+    assert seatings(("hard", "normal", "normal", "normal")) == [
+        ("hard", "normal", "normal", "normal"),
+        ("normal", "hard", "normal", "normal"),
+        ("normal", "normal", "hard", "normal"),
+        ("normal", "normal", "normal", "hard"),
+    ]
+    assert len(seatings(("hard", "normal", "easy", "easy"))) == 12
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    ("better", "worse"), [("hard", "normal"), ("normal", "easy"), ("hard", "easy")]
+)
+def test_the_better_level_wins_beyond_its_confidence_interval(better, worse):
+    stats = run((better, worse, worse, worse), MATCHES, seed=2024)
+    assert len(stats[better].deal_means) == MATCHES * 12
+    margin = stats[better].mean() - stats[worse].mean()
+    # Scores sum to zero, so the margin is 4/3 of the better level's own mean.
+    assert margin == pytest.approx(4 / 3 * stats[better].mean())
+    assert stats[better].mean() - stats[better].ci95() > 0
