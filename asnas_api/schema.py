@@ -70,22 +70,30 @@ UNAUTHORIZED = problem_response(
 NOT_FOUND = problem_response("No such match among yours.", (404, "not_found", "No such match."))
 
 
-THROTTLED = problem_response(
-    "Too many requests; retry after the number of seconds in Retry-After.",
-    (429, "throttled", "Request was throttled. Expected available in 12 seconds."),
-)
+# Answers that any operation (429), or any operation with a body (413, 415), may give.
+_EVERY_OPERATION = {"429": "Too many requests; retry after the number of seconds in Retry-After."}
+_WITH_A_BODY = {
+    "413": "The request body is larger than the server reads (ASNAS_MAX_BODY_BYTES).",
+    "415": "The request body is not application/json.",
+}
 
 
-def add_throttled_responses(result, generator, request, public):
-    """drf-spectacular postprocessing hook: every API operation may answer 429."""
-    throttled = {
-        "description": THROTTLED.description,
-        "content": {
-            "application/json": {"schema": {"$ref": "#/components/schemas/Problem"}},
-        },
-    }
+def add_common_responses(result, generator, request, public):
+    """drf-spectacular postprocessing hook: the error answers that come from the framework
+    rather than from one view, each with the Problem body."""
     for path, operations in result["paths"].items():
-        if path.startswith("/api/v1/"):
-            for operation in operations.values():
-                operation["responses"].setdefault("429", throttled)
+        if not path.startswith("/api/v1/"):
+            continue
+        for operation in operations.values():
+            answers = {**_EVERY_OPERATION, **(_WITH_A_BODY if "requestBody" in operation else {})}
+            for status, description in answers.items():
+                operation["responses"].setdefault(
+                    status,
+                    {
+                        "description": description,
+                        "content": {
+                            "application/json": {"schema": {"$ref": "#/components/schemas/Problem"}}
+                        },
+                    },
+                )
     return result

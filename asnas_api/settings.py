@@ -175,7 +175,7 @@ SPECTACULAR_SETTINGS = {
     "COMPONENT_SPLIT_REQUEST": True,
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",
-        "asnas_api.schema.add_throttled_responses",
+        "asnas_api.schema.add_common_responses",
     ],
     "SWAGGER_UI_DIST": "SIDECAR",
     # One named enum per choice set that several fields share.
