@@ -2,14 +2,13 @@
 
 import os
 import signal
-import socket
 import subprocess
 import sys
-import time
-import urllib.request
 from pathlib import Path
 
 import pytest
+
+from tests.servers import free_port, wait_until_ready
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -34,26 +33,6 @@ def postmasters(pgdata: Path) -> list[int]:
         if argv[0].endswith(b"/postgres") and str(pgdata).encode() in argv:
             pids.append(int(proc.name))
     return pids
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
-def wait_until_ready(url: str, server: subprocess.Popen, log: Path, timeout: float = 60) -> None:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        assert server.poll() is None, f"serve exited early:\n{log.read_text()}"
-        try:
-            with urllib.request.urlopen(url, timeout=2) as response:
-                if response.status == 200:
-                    return
-        except OSError:
-            pass
-        time.sleep(0.2)
-    pytest.fail(f"{url} not ready after {timeout}s:\n{log.read_text()}")
 
 
 def test_serve_runs_on_the_embedded_database_and_stops_it_on_sigterm(tmp_path):

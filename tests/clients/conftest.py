@@ -6,64 +6,19 @@ process, as a person would run it. It runs on a fresh database on the tests' Pos
 """
 
 import os
-import secrets
-import socket
 import subprocess
 import sys
-import time
-import urllib.request
-from pathlib import Path
-from urllib.parse import urlsplit
 
-import psycopg
 import pytest
 
-BASE_DIR = Path(__file__).resolve().parents[2]
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
-def wait_until_ready(url: str, server: subprocess.Popen, log: Path, timeout: float = 60) -> None:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        assert server.poll() is None, f"the server exited early:\n{log.read_text()}"
-        try:
-            with urllib.request.urlopen(url, timeout=2) as response:
-                if response.status == 200:
-                    return
-        except OSError:
-            pass
-        time.sleep(0.2)
-    pytest.fail(f"{url} not ready after {timeout}s:\n{log.read_text()}")
-
-
-def _admin(sql: str) -> None:
-    # CREATE and DROP DATABASE cannot run inside a transaction.
-    with psycopg.connect(os.environ["DATABASE_URL"], autocommit=True) as connection:
-        connection.execute(sql)
+from tests.servers import BASE_DIR, free_port, migrated_database, wait_until_ready
 
 
 @pytest.fixture(scope="session")
 def server_env() -> dict[str, str]:
     """The environment of a server process on a fresh, migrated database, dropped at the end."""
-    name = f"clients_{secrets.token_hex(4)}"
-    _admin(f"CREATE DATABASE {name}")
-    url = urlsplit(os.environ["DATABASE_URL"])._replace(path=f"/{name}").geturl()
-    env = {**os.environ, "DATABASE_URL": url, "ASNAS_ALLOW_CLIENT_SEED": "1"}
-    try:
-        subprocess.run(
-            [sys.executable, "manage.py", "migrate", "--verbosity", "0"],
-            cwd=BASE_DIR,
-            env=env,
-            check=True,
-        )
-        yield env
-    finally:
-        _admin(f"DROP DATABASE {name} WITH (FORCE)")
+    with migrated_database("clients") as url:
+        yield {**os.environ, "DATABASE_URL": url, "ASNAS_ALLOW_CLIENT_SEED": "1"}
 
 
 @pytest.fixture(scope="session")

@@ -12,12 +12,10 @@ was answered has exactly one stored outcome.
 import os
 import random
 import signal
-import socket
 import subprocess
 import sys
 import threading
 import time
-import urllib.parse
 import uuid
 from collections import Counter
 from pathlib import Path
@@ -25,7 +23,8 @@ from pathlib import Path
 import httpx
 import psycopg
 import pytest
-from psycopg import sql
+
+from tests.servers import free_port, migrated_database
 
 ROOT = Path(__file__).resolve().parents[2]
 MATCHES = 6
@@ -41,34 +40,10 @@ GIVE_UP_SECONDS = 240
 pytestmark = pytest.mark.slow
 
 
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
 @pytest.fixture
 def crash_database():
-    """A database of its own on the test cluster, migrated, dropped at the end."""
-    server_url = os.environ["DATABASE_URL"]
-    name = f"crash_{uuid.uuid4().hex[:12]}"
-    url = urllib.parse.urlsplit(server_url)._replace(path=f"/{name}").geturl()
-    with psycopg.connect(server_url, autocommit=True) as conn:
-        conn.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(name)))
-    try:
-        subprocess.run(
-            [sys.executable, "manage.py", "migrate", "--noinput", "-v", "0"],
-            cwd=ROOT,
-            env={**os.environ, "DATABASE_URL": url},
-            check=True,
-            timeout=120,
-        )
+    with migrated_database("crash") as url:
         yield url
-    finally:
-        with psycopg.connect(server_url, autocommit=True) as conn:
-            conn.execute(
-                sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(sql.Identifier(name))
-            )
 
 
 def children(pid: int) -> list[int]:

@@ -1,0 +1,64 @@
+"""Helpers for tests that run the service in another process, as a person would."""
+
+import contextlib
+import os
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+import uuid
+from pathlib import Path
+from urllib.parse import urlsplit
+
+import psycopg
+import pytest
+from psycopg import sql
+
+BASE_DIR = Path(__file__).resolve().parent.parent
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def wait_until_ready(url: str, server: subprocess.Popen, log: Path, timeout: float = 60) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        assert server.poll() is None, f"the server exited early:\n{log.read_text()}"
+        try:
+            with urllib.request.urlopen(url, timeout=2) as response:
+                if response.status == 200:
+                    return
+        except OSError:
+            pass
+        time.sleep(0.2)
+    pytest.fail(f"{url} not ready after {timeout}s:\n{log.read_text()}")
+
+
+@contextlib.contextmanager
+def migrated_database(prefix: str):
+    """A database of its own on the tests' cluster, migrated, dropped at the end; yields its
+    URL. A server process cannot see pytest-django's `test_` database inside its transactions."""
+    cluster_url = os.environ["DATABASE_URL"]
+    name = f"{prefix}_{uuid.uuid4().hex[:12]}"
+    url = urlsplit(cluster_url)._replace(path=f"/{name}").geturl()
+    # CREATE and DROP DATABASE cannot run inside a transaction.
+    with psycopg.connect(cluster_url, autocommit=True) as connection:
+        connection.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(name)))
+    try:
+        subprocess.run(
+            [sys.executable, "manage.py", "migrate", "--noinput", "--verbosity", "0"],
+            cwd=BASE_DIR,
+            env={**os.environ, "DATABASE_URL": url},
+            check=True,
+            timeout=120,
+        )
+        yield url
+    finally:
+        with psycopg.connect(cluster_url, autocommit=True) as connection:
+            connection.execute(
+                sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(sql.Identifier(name))
+            )
