@@ -21,10 +21,9 @@ from django.db import connection, connections
 
 from asnas_api import embedded_db
 
-# Limits that a benchmark's own traffic never meets; the real ones would stop it in seconds. The
-# window is one second, not a minute: DRF keeps one timestamp per request in the window and
-# rewrites the list on every request, so a one-second window at the bench's pace holds about
-# as many as a real player's one-minute window does at a person's pace.
+# Limits that a benchmark's own traffic never meets; the real ones would stop it in seconds.
+# The counting itself (one upsert per request, asnas_api/throttling.py) still runs and is
+# measured.
 UNLIMITED = "1000000/s"
 
 

@@ -10,14 +10,6 @@ from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError
 from rich.console import Console
-from rich.progress import (
-    BarColumn,
-    MofNCompleteColumn,
-    Progress,
-    TextColumn,
-    TimeElapsedColumn,
-    TimeRemainingColumn,
-)
 
 from bench import report
 from bench.players import Player, hit_healthz
@@ -25,6 +17,7 @@ from bench.seed import seed_finished_matches
 from bench.server import Server, cpu_between
 from games.ai import AI_LEVELS, DEFAULT_AI_LEVEL
 from games.engine import MATCH_DEALS
+from games.management.progress import progress_bar
 
 
 class Command(BaseCommand):
@@ -57,15 +50,7 @@ class Command(BaseCommand):
             if options[name] < 1:
                 raise CommandError(f"--{name.replace('_', '-')} must be at least 1")
         console = Console(stderr=True)
-        self.progress = Progress(
-            TextColumn("[progress.description]{task.description}"),
-            BarColumn(),
-            MofNCompleteColumn(),
-            TimeElapsedColumn(),
-            TimeRemainingColumn(),
-            console=console,
-            disable=options["no_progress"],
-        )
+        self.progress = progress_bar(disable=options["no_progress"], console=console)
         load_before = os.getloadavg()
         with Server(options["workers"]) as server, self.progress:
             healthz, play = self._run(server, options)

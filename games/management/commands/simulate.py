@@ -3,18 +3,10 @@
 import time
 
 from django.core.management.base import BaseCommand, CommandError
-from rich.console import Console
-from rich.progress import (
-    BarColumn,
-    MofNCompleteColumn,
-    Progress,
-    TextColumn,
-    TimeElapsedColumn,
-    TimeRemainingColumn,
-)
 
 from games.engine import new_seed
 from games.engine.simulate import simulate
+from games.management.progress import progress_bar
 
 PROGRESS_EVERY = 1000
 """Deals between progress-bar updates: often enough to watch, rare enough to cost nothing."""
@@ -39,15 +31,7 @@ class Command(BaseCommand):
         if seed is None:
             seed = new_seed()
         self.stdout.write(f"Simulating {deals:,} deals with seed {seed}")
-        progress = Progress(
-            TextColumn("[progress.description]{task.description}"),
-            BarColumn(),
-            MofNCompleteColumn(),
-            TimeElapsedColumn(),
-            TimeRemainingColumn(),
-            console=Console(stderr=True),
-            disable=no_progress,
-        )
+        progress = progress_bar(disable=no_progress)
         with progress:
             task = progress.add_task("deals", total=deals)
 

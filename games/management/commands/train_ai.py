@@ -4,17 +4,9 @@ import time
 from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError
-from rich.console import Console
-from rich.progress import (
-    BarColumn,
-    MofNCompleteColumn,
-    Progress,
-    TextColumn,
-    TimeElapsedColumn,
-    TimeRemainingColumn,
-)
 
 from games.ai import strategy, training
+from games.management.progress import progress_bar
 
 
 class Command(BaseCommand):
@@ -59,15 +51,7 @@ class Command(BaseCommand):
                 else ""
             )
         )
-        progress = Progress(
-            TextColumn("[progress.description]{task.description}"),
-            BarColumn(),
-            MofNCompleteColumn(),
-            TimeElapsedColumn(),
-            TimeRemainingColumn(),
-            console=Console(stderr=True),
-            disable=no_progress,
-        )
+        progress = progress_bar(disable=no_progress)
         started = time.perf_counter()
         with progress:
             task = progress.add_task("iterations", total=iterations * workers)
