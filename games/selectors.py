@@ -11,6 +11,7 @@ from games.models import Match, MatchEvent, Seat
 from players.models import Player
 
 HUMAN_SEAT = 0
+"""The owner's seat in every match; seats 1-3 are AI."""
 EVENTS_PAGE_LIMIT = 1000
 
 

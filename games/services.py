@@ -30,10 +30,9 @@ from games.engine import (
     observe,
 )
 from games.models import Deal, Match, MatchEvent, Seat
+from games.selectors import HUMAN_SEAT
 from players.models import Player
 
-HUMAN_SEAT = 0
-AI_SEATS = (1, 2, 3)
 AI_PERSONAS = ("Darius", "Shirin", "Kaveh")
 # The Match columns that every write changes.
 PROJECTION = (

@@ -1,9 +1,8 @@
 from fractions import Fraction
 
 from games.models import Match
+from games.selectors import HUMAN_SEAT
 from players.models import Player
-
-HUMAN_SEAT = 0
 
 
 def player_stats(*, player: Player) -> dict:
