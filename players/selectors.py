@@ -11,11 +11,11 @@ def player_stats(*, player: Player) -> dict:
     rows = Match.objects.filter(owner=player, seeded=False).values_list(
         "status", "winners", "totals"
     )
-    finished = [(winners, totals) for status, winners, totals in rows if status == "finished"]
+    finished = [winners for status, winners, _ in rows if status == "finished"]
     return {
         "matches_played": len(rows),
         "matches_finished": len(finished),
-        "matches_won": sum(1 for winners, _ in finished if HUMAN_SEAT in winners),
+        "matches_won": sum(1 for winners in finished if HUMAN_SEAT in winners),
         "points_total": str(
             sum((Fraction(totals[HUMAN_SEAT]) for _, _, totals in rows), Fraction(0))
         ),
