@@ -7,12 +7,14 @@ field) for validation errors. `code` is stable and machine-readable.
 
 from http import HTTPStatus
 
+from django.core.exceptions import DisallowedHost, RequestDataTooBig
 from django.http import JsonResponse
 from django.views import defaults
 from rest_framework import exceptions
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 
+from asnas_api.throttling import RateLimit
 from games.engine import RuleError
 
 
@@ -65,6 +67,11 @@ def _flatten(detail, path: str = "") -> list[dict]:
 
 
 def exception_handler(exc, context):
+    if isinstance(exc, exceptions.NotAuthenticated | exceptions.AuthenticationFailed):
+        # DRF checks the token before the rate limits, so these would never be counted.
+        throttle = RateLimit()
+        if not throttle.allow_unauthenticated(context["request"]):
+            exc = exceptions.Throttled(throttle.wait())
     if isinstance(exc, RuleError):
         status = 422 if exc.code in _UNPROCESSABLE_RULES else 409
         exc = ApiError(status, exc.code, exc.detail)
@@ -96,6 +103,28 @@ def exception_handler(exc, context):
             str(response.data.get("detail", "")),
         )
     return response
+
+
+def bad_request(request, exception):
+    """Django's 400 for a request refused before any view: a Host not in ALLOWED_HOSTS, a
+    body over DATA_UPLOAD_MAX_MEMORY_SIZE."""
+    if not request.path.startswith("/api/"):
+        return defaults.bad_request(request, exception)
+    if isinstance(exception, RequestDataTooBig):
+        body = problem(413, "request_too_large", "The request body is too large.")
+    elif isinstance(exception, DisallowedHost):
+        body = problem(400, "invalid_host", "The Host header names no host this server serves.")
+    else:
+        body = problem(400, "bad_request", "The request is malformed.")
+    return JsonResponse(body, status=body["status"])
+
+
+def server_error(request):
+    """A bug: the traceback goes to the log, never into the answer."""
+    if not request.path.startswith("/api/"):
+        return defaults.server_error(request)
+    detail = "The server failed to answer; the error was logged under this request_id."
+    return JsonResponse(problem(500, "server_error", detail), status=500)
 
 
 def not_found(request, exception):

@@ -1,6 +1,10 @@
-"""OpenAPI pieces shared by every endpoint: the error body and its examples."""
+"""OpenAPI pieces shared by every endpoint (the error body and its examples), and the view
+that serves the schema."""
 
+from django.conf import settings
+from django.http import HttpResponse
 from drf_spectacular.utils import OpenApiExample, OpenApiResponse
+from drf_spectacular.views import SpectacularAPIView
 from rest_framework import serializers
 
 from asnas_api.errors import problem
@@ -21,6 +25,9 @@ class ProblemSerializer(serializers.Serializer):
     code = serializers.CharField(help_text="Stable and machine-readable, e.g. not_your_turn.")
     detail = serializers.CharField(help_text="For people.")
     errors = FieldErrorSerializer(many=True, required=False, help_text="Validation errors only.")
+    request_id = serializers.CharField(
+        help_text="This request's id, also in the X-Request-ID header and the access log."
+    )
 
 
 def problem_response(description: str, *codes: tuple[int, str, str]) -> OpenApiResponse:
@@ -80,7 +87,8 @@ _WITH_A_BODY = {
 
 def add_common_responses(result, generator, request, public):
     """drf-spectacular postprocessing hook: the error answers that come from the framework
-    rather than from one view, each with the Problem body."""
+    rather than from one view, each with the Problem body; every error is
+    application/problem+json."""
     for path, operations in result["paths"].items():
         if not path.startswith("/api/v1/"):
             continue
@@ -96,4 +104,36 @@ def add_common_responses(result, generator, request, public):
                         },
                     },
                 )
+            for status, response in operation["responses"].items():
+                if int(status) >= 400 and "application/json" in response.get("content", {}):
+                    content = response["content"]
+                    content["application/problem+json"] = content.pop("application/json")
     return result
+
+
+class CachedSchemaView(SpectacularAPIView):
+    """The schema is the same for every request: it is generated and rendered once per
+    process and format, then served from memory, so a flood of requests for it costs little."""
+
+    rendered: dict[tuple, tuple[bytes, str, str]] = {}
+
+    def get(self, request, *args, **kwargs):
+        lang = request.GET.get("lang")
+        # Only real language codes make entries, so the cache stays bounded.
+        key = (request.accepted_renderer.format, lang if lang in dict(settings.LANGUAGES) else None)
+        if key not in self.rendered:
+            renderer = request.accepted_renderer
+            response = super().get(request, *args, **kwargs)
+            content = renderer.render(
+                response.data, request.accepted_media_type, self.get_renderer_context()
+            )
+            charset = f"; charset={renderer.charset}" if renderer.charset else ""
+            self.rendered[key] = (
+                content,
+                renderer.media_type + charset,
+                response["Content-Disposition"],
+            )
+        content, content_type, disposition = self.rendered[key]
+        answer = HttpResponse(content, content_type=content_type)
+        answer["Content-Disposition"] = disposition
+        return answer

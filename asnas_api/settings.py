@@ -1,5 +1,6 @@
 """Settings for asnas-api, read from the environment (documented in .env.example)."""
 
+import ipaddress
 import os
 import secrets
 from pathlib import Path
@@ -73,6 +74,11 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    # First: every answer gets its request id and is logged; under /api/ every error is a
+    # problem body, whichever layer below made it.
+    "asnas_api.middleware.RequestEdgeMiddleware",
+    "asnas_api.middleware.RequestBodyMiddleware",
+    "asnas_api.middleware.PurgeExpiredMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -137,16 +143,41 @@ STATIC_URL = "static/"
 WHITENOISE_USE_FINDERS = True
 
 # Django logs request errors to the console only under DEBUG; a server should always show them.
+# The access log is one JSON object a line on stdout (asnas_api.middleware).
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    "formatters": {"bare": {"format": "%(message)s"}},
+    "handlers": {
+        "console": {"class": "logging.StreamHandler"},
+        "access": {
+            "class": "logging.StreamHandler",
+            "stream": "ext://sys.stdout",
+            "formatter": "bare",
+        },
+    },
+    "loggers": {
+        "asnas_api.access": {
+            "handlers": ["access"],
+            "level": "INFO" if env_bool("ASNAS_ACCESS_LOG", default=True) else "WARNING",
+            "propagate": False,
+        },
+    },
     "root": {"handlers": ["console"], "level": "WARNING"},
 }
 
 # Every request body of the API is a few small fields.
 ASNAS_MAX_BODY_BYTES = int(os.environ.get("ASNAS_MAX_BODY_BYTES", "16384"))
 DATA_UPLOAD_MAX_MEMORY_SIZE = ASNAS_MAX_BODY_BYTES * 64  # the admin's forms
+
+# X-Forwarded-For counts only behind proxies the operator names (asnas_api.client_address):
+# their number in front of the service, or their networks.
+ASNAS_NUM_PROXIES = int(os.environ.get("ASNAS_NUM_PROXIES", "0"))
+ASNAS_TRUSTED_PROXIES = [
+    ipaddress.ip_network(network) for network in env_list("ASNAS_TRUSTED_PROXIES", "")
+]
+# Expired rate counters and idempotency keys are deleted this often while serving.
+ASNAS_PURGE_INTERVAL_SECONDS = int(os.environ.get("ASNAS_PURGE_INTERVAL_SECONDS", "300"))
 
 REST_FRAMEWORK = {
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
@@ -161,8 +192,6 @@ REST_FRAMEWORK = {
         "player_create": os.environ.get("ASNAS_RATE_PLAYER_CREATE", "20/hour"),
         "match_create": os.environ.get("ASNAS_RATE_MATCH_CREATE", "60/hour"),
     },
-    # Clients behind more than one proxy should set this to the number of proxies.
-    "NUM_PROXIES": int(os.environ.get("ASNAS_NUM_PROXIES", "0")) or None,
     "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
     "DEFAULT_PARSER_CLASSES": ["asnas_api.parsers.LimitedJSONParser"],
 }

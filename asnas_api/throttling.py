@@ -2,16 +2,21 @@
 counts against the same limits, checked for all of a request's scopes in one statement.
 
 Every request counts against its client address ("ip") and, with a token, its player
-("token"). A view adds stricter scopes per method in `extra_rate_scopes`, e.g.
+("token"); a request refused for a missing or bad token counts against its address too.
+Keys are hashed to a fixed length, so no header can make one too long.
+
+A view adds stricter scopes per method in `extra_rate_scopes`, e.g.
 `{"POST": ("match_create",)}`. Limits come from REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"].
 """
 
+import hashlib
 import time
 
 from django.db import connection
 from rest_framework.settings import api_settings
 from rest_framework.throttling import BaseThrottle
 
+from asnas_api.client_address import client_address
 from asnas_api.models import RateCounter
 
 # Which identity each scope counts: the client's address or the authenticated player.
@@ -40,11 +45,23 @@ def parse_rate(rate: str) -> tuple[int, int]:
     return int(count), PERIOD_SECONDS[period[0]]
 
 
+def counter_key(scope: str, identity: object) -> str:
+    digest = hashlib.blake2b(str(identity).encode(), digest_size=16).hexdigest()
+    return f"{scope}:{digest}"
+
+
 class RateLimit(BaseThrottle):
     def allow_request(self, request, view) -> bool:
         player = request.user  # None without a valid token
         scopes = ["ip", *(["token"] if player is not None else [])]
         scopes += getattr(view, "extra_rate_scopes", {}).get(request.method, ())
+        return self._count(request, player, scopes)
+
+    def allow_unauthenticated(self, request) -> bool:
+        """For a request refused before the throttles ran (no token, or a bad one)."""
+        return self._count(request, None, ["ip"])
+
+    def _count(self, request, player, scopes) -> bool:
         now = time.time()
         limits, params = {}, []
         for scope in scopes:
@@ -53,7 +70,7 @@ class RateLimit(BaseThrottle):
                 continue
             ident = player.pk if identity == "player" else self.get_ident(request)
             allowed, period = parse_rate(api_settings.DEFAULT_THROTTLE_RATES[scope])
-            key = f"{scope}:{ident}"
+            key = counter_key(scope, ident)
             window_start = int(now // period * period)
             limits[key] = (allowed, window_start + period)
             params += [key, window_start]
@@ -63,6 +80,9 @@ class RateLimit(BaseThrottle):
         over = [limits[key][1] - now for key, _, hits in counts if hits > limits[key][0]]
         self.wait_seconds = max(over, default=None)
         return not over
+
+    def get_ident(self, request) -> str:
+        return client_address(request)
 
     def wait(self) -> float | None:
         return self.wait_seconds

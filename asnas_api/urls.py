@@ -1,10 +1,13 @@
 from django.contrib import admin
 from django.urls import include, path
-from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerView
+from drf_spectacular.views import SpectacularRedocView, SpectacularSwaggerView
 
 from asnas_api.health import healthz, readyz
+from asnas_api.schema import CachedSchemaView
 
+handler400 = "asnas_api.errors.bad_request"
 handler404 = "asnas_api.errors.not_found"
+handler500 = "asnas_api.errors.server_error"
 
 # The schema and the docs are the same for everyone and touch no data, so they skip the rate
 # limits, whose counters live in the database: docs keep working while it is down.
@@ -14,7 +17,7 @@ urlpatterns = [
     path("admin/", admin.site.urls),
     path("healthz", healthz, name="healthz"),
     path("readyz", readyz, name="readyz"),
-    path("api/schema/", SpectacularAPIView.as_view(**DOCS), name="schema"),
+    path("api/schema/", CachedSchemaView.as_view(**DOCS), name="schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema", **DOCS), name="swagger-ui"),
     path(
         "api/redoc/",

@@ -3,7 +3,8 @@ response and changes nothing.
 
 The first request takes a transaction-scoped advisory lock on (player, key), so a
 repeat that arrives while it still runs is told to retry instead of waiting, and the
-outcome is stored in the transaction of the change itself."""
+outcome is stored in the transaction of the change itself. A repeat of a finished key
+replays its stored outcome whether or not it got the lock."""
 
 import hashlib
 import json
@@ -51,13 +52,9 @@ def idempotent_call(
     with connection.cursor() as cursor:
         cursor.execute("SELECT pg_try_advisory_xact_lock(%s)", [_lock_key(player, key)])
         (locked,) = cursor.fetchone()
-    if not locked:
-        raise ApiError(
-            409,
-            "idempotency_in_progress",
-            "A request with this Idempotency-Key is still running; retry shortly.",
-            headers={"Retry-After": str(RETRY_AFTER_SECONDS)},
-        )
+    # Read after trying the lock: whoever held it has either committed its outcome, which
+    # this read sees, or is still running. So a finished key always replays, however many
+    # repeats contend for the lock at once.
     now = timezone.now()
     record = IdempotencyRecord.objects.filter(
         player=player, key=key, created_at__gt=now - KEY_TTL
@@ -70,6 +67,13 @@ def idempotent_call(
                 "This Idempotency-Key was used with a different request.",
             )
         return record.status_code, record.response, True
+    if not locked:
+        raise ApiError(
+            409,
+            "idempotency_in_progress",
+            "A request with this Idempotency-Key is still running; retry shortly.",
+            headers={"Retry-After": str(RETRY_AFTER_SECONDS)},
+        )
     status, body = call()
     # An expired record under the same key is replaced.
     IdempotencyRecord.objects.bulk_create(

@@ -63,7 +63,7 @@ def test_odd_json_values_for_expected_version_are_rejected(client, new_match, va
 )
 def test_a_url_that_matches_no_route_is_a_json_404(client, path):
     response = client.post(path, {"action": "look"}, format="json")
-    assert response["Content-Type"] == "application/json"
+    assert response["Content-Type"] == "application/problem+json"
     assert_problem(response, 404, "not_found")
 
 

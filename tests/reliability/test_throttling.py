@@ -8,6 +8,7 @@ from django.utils import timezone
 from rest_framework.test import APIClient
 
 from asnas_api.models import RateCounter
+from asnas_api.throttling import counter_key
 from games.models import IdempotencyRecord
 from tests.api.test_errors import assert_problem
 
@@ -79,9 +80,9 @@ def test_every_request_counts_in_one_window_per_scope(rates, make_client):
     roya.post("/api/v1/matches", {}, format="json")
     counts = dict(RateCounter.objects.values_list("key", "hits"))
     assert counts == {
-        "ip:127.0.0.1": 4,
-        f"token:{roya.player.pk}": 4,
-        f"match_create:{roya.player.pk}": 1,
+        counter_key("ip", "127.0.0.1"): 4,
+        counter_key("token", roya.player.pk): 4,
+        counter_key("match_create", roya.player.pk): 1,
     }
 
 

@@ -1,19 +1,14 @@
-import time
-
 from django.core.management.base import BaseCommand
-from django.utils import timezone
 
-from asnas_api.throttling import LONGEST_PERIOD, purge_rate_counters
-from games.idempotency import purge_idempotency_records
+from asnas_api.housekeeping import purge_expired
 
 
 class Command(BaseCommand):
     help = (
         "Delete rate-limit counters of closed windows and idempotency keys past their 24 hours. "
-        "serve runs it at start; run it hourly (cron) on a long-lived server."
+        "serve runs it at start; the server also runs it every ASNAS_PURGE_INTERVAL_SECONDS."
     )
 
     def handle(self, *args, **options):
-        counters = purge_rate_counters(before=time.time() - LONGEST_PERIOD)
-        keys = purge_idempotency_records(now=timezone.now())
+        counters, keys = purge_expired()
         self.stdout.write(f"Deleted {counters} rate counters and {keys} idempotency keys.")

@@ -1,0 +1,164 @@
+"""The request edge, before any view: request ids, the access log, problem bodies for every
+error under /api/, whole request bodies, and the periodic purge of expired rows."""
+
+import io
+import json
+import logging
+import re
+import time
+import uuid
+from http import HTTPStatus
+
+from django.conf import settings
+from django.db import DatabaseError, connection
+from django.http import JsonResponse
+
+from asnas_api.client_address import client_address
+from asnas_api.errors import problem
+from asnas_api.housekeeping import purge_expired
+
+access_log = logging.getLogger("asnas_api.access")
+logger = logging.getLogger(__name__)
+
+PROBLEM_TYPE = "application/problem+json"
+# An incoming X-Request-ID (from a proxy or the client) is kept if it is this plain.
+_SANE_REQUEST_ID = re.compile(r"[A-Za-z0-9._:-]{1,128}")
+# Codes for errors made below the API's views, by status.
+_CODES = {
+    400: "bad_request",
+    404: "not_found",
+    405: "method_not_allowed",
+    413: "request_too_large",
+    500: "server_error",
+}
+
+
+def is_api(request) -> bool:
+    return request.path.startswith("/api/")
+
+
+def as_problem(response, request_id: str):
+    """The same error as a problem body carrying its request id; any other body (Django's
+    HTML pages, a debug traceback) is replaced, never shown."""
+    try:
+        body = json.loads(response.content) if "json" in response.get("Content-Type", "") else None
+    except ValueError:
+        body = None
+    status = response.status_code
+    if not isinstance(body, dict) or "code" not in body:
+        body = problem(
+            status,
+            _CODES.get(status, "_".join(HTTPStatus(status).phrase.lower().split())),
+            HTTPStatus(status).description or HTTPStatus(status).phrase,
+        )
+    body["request_id"] = request_id
+    answer = JsonResponse(body, status=status, content_type=PROBLEM_TYPE)
+    for header in ("Allow", "Retry-After", "WWW-Authenticate", "Vary"):
+        if header in response:
+            answer[header] = response[header]
+    return answer
+
+
+class RequestEdgeMiddleware:
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        started = time.perf_counter()
+        incoming = request.META.get("HTTP_X_REQUEST_ID", "")
+        request.request_id = incoming if _SANE_REQUEST_ID.fullmatch(incoming) else uuid.uuid4().hex
+        response = self.get_response(request)
+        if response.status_code >= 400 and is_api(request):
+            response = as_problem(response, request.request_id)
+        response["X-Request-ID"] = request.request_id
+        match = request.resolver_match
+        access_log.info(
+            json.dumps(
+                {
+                    "method": request.method,
+                    "path": request.path,
+                    "route": match.route if match else None,
+                    "status": response.status_code,
+                    "duration_ms": round((time.perf_counter() - started) * 1000, 2),
+                    "request_id": request.request_id,
+                    "client": client_address(request),
+                }
+            )
+        )
+        return response
+
+
+def too_large(limit: int) -> JsonResponse:
+    detail = f"The request body is larger than {limit} bytes."
+    return JsonResponse(problem(413, "request_too_large", detail), status=413)
+
+
+class RequestBodyMiddleware:
+    """Every body is read in full up to the limit, or refused with 413.
+
+    A body sent without Content-Length (Transfer-Encoding: chunked) is one that Django
+    under WSGI, and DRF under any server, would take as empty: it is read here, up to the
+    limit, and handed on with its length."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        limit = (
+            settings.ASNAS_MAX_BODY_BYTES
+            if is_api(request)
+            else settings.DATA_UPLOAD_MAX_MEMORY_SIZE
+        )
+        declared = request.META.get("CONTENT_LENGTH")
+        if declared:
+            if declared.isdigit() and int(declared) > limit:
+                return too_large(limit)
+        elif "HTTP_TRANSFER_ENCODING" in request.META:
+            environ = getattr(request, "environ", None)  # WSGI; under ASGI the body is read
+            raw = environ["wsgi.input"] if environ is not None else request._stream
+            body = raw.read(limit + 1)
+            if len(body) > limit:
+                return too_large(limit)
+            request._stream = io.BytesIO(body)
+            request.META["CONTENT_LENGTH"] = str(len(body))
+        return self.get_response(request)
+
+
+class PurgeExpiredMiddleware:
+    """Deletes expired rate counters and idempotency keys every
+    ASNAS_PURGE_INTERVAL_SECONDS while serving, whatever server runs the app: each process
+    checks whether it is due after a request, and a session-level advisory lock lets only
+    one process at a time do it."""
+
+    LOCK = 0x61736E6173  # "asnas"
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+        # serve purges at start; the first purge here is one interval later.
+        self.due = time.monotonic() + settings.ASNAS_PURGE_INTERVAL_SECONDS
+
+    def __call__(self, request):
+        response = self.get_response(request)
+        if time.monotonic() >= self.due:
+            self.due = time.monotonic() + settings.ASNAS_PURGE_INTERVAL_SECONDS
+            self.purge()
+        return response
+
+    def purge(self) -> None:
+        try:
+            self._purge_if_unlocked()
+        except DatabaseError:
+            # The request was answered; the next due purge tries again.
+            logger.exception("Purging expired rows failed")
+
+    def _purge_if_unlocked(self) -> None:
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT pg_try_advisory_lock(%s)", [self.LOCK])
+            (locked,) = cursor.fetchone()
+        if not locked:
+            return
+        try:
+            purge_expired()
+        finally:
+            with connection.cursor() as cursor:
+                cursor.execute("SELECT pg_advisory_unlock(%s)", [self.LOCK])
