@@ -1,1 +1,19 @@
+import pytest
+
 from tests.api.conftest import client, make_client, new_match  # noqa: F401 (shared fixtures)
+
+GENEROUS = "1000/min"
+
+
+@pytest.fixture
+def rates(settings):
+    """Set the limits for one test; every scope not named stays generous."""
+
+    def set_rates(**limits):
+        table = {scope: GENEROUS for scope in ("token", "ip", "player_create", "match_create")}
+        settings.REST_FRAMEWORK = {
+            **settings.REST_FRAMEWORK,
+            "DEFAULT_THROTTLE_RATES": {**table, **limits},
+        }
+
+    return set_rates

@@ -14,22 +14,6 @@ from tests.api.test_errors import assert_problem
 
 pytestmark = pytest.mark.django_db
 
-GENEROUS = "1000/min"
-
-
-@pytest.fixture
-def rates(settings):
-    """Set the limits for one test; every scope not named stays generous."""
-
-    def set_rates(**limits):
-        table = {scope: GENEROUS for scope in ("token", "ip", "player_create", "match_create")}
-        settings.REST_FRAMEWORK = {
-            **settings.REST_FRAMEWORK,
-            "DEFAULT_THROTTLE_RATES": {**table, **limits},
-        }
-
-    return set_rates
-
 
 def test_player_creation_is_limited_per_address(rates):
     rates(player_create="2/hour")
