@@ -11,7 +11,7 @@ from http import HTTPStatus
 
 from django.conf import settings
 from django.db import DatabaseError, connection
-from django.http import JsonResponse
+from django.http import HttpResponse, JsonResponse
 
 from asnas_api.client_address import client_address
 from asnas_api.errors import problem
@@ -38,12 +38,15 @@ def is_api(request) -> bool:
 
 
 def as_problem(response, request_id: str):
-    """The same error as a problem body carrying its request id; any other body (Django's
+    """The same error as a problem body carrying its request id, with its headers kept
+    (Allow, Retry-After, WWW-Authenticate, Idempotent-Replayed); any other body (Django's
     HTML pages, a debug traceback) is replaced, never shown."""
-    try:
-        body = json.loads(response.content) if "json" in response.get("Content-Type", "") else None
-    except ValueError:
-        body = None
+    body = None
+    if not response.streaming and "json" in response.get("Content-Type", ""):
+        try:
+            body = json.loads(response.content)
+        except ValueError:
+            body = None
     status = response.status_code
     if not isinstance(body, dict) or "code" not in body:
         body = problem(
@@ -52,11 +55,12 @@ def as_problem(response, request_id: str):
             HTTPStatus(status).description or HTTPStatus(status).phrase,
         )
     body["request_id"] = request_id
-    answer = JsonResponse(body, status=status, content_type=PROBLEM_TYPE)
-    for header in ("Allow", "Retry-After", "WWW-Authenticate", "Vary"):
-        if header in response:
-            answer[header] = response[header]
-    return answer
+    if response.streaming:
+        response = HttpResponse(status=status)
+    response.content = json.dumps(body).encode()
+    response["Content-Type"] = PROBLEM_TYPE
+    response["Content-Length"] = str(len(response.content))
+    return response
 
 
 class RequestEdgeMiddleware:

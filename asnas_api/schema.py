@@ -3,11 +3,13 @@ that serves the schema."""
 
 from django.conf import settings
 from django.http import HttpResponse
-from drf_spectacular.utils import OpenApiExample, OpenApiResponse
-from drf_spectacular.views import SpectacularAPIView
+from drf_spectacular.utils import OpenApiExample, OpenApiResponse, extend_schema
+from drf_spectacular.views import SCHEMA_KWARGS, SpectacularAPIView
 from rest_framework import serializers
 
 from asnas_api.errors import problem
+
+EXAMPLE_REQUEST_ID = "5f0c2b8e9d7a4c1b8e3f6a2d9c4b7e10"
 
 
 class FieldErrorSerializer(serializers.Serializer):
@@ -38,7 +40,7 @@ def problem_response(description: str, *codes: tuple[int, str, str]) -> OpenApiR
         examples=[
             OpenApiExample(
                 code,
-                value=problem(status, code, detail),
+                value=problem(status, code, detail, request_id=EXAMPLE_REQUEST_ID),
                 response_only=True,
                 status_codes=[str(status)],
             )
@@ -64,6 +66,7 @@ VALIDATION_ERROR = OpenApiResponse(
                         "message": '"dance" is not a valid choice.',
                     }
                 ],
+                request_id=EXAMPLE_REQUEST_ID,
             ),
             response_only=True,
             status_codes=["400"],
@@ -117,6 +120,7 @@ class CachedSchemaView(SpectacularAPIView):
 
     rendered: dict[tuple, tuple[bytes, str, str]] = {}
 
+    @extend_schema(**SCHEMA_KWARGS)
     def get(self, request, *args, **kwargs):
         lang = request.GET.get("lang")
         # Only real language codes make entries, so the cache stays bounded.

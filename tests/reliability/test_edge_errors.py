@@ -91,3 +91,10 @@ def test_every_request_is_logged_as_one_json_line(client, caplog):
         },
     ]
     assert all(line["duration_ms"] >= 0 for line in lines)
+
+
+def test_a_problem_keeps_the_headers_of_its_error():
+    response = APIClient().get("/api/v1/players/me")
+    assert_edge_problem(response, 401, "not_authenticated")
+    assert response["WWW-Authenticate"].startswith("Bearer")
+    assert int(response["Content-Length"]) == len(response.content)

@@ -42,7 +42,8 @@ class Wire:
         self.posts: list[tuple[str, dict, str, dict]] = []  # url, body, key, answer
 
     def _keep(self, response: httpx.Response) -> httpx.Response:
-        assert response.headers["Content-Type"] == "application/json", response.text
+        expected = "application/problem+json" if response.is_error else "application/json"
+        assert response.headers["Content-Type"] == expected, response.text
         self.bodies.append(response.json())
         return response
 
@@ -151,7 +152,9 @@ def test_a_token_never_opens_another_players_match_events_or_replays(connect):
     def not_found(response: httpx.Response) -> dict:
         assert response.status_code == 404, response.text
         assert "Idempotent-Replayed" not in response.headers
-        return response.json()
+        body = response.json()
+        assert body.pop("request_id") == response.headers["X-Request-ID"]
+        return body
 
     # Babak sees Roya's match exactly as a match that does not exist.
     nothing = not_found(babak.get(f"/api/v1/matches/{uuid.uuid4()}"))
