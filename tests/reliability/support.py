@@ -3,14 +3,10 @@
 import os
 import subprocess
 import sys
-import time
 from pathlib import Path
 
-import httpx
-import pytest
-
 from tests.api.test_errors import assert_problem
-from tests.servers import free_port
+from tests.servers import free_port, wait_until_ready
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -42,16 +38,11 @@ class Gunicorn:
                 stderr=subprocess.STDOUT,
                 process_group=0,
             )
-        deadline = time.monotonic() + 60
-        while time.monotonic() < deadline:
-            assert self.process.poll() is None, f"gunicorn exited:\n{log.read_text()}"
-            try:
-                if httpx.get(f"{self.base_url}/healthz", timeout=2).status_code == 200:
-                    return
-            except httpx.TransportError:
-                time.sleep(0.2)
-        self.stop()
-        pytest.fail(f"gunicorn did not get ready:\n{log.read_text()}")
+        try:
+            wait_until_ready(f"{self.base_url}/healthz", self.process, log)
+        except BaseException:
+            self.stop()
+            raise
 
     def stop(self) -> None:
         self.process.terminate()

@@ -4,6 +4,7 @@ once: threads on real Postgres, each with its own connection."""
 import json
 import threading
 from collections import Counter
+from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 from django.db import connections
@@ -41,10 +42,8 @@ def test_a_finished_key_always_replays_under_concurrent_repeats():
         finally:
             connections.close_all()
 
-    threads = [threading.Thread(target=repeat) for _ in range(THREADS)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
+    with ThreadPoolExecutor(THREADS) as pool:
+        for finished in [pool.submit(repeat) for _ in range(THREADS)]:
+            finished.result()  # a thread's failure fails the test
     assert answers == {(201, "true"): THREADS * REPEATS}
     assert bodies == {json.dumps(first.json(), sort_keys=True)}
