@@ -4,9 +4,8 @@ from django.core.management.base import BaseCommand
 from django.db import connection
 
 from games import services
-from games.engine import MatchState, Status, legal_actions
+from games.engine import HUMAN_SEAT, MatchState, Status, legal_actions
 from games.models import Deal, IdempotencyRecord, Match, MatchEvent, Seat
-from games.selectors import HUMAN_SEAT
 from players.services import player_create
 
 # What one match stores; idempotency records and rate counters are not the match's.
