@@ -94,10 +94,14 @@ class Deal(models.Model):
 
 
 class MatchEvent(models.Model):
-    """One engine event. Append-only: rows are never updated or deleted on their own."""
+    """One engine event. Append-only: rows are never updated or deleted on their own.
+    Keyed by (match, seq): nothing points at an event, so it needs no id of its own, and the
+    key doubles as the index by match."""
 
-    id = models.BigAutoField(primary_key=True)
-    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="events")
+    pk = models.CompositePrimaryKey("match", "seq")
+    match = models.ForeignKey(
+        Match, on_delete=models.CASCADE, related_name="events", db_index=False
+    )
     seq = models.PositiveIntegerField()
     type = models.CharField(max_length=32)
     payload = models.JSONField()
@@ -105,9 +109,6 @@ class MatchEvent(models.Model):
 
     class Meta:
         ordering = ["match", "seq"]
-        constraints = [
-            models.UniqueConstraint(fields=["match", "seq"], name="event_unique_seq"),
-        ]
 
     def __str__(self) -> str:
         return f"#{self.seq} {self.type}"
