@@ -5,9 +5,9 @@ returns the events it causes or raises a `RuleError`; `evolve(state, event)` app
 one event; `observe` and `legal_actions` are all that a seat may know.
 """
 
-from .cards import DECK, RANK_VALUE, RANKS, SEATS
+from .cards import DECK, HUMAN_SEAT, RANK_VALUE, RANKS, SEATS
 from .commands import Act, Action, Command, NextDeal, Restart, StartMatch
-from .errors import RuleError
+from .errors import DomainError, RuleError
 from .events import (
     ActionTaken,
     DealEnded,
@@ -28,6 +28,7 @@ __all__ = [
     "ALL_HANDS",
     "CATEGORIES",
     "DECK",
+    "HUMAN_SEAT",
     "MATCH_DEALS",
     "MAX_STAKE",
     "OPENING_STAKE",
@@ -41,6 +42,7 @@ __all__ = [
     "DealEnded",
     "DealStarted",
     "DealState",
+    "DomainError",
     "Event",
     "HandValue",
     "InvalidHand",

@@ -10,7 +10,7 @@ from rest_framework.test import APIClient
 from asnas_api.models import RateCounter
 from asnas_api.throttling import counter_key
 from games.models import IdempotencyRecord
-from tests.api.test_errors import assert_problem
+from tests.api.problems import assert_problem
 
 pytestmark = pytest.mark.django_db
 
