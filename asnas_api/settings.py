@@ -67,12 +67,15 @@ INSTALLED_APPS = [
     "rest_framework",
     "drf_spectacular",
     "drf_spectacular_sidecar",
+    "corsheaders",
     "asnas_api",
     "games",
     "players",
 ]
 
 MIDDLEWARE = [
+    # First, so that preflights and every answer, even WhiteNoise's or a redirect, carry CORS.
+    "corsheaders.middleware.CorsMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -143,6 +146,22 @@ LOGGING = {
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": "WARNING"},
 }
+
+# Browsers on other origins (a table served elsewhere) may call the API. The API authenticates
+# with bearer tokens, never cookies, so credentials are never allowed, which makes `*` safe.
+ASNAS_CORS_ORIGINS = env_list("ASNAS_CORS_ORIGINS", "")
+CORS_ALLOW_ALL_ORIGINS = ASNAS_CORS_ORIGINS == ["*"]
+CORS_ALLOWED_ORIGINS = [] if CORS_ALLOW_ALL_ORIGINS else ASNAS_CORS_ORIGINS
+CORS_ALLOW_CREDENTIALS = False
+CORS_URLS_REGEX = r"^/api/"
+CORS_ALLOW_HEADERS = ["authorization", "content-type", "idempotency-key"]
+CORS_EXPOSE_HEADERS = [
+    "RateLimit",
+    "RateLimit-Policy",
+    "Retry-After",
+    "X-Request-ID",
+    "Idempotent-Replayed",
+]
 
 # Every request body of the API is a few small fields.
 ASNAS_MAX_BODY_BYTES = int(os.environ.get("ASNAS_MAX_BODY_BYTES", "16384"))
