@@ -138,6 +138,9 @@ USE_TZ = True
 # finders, so the docs work offline with no collectstatic step.
 STATIC_URL = "static/"
 WHITENOISE_USE_FINDERS = True
+# The browser table (table/, plain files) is served at the site's root: / is its index.html.
+WHITENOISE_ROOT = BASE_DIR / "table"
+WHITENOISE_INDEX_FILE = True
 
 # Django logs request errors to the console only under DEBUG; a server should always show them.
 LOGGING = {
