@@ -368,8 +368,8 @@ function render() {
     h("div", { id: "actions", class: "actions" }),
     ...(match.status !== "in_deal" && match.last_deal ? [dealPanel(match, match.last_deal)] : []),
     ...(match.status === "finished" ? [standings(match)] : []),
-    scoreboard(match),
     h("div", { id: "match-tools", class: "tools" }),
+    scoreboard(match),
   );
   renderActions();
 }

@@ -23,7 +23,7 @@ export default {
   no_matches: "هنوز بازی‌ای نیست.",
   resume: "ادامه",
   lobby: "سرسرا",
-  deal_of: "دست {n} از ۱۲",
+  deal_of: "دست {n} از 12",
   pot: "پات",
   high_stake: "بالاترین شرط",
   stake: "شرط",
