@@ -194,14 +194,14 @@ function renderLogin() {
       const player = await api.write("/players", { name });
       store.set(tokenKey, player.token);
       store.set("name", player.name);
-      await renderLobby();
+      renderLobby();
     });
   });
   $("main").replaceChildren(form);
   input.focus();
 }
 
-async function renderLobby() {
+function renderLobby() {
   state.match = null;
   history.replaceState(null, "", location.pathname + location.search);
   const level = /** @type {HTMLSelectElement} */ (h("select", { id: "ai-level" }));
@@ -230,6 +230,12 @@ async function renderLobby() {
     forget,
   );
   start.focus();
+  // The list arrives while the form is already usable.
+  listMatches(list).catch(explain);
+}
+
+/** Your matches, newest first, each with a button to resume it. @param {HTMLElement} list */
+async function listMatches(list) {
   /** @type {{results: MatchSummary[]}} */
   const page = await api.get("/matches?page_size=20");
   if (!page.results.length) list.append(h("li", { text: tr("no_matches") }));
@@ -410,7 +416,7 @@ function renderActions() {
       }, "quiet"),
   ];
   const lobby = h("button", { type: "button", class: "quiet", "data-command": "lobby", text: tr("lobby") });
-  lobby.addEventListener("click", () => guarded(renderLobby));
+  lobby.addEventListener("click", () => guarded(async () => renderLobby()));
   $("match-tools").replaceChildren(...tools.filter((b) => b instanceof HTMLElement), lobby);
   if (focused) /** @type {HTMLElement | null} */ (document.querySelector(`[data-command="${focused}"]`))?.focus();
   else if (!document.activeElement || document.activeElement === document.body)
@@ -541,7 +547,14 @@ async function start() {
   await setLanguage(params.get("lang") || store.get("lang") || navigator.language.slice(0, 2));
   if (!store.get(tokenKey)) return renderLogin();
   const resume = location.hash.match(/match=([\w-]+)/);
-  await guarded(() => (resume ? openMatch(resume[1]) : renderLobby()));
+  if (resume)
+    await guarded(() =>
+      openMatch(resume[1]).catch((error) => {
+        renderLobby();
+        throw error;
+      }),
+    );
+  else renderLobby();
 }
 
 start();

@@ -193,7 +193,8 @@ def test_persian_runs_right_to_left(open_table):
 def test_keyboard_only_play_of_a_deal(open_table):
     page = open_table()
     keys = page.keyboard
-    keys.type("Kaveh")  # the name field has the focus
+    expect(page.locator("#player-name")).to_be_focused()
+    keys.type("Kaveh")
     keys.press("Enter")
     expect(page.locator("#new-match")).to_be_focused()
     keys.press("Enter")
