@@ -156,22 +156,19 @@ function renderSettings() {
     element.addEventListener("change", () => change(element.value));
     return h("label", { for: id }, h("span", { text: label }), element);
   };
+  /** A look preference, kept in the browser; "system" follows the browser's own. @param {"contrast" | "motion"} name @param {string[]} choices */
+  const look = (name, choices) =>
+    select(
+      name,
+      tr(name),
+      Object.fromEntries(choices.map((choice) => [choice, trAny(choice)])),
+      store.get(name) || "system",
+      (value) => (store.set(name, value), applyLook()),
+    );
   $("settings").replaceChildren(
     select("lang", tr("language"), LANGUAGES, store.get("lang") || "en", setLanguage),
-    select(
-      "contrast",
-      tr("contrast"),
-      { system: tr("system"), normal: tr("normal"), high: tr("high") },
-      store.get("contrast") || "system",
-      (value) => (store.set("contrast", value), applyLook()),
-    ),
-    select(
-      "motion",
-      tr("motion"),
-      { system: tr("system"), full: tr("full"), reduced: tr("reduced") },
-      store.get("motion") || "system",
-      (value) => (store.set("motion", value), applyLook()),
-    ),
+    look("contrast", ["system", "normal", "high"]),
+    look("motion", ["system", "full", "reduced"]),
   );
 }
 
@@ -493,7 +490,7 @@ function scoreboard(match) {
     h(
       "table",
       {},
-      h("thead", {}, h("tr", {}, h("th", { scope: "col", text: tr("deal") }), ...match.seats.map((seat) => h("th", { scope: "col", text: seat.name })))),
+      h("thead", {}, h("tr", {}, h("th", { scope: "col", text: tr("deal") }), ...match.seats.map((seat) => h("th", { scope: "col", "data-seat": seat.seat, text: seat.name })))),
       h("tbody", {}, ...rows),
     ),
   );

@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from tests.servers import BASE_DIR, free_port, migrated_database, wait_until_ready
+from tests.web.play import fresh_turn, new_match, sit_down
 
 CHROMIUM = Path("/usr/bin/chromium")
 ARTIFACTS = BASE_DIR / ".artifacts" / "table"
@@ -98,8 +99,25 @@ def open_table(browser, page_origin, api_origin):
         context.close()
 
 
+@pytest.fixture
+def at_a_fresh_turn(open_table):
+    """at_a_fresh_turn() -> a page with a new player's new match, at a turn of theirs with the
+    cards still face down."""
+
+    def start():
+        page = open_table()
+        sit_down(page)
+        new_match(page)
+        fresh_turn(page)
+        return page
+
+    return start
+
+
 def screenshot(page, name: str) -> Path:
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     path = ARTIFACTS / f"{name}.png"
+    # A card turning over mid-shot would look squeezed.
+    page.wait_for_function("document.getAnimations().every(a => a.playState !== 'running')")
     page.screenshot(path=path, full_page=True)
     return path

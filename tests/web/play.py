@@ -2,6 +2,8 @@
 
 from playwright.sync_api import Page, expect
 
+PREFERRED = ("call", "hold", "raise", "fold")
+
 
 def sit_down(page: Page, name: str = "Roya") -> None:
     page.locator("#player-name").fill(name)
@@ -28,3 +30,25 @@ def settled(page: Page) -> str:
 
 def button(page: Page, command: str):
     return page.locator(f'button[data-command="{command}"]')
+
+
+def play_on(page) -> str:
+    """One move of yours: a look first when there is one, then call, hold, raise or fold."""
+    offered = page.locator("#actions button.play").evaluate_all(
+        "buttons => buttons.map(b => b.dataset.command)"
+    )
+    choice = "look" if "look" in offered else next(a for a in PREFERRED if a in offered)
+    button(page, choice).click()
+    return choice
+
+
+def fresh_turn(page) -> None:
+    """Plays on until it is your turn with your cards still face down."""
+    while True:
+        status = settled(page)
+        if status == "in_deal" and button(page, "look").count():
+            return
+        if status == "deal_over":
+            button(page, "next").click()
+        else:
+            play_on(page)

@@ -8,11 +8,9 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.web.conftest import ARTIFACTS, screenshot
-from tests.web.play import button, new_match, settled, sit_down
+from tests.web.play import button, fresh_turn, new_match, play_on, settled, sit_down
 
 pytestmark = pytest.mark.slow
-
-PREFERRED = ("call", "hold", "raise", "fold")
 
 
 def token(page) -> str:
@@ -35,28 +33,6 @@ def match_id(page) -> str:
 
 def your_actions(events: list[dict]) -> list[str]:
     return [event["action"] for event in events if event["type"] == "action" and event["seat"] == 0]
-
-
-def play_on(page) -> str:
-    """One move of yours: a look first when there is one, then call, hold, raise or fold."""
-    offered = page.locator("#actions button.play").evaluate_all(
-        "buttons => buttons.map(b => b.dataset.command)"
-    )
-    choice = "look" if "look" in offered else next(a for a in PREFERRED if a in offered)
-    button(page, choice).click()
-    return choice
-
-
-def fresh_turn(page) -> None:
-    """Plays on until it is your turn with your cards still face down."""
-    while True:
-        status = settled(page)
-        if status == "in_deal" and button(page, "look").count():
-            return
-        if status == "deal_over":
-            button(page, "next").click()
-        else:
-            play_on(page)
 
 
 @pytest.mark.parametrize(
@@ -114,11 +90,8 @@ def test_a_whole_match_through_the_ui(open_table, api_origin, lang, width, motio
     assert set(shots) >= {"mid-deal", "final"}
 
 
-def test_a_double_click_and_a_lost_answer_act_once(open_table, api_origin):
-    page = open_table()
-    sit_down(page)
-    new_match(page)
-    fresh_turn(page)
+def test_a_double_click_and_a_lost_answer_act_once(at_a_fresh_turn, api_origin):
+    page = at_a_fresh_turn()
     match = match_id(page)
     before = api_get(api_origin, page, f"/matches/{match}")["version"]
     # The first answer to the look is lost on the way back: the page must retry with its key.
@@ -143,11 +116,8 @@ def test_a_double_click_and_a_lost_answer_act_once(open_table, api_origin):
     assert page.errors == []
 
 
-def test_a_stale_version_reloads_and_says_so(open_table, api_origin):
-    page = open_table()
-    sit_down(page)
-    new_match(page)
-    fresh_turn(page)
+def test_a_stale_version_reloads_and_says_so(at_a_fresh_turn, api_origin):
+    page = at_a_fresh_turn()
     match = match_id(page)
     # Elsewhere (another tab, another device), the same player looks at the cards.
     response = httpx.post(
@@ -221,11 +191,8 @@ def test_keyboard_only_play_of_a_deal(open_table):
     assert page.errors == []
 
 
-def test_a_429_counts_down_and_problems_read_as_messages(open_table, api_origin):
-    page = open_table()
-    sit_down(page)
-    new_match(page)
-    fresh_turn(page)
+def test_a_429_counts_down_and_problems_read_as_messages(at_a_fresh_turn, api_origin):
+    page = at_a_fresh_turn()
     answers = iter(
         [
             (429, {"Retry-After": "3"}, {"code": "throttled", "detail": "Slow down."}),
