@@ -78,11 +78,12 @@ def browser():
 
 @pytest.fixture
 def open_table(browser, page_origin, api_origin):
-    """open_table(lang="en", width=1000, reduced_motion=True) -> a fresh page at the table,
-    in a context of its own (its own localStorage, so its own player)."""
+    """open_table(lang="en", width=1000, reduced_motion=True, url=None) -> a fresh page at the
+    table (by default from its own origin), in a context of its own (its own localStorage, so
+    its own player)."""
     contexts = []
 
-    def open_page(lang="en", width=1000, reduced_motion=True):
+    def open_page(lang="en", width=1000, reduced_motion=True, url=None):
         context = browser.new_context(
             viewport={"width": width, "height": 900},
             reduced_motion="reduce" if reduced_motion else "no-preference",
@@ -91,7 +92,7 @@ def open_table(browser, page_origin, api_origin):
         page = context.new_page()
         page.errors = []
         page.on("pageerror", lambda error: page.errors.append(str(error)))
-        page.goto(f"{page_origin}/index.html?api={api_origin}&lang={lang}")
+        page.goto(url or f"{page_origin}/index.html?api={api_origin}&lang={lang}")
         return page
 
     yield open_page

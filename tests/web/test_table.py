@@ -219,3 +219,21 @@ def test_a_429_counts_down_and_problems_read_as_messages(at_a_fresh_turn, api_or
     page.unroute(f"{api_origin}/api/v1/matches/*/actions")
     button(page, "look").click()
     expect(page.locator(".hand .card.face")).to_have_count(5)
+
+
+def test_served_by_the_api_itself_with_the_browser_preferences(open_table, api_origin):
+    # No ?api=: the page calls the server it came from. The browser asks for reduced motion.
+    page = open_table(url=f"{api_origin}/?lang=da", reduced_motion=True)
+    expect(page.locator("html")).to_have_attribute("data-motion", "reduced")
+    expect(page.locator("#login button")).to_have_text("Sæt dig")
+    sit_down(page, "Sofie")
+    new_match(page)
+    settled(page)
+    expect(page.locator(".deal-no")).to_have_text(re.compile(r"Giv \d+ af 12"))
+    before = page.evaluate("getComputedStyle(document.body).backgroundColor")
+    page.locator("#contrast").select_option("high")
+    expect(page.locator("html")).to_have_attribute("data-contrast", "high")
+    after = page.evaluate("getComputedStyle(document.body).backgroundColor")
+    assert (before, after) == ("rgb(244, 241, 232)", "rgb(255, 255, 255)")
+    screenshot(page, "da-high-contrast")
+    assert page.errors == []
