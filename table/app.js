@@ -14,6 +14,7 @@ const LANGUAGES = { en: "English", es: "Español", pl: "Polski", da: "Dansk", fr
 /** Keyboard shortcuts, one per action; the catalogue names the action. */
 const KEYS = { look: "l", call: "c", hold: "h", raise: "r", fold: "f" };
 const STEP_MS = 450;
+const OPENING_STAKE = 1;
 
 const params = new URLSearchParams(location.search);
 // The API's root: ?api=… or the page's <meta name="asnas-api">, else this page's own server.
@@ -300,6 +301,21 @@ async function show(answer, events) {
   remember(events, answer.series);
   if (view) {
     for (const event of events) {
+      if (event.type === "deal_started") {
+        // A new deal: the dealer's opening stake alone is in the pot (RULES.md).
+        for (const seat of view.seats)
+          Object.assign(seat, { stake: seat.seat === event.dealer ? OPENING_STAKE : 0, folded: false, looked: false });
+        Object.assign(view, {
+          status: "in_deal",
+          deal_number: event.deal_number,
+          dealer: event.dealer,
+          pot: OPENING_STAKE,
+          high_stake: OPENING_STAKE,
+          your_cards: null,
+          your_category: null,
+          last_deal: null,
+        });
+      }
       if (event.type !== "action" || event.seat === view.your_seat) continue;
       const seat = view.seats[event.seat];
       seat.stake = event.stake;
