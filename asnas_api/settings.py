@@ -68,13 +68,16 @@ INSTALLED_APPS = [
     "rest_framework",
     "drf_spectacular",
     "drf_spectacular_sidecar",
+    "corsheaders",
     "asnas_api",
     "games",
     "players",
 ]
 
 MIDDLEWARE = [
-    # First: every answer gets its request id and is logged; under /api/ every error is a
+    # Outermost, so that preflights and every answer, even WhiteNoise's or a redirect, carry CORS.
+    "corsheaders.middleware.CorsMiddleware",
+    # Then every answer gets its request id and is logged; under /api/ every error is a
     # problem body, whichever layer below made it.
     "asnas_api.middleware.RequestEdgeMiddleware",
     "asnas_api.middleware.RequestBodyMiddleware",
@@ -141,6 +144,9 @@ USE_TZ = True
 # finders, so the docs work offline with no collectstatic step.
 STATIC_URL = "static/"
 WHITENOISE_USE_FINDERS = True
+# The browser table (table/, plain files) is served at the site's root: / is its index.html.
+WHITENOISE_ROOT = BASE_DIR / "table"
+WHITENOISE_INDEX_FILE = True
 
 # Django logs request errors to the console only under DEBUG; a server should always show them.
 # The access log is one JSON object a line on stdout (asnas_api.middleware).
@@ -165,6 +171,22 @@ LOGGING = {
     },
     "root": {"handlers": ["console"], "level": "WARNING"},
 }
+
+# Browsers on other origins (a table served elsewhere) may call the API. The API authenticates
+# with bearer tokens, never cookies, so credentials are never allowed, which makes `*` safe.
+ASNAS_CORS_ORIGINS = env_list("ASNAS_CORS_ORIGINS", "")
+CORS_ALLOW_ALL_ORIGINS = ASNAS_CORS_ORIGINS == ["*"]
+CORS_ALLOWED_ORIGINS = [] if CORS_ALLOW_ALL_ORIGINS else ASNAS_CORS_ORIGINS
+CORS_ALLOW_CREDENTIALS = False
+CORS_URLS_REGEX = r"^/api/"
+CORS_ALLOW_HEADERS = ["authorization", "content-type", "idempotency-key"]
+CORS_EXPOSE_HEADERS = [
+    "RateLimit",
+    "RateLimit-Policy",
+    "Retry-After",
+    "X-Request-ID",
+    "Idempotent-Replayed",
+]
 
 # Every request body of the API is a few small fields.
 ASNAS_MAX_BODY_BYTES = int(os.environ.get("ASNAS_MAX_BODY_BYTES", "16384"))

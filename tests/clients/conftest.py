@@ -11,6 +11,7 @@ import sys
 
 import pytest
 
+from tests.clients.npm import install_node_modules
 from tests.servers import BASE_DIR, free_port, migrated_database, wait_until_ready
 
 
@@ -42,3 +43,9 @@ def server_url(server_env, tmp_path_factory) -> str:
     finally:
         server.terminate()
         server.wait(timeout=30)
+
+
+@pytest.fixture(scope="session")
+def node_modules():
+    """The locked npm packages of tests/clients/ts (skips where npm cannot install them)."""
+    return install_node_modules()

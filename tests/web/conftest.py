@@ -1,0 +1,124 @@
+"""Browser tests of the table: the page from one origin (python -m http.server), the API from
+another (gunicorn, with CORS for the page's origin), driven by the system's headless Chromium."""
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.servers import BASE_DIR, free_port, migrated_database, wait_until_ready
+from tests.web.play import fresh_turn, new_match, sit_down
+
+CHROMIUM = Path("/usr/bin/chromium")
+ARTIFACTS = BASE_DIR / ".artifacts" / "table"
+# Never a download, an update or a sync: the browser talks only to loopback.
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+
+
+def serve(command: list[str], env: dict, ready_url: str, log: Path) -> subprocess.Popen:
+    with log.open("w") as output:
+        process = subprocess.Popen(
+            command, cwd=BASE_DIR, env=env, stdout=output, stderr=subprocess.STDOUT
+        )
+    wait_until_ready(ready_url, process, log)
+    return process
+
+
+@pytest.fixture(scope="session")
+def page_origin(tmp_path_factory):
+    """The table's files, served as plain files from an origin of their own."""
+    port = free_port()
+    log = tmp_path_factory.mktemp("page") / "http.log"
+    command = [sys.executable, "-m", "http.server", str(port), "--bind", "127.0.0.1"]
+    command += ["--directory", str(BASE_DIR / "table")]
+    origin = f"http://127.0.0.1:{port}"
+    server = serve(command, os.environ, f"{origin}/index.html", log)
+    yield origin
+    server.terminate()
+    server.wait(timeout=30)
+
+
+@pytest.fixture(scope="session")
+def api_origin(page_origin, tmp_path_factory):
+    """The API on another origin (another port), allowing the page's origin by CORS."""
+    port = free_port()
+    log = tmp_path_factory.mktemp("api") / "gunicorn.log"
+    with migrated_database("web") as url:
+        env = {**os.environ, "DATABASE_URL": url, "ASNAS_CORS_ORIGINS": page_origin}
+        command = [sys.executable, "-m", "gunicorn", "asnas_api.wsgi", "--workers", "2"]
+        command += ["--bind", f"127.0.0.1:{port}", "--no-control-socket"]
+        origin = f"http://127.0.0.1:{port}"
+        server = serve(command, env, f"{origin}/readyz", log)
+        yield origin
+        server.terminate()
+        server.wait(timeout=30)
+
+
+@pytest.fixture(scope="session")
+def browser():
+    sync_api = pytest.importorskip("playwright.sync_api")
+    if not CHROMIUM.exists():
+        pytest.skip(f"no Chromium at {CHROMIUM} (.ci/run installs it with apt)")
+    with sync_api.sync_playwright() as playwright:
+        browser = playwright.chromium.launch(
+            executable_path=str(CHROMIUM), headless=True, args=CHROMIUM_ARGS
+        )
+        yield browser
+        browser.close()
+
+
+@pytest.fixture
+def open_table(browser, page_origin, api_origin):
+    """open_table(lang="en", width=1000, reduced_motion=True, url=None) -> a fresh page at the
+    table (by default from its own origin), in a context of its own (its own localStorage, so
+    its own player)."""
+    contexts = []
+
+    def open_page(lang="en", width=1000, reduced_motion=True, url=None):
+        context = browser.new_context(
+            viewport={"width": width, "height": 900},
+            reduced_motion="reduce" if reduced_motion else "no-preference",
+        )
+        contexts.append(context)
+        page = context.new_page()
+        page.errors = []
+        page.on("pageerror", lambda error: page.errors.append(str(error)))
+        page.goto(url or f"{page_origin}/index.html?api={api_origin}&lang={lang}")
+        return page
+
+    yield open_page
+    for context in contexts:
+        context.close()
+
+
+@pytest.fixture
+def at_a_fresh_turn(open_table):
+    """at_a_fresh_turn() -> a page with a new player's new match, at a turn of theirs with the
+    cards still face down."""
+
+    def start():
+        page = open_table()
+        sit_down(page)
+        new_match(page)
+        fresh_turn(page)
+        return page
+
+    return start
+
+
+def screenshot(page, name: str) -> Path:
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    path = ARTIFACTS / f"{name}.png"
+    # A card turning over mid-shot would look squeezed.
+    page.wait_for_function("document.getAnimations().every(a => a.playState !== 'running')")
+    page.screenshot(path=path, full_page=True)
+    return path

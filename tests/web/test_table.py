@@ -1,0 +1,239 @@
+"""The table in headless Chromium: the page on one origin, the API on another (CORS)."""
+
+import json
+import re
+
+import httpx
+import pytest
+from playwright.sync_api import expect
+
+from tests.web.conftest import ARTIFACTS, screenshot
+from tests.web.play import button, fresh_turn, new_match, play_on, settled, sit_down
+
+pytestmark = pytest.mark.slow
+
+
+def token(page) -> str:
+    return page.evaluate(
+        "() => Object.entries(localStorage).find(([k]) => k.startsWith('asnas:token@'))[1]"
+    )
+
+
+def api_get(api_origin, page, path: str) -> dict:
+    response = httpx.get(
+        f"{api_origin}/api/v1{path}", headers={"Authorization": f"Bearer {token(page)}"}
+    )
+    response.raise_for_status()
+    return response.json()
+
+
+def match_id(page) -> str:
+    return re.search(r"match=([\w-]+)", page.url).group(1)
+
+
+def your_actions(events: list[dict]) -> list[str]:
+    return [event["action"] for event in events if event["type"] == "action" and event["seat"] == 0]
+
+
+@pytest.mark.parametrize(
+    ("lang", "width", "motion"), [("en", 1000, True), ("es", 360, False)], ids=["en", "es-360px"]
+)
+def test_a_whole_match_through_the_ui(open_table, api_origin, lang, width, motion):
+    page = open_table(lang=lang, width=width, reduced_motion=not motion)
+    # Every message the status line shows, in order: the AI's moves come one by one.
+    page.evaluate(
+        "() => { window.said = []; new MutationObserver(() => said.push("
+        "document.getElementById('status').textContent)).observe("
+        "document.getElementById('status'),"
+        " {childList: true, characterData: true, subtree: true}); }"
+    )
+    sit_down(page)
+    new_match(page, "easy")
+    settled(page)
+    first_turn_ms = page.evaluate(
+        "() => performance.getEntriesByName('asnas:your-turn')[0]?.startTime ?? null"
+    )
+    shots = {}
+    while (status := settled(page)) != "finished":
+        if status == "deal_over":
+            panel = page.locator("#deal-panel")
+            expect(panel).to_be_visible()
+            if "showdown" not in shots and panel.locator(".mini .card").count() >= 10:
+                shots["showdown"] = screenshot(page, f"{lang}-showdown")
+            button(page, "next").click()
+            continue
+        if play_on(page) == "look":
+            expect(page.locator(".hand .card.face")).to_have_count(5)
+            shots.setdefault("mid-deal", screenshot(page, f"{lang}-mid-deal"))
+
+    expect(page.locator("#standings")).to_be_visible()
+    shots["final"] = screenshot(page, f"{lang}-final")
+    match = api_get(api_origin, page, f"/matches/{match_id(page)}")
+    assert (match["status"], match["deal_number"]) == ("finished", 12)
+    assert page.locator("#scoreboard tbody tr").count() == 12
+    # The standings show the server's exact totals, and the scoreboard's running sums reach them.
+    standings = page.locator("#standings li").all_inner_texts()
+    for seat in match["seats"]:
+        assert f"{seat['name']}: {seat['total']}" in standings
+    last_row = page.locator("#scoreboard tbody tr").last.locator(".run").all_inner_texts()
+    assert last_row == [f"({seat['total']})" for seat in match["seats"]]
+    assert page.locator(".chart polyline").count() == 4
+    ai_names = [seat["name"] for seat in match["seats"][1:]]
+    assert any(line.startswith(tuple(ai_names)) for line in page.evaluate("said"))
+    if width == 360:
+        assert page.evaluate("document.documentElement.scrollWidth") <= 360
+    assert page.errors == []
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    (ARTIFACTS / f"{lang}-timing.json").write_text(
+        json.dumps({"ms_from_navigation_to_first_turn": first_turn_ms})
+    )
+    assert set(shots) >= {"mid-deal", "final"}
+
+
+def test_a_double_click_and_a_lost_answer_act_once(at_a_fresh_turn, api_origin):
+    page = at_a_fresh_turn()
+    match = match_id(page)
+    before = api_get(api_origin, page, f"/matches/{match}")["version"]
+    # The first answer to the look is lost on the way back: the page must retry with its key.
+    keys = []
+
+    def lose_first_answer(route):
+        keys.append(route.request.headers["idempotency-key"])
+        response = route.fetch()
+        if len(keys) == 1:
+            route.abort("connectionreset")
+        else:
+            route.fulfill(response=response)
+
+    page.route(f"{api_origin}/api/v1/matches/*/actions", lose_first_answer)
+    look = button(page, "look")
+    look.dblclick()
+    expect(page.locator(".hand .card.face")).to_have_count(5)
+    settled(page)
+    events = api_get(api_origin, page, f"/matches/{match}/events?after={before}")["events"]
+    assert your_actions(events) == ["look"]
+    assert len(keys) == 2 and keys[0] == keys[1]
+    assert page.errors == []
+
+
+def test_a_stale_version_reloads_and_says_so(at_a_fresh_turn, api_origin):
+    page = at_a_fresh_turn()
+    match = match_id(page)
+    # Elsewhere (another tab, another device), the same player looks at the cards.
+    response = httpx.post(
+        f"{api_origin}/api/v1/matches/{match}/actions",
+        json={"action": "look"},
+        headers={"Authorization": f"Bearer {token(page)}"},
+    )
+    assert response.status_code == 200
+    button(page, "look").click()
+    expect(page.locator("#status")).to_have_text(
+        "The match had moved on elsewhere; it is reloaded as it stands now."
+    )
+    # Reloaded: the cards are face up, look is no longer offered, and play goes on.
+    expect(page.locator(".hand .card.face")).to_have_count(5)
+    expect(button(page, "look")).to_have_count(0)
+    played = play_on(page)
+    settled(page)
+    events = api_get(api_origin, page, f"/matches/{match}/events")["events"]
+    assert your_actions(events)[-2:] == ["look", played]
+    assert page.errors == []
+
+
+def test_persian_runs_right_to_left(open_table):
+    page = open_table(lang="fa")
+    expect(page.locator("html")).to_have_attribute("dir", "rtl")
+    expect(page.locator("#login button")).to_have_text("بنشینید")
+    sit_down(page, "رویا")
+    new_match(page)
+    fresh_turn(page)
+    button(page, "look").click()
+    expect(page.locator(".hand .card.face")).to_have_count(5)
+    names = set(page.locator(".hand .card").evaluate_all("cs => cs.map(c => c.ariaLabel)"))
+    assert names <= {"آس", "شاه", "بی‌بی", "سرباز", "کولی"}
+    assert page.evaluate("getComputedStyle(document.getElementById('main')).direction") == "rtl"
+    # Mirrored: the seat after yours sits at the inline end, which is the left in Persian.
+    end = page.locator(".seat-1").bounding_box()
+    start = page.locator(".seat-3").bounding_box()
+    assert end["x"] < start["x"]
+    screenshot(page, "fa-mid-deal")
+    assert page.errors == []
+
+
+def test_keyboard_only_play_of_a_deal(open_table):
+    page = open_table()
+    keys = page.keyboard
+    expect(page.locator("#player-name")).to_be_focused()
+    keys.type("Kaveh")
+    keys.press("Enter")
+    expect(page.locator("#new-match")).to_be_focused()
+    keys.press("Enter")
+    expect(page.locator("#table")).to_be_visible()
+    for _ in range(40):
+        status = settled(page)
+        if status != "in_deal":
+            break
+        offered = page.locator("#actions button.play").evaluate_all(
+            "buttons => buttons.map(b => b.getAttribute('aria-keyshortcuts'))"
+        )
+        keys.press("L" if "L" in offered else next(k for k in "CHRF" if k in offered))
+    expect(page.locator("#deal-panel")).to_be_visible()
+    # Tab reaches the next-deal button, and Enter presses it.
+    focused = ""
+    for _ in range(15):
+        keys.press("Tab")
+        focused = page.evaluate("document.activeElement.dataset.command || ''")
+        if focused == "next":
+            break
+    assert focused == "next"
+    keys.press("Enter")
+    expect(page.locator(".deal-no")).to_have_text("Deal 2 of 12")
+    assert page.errors == []
+
+
+def test_a_429_counts_down_and_problems_read_as_messages(at_a_fresh_turn, api_origin):
+    page = at_a_fresh_turn()
+    answers = iter(
+        [
+            (429, {"Retry-After": "3"}, {"code": "throttled", "detail": "Slow down."}),
+            (400, {}, {"code": "validation_error", "title": "Bad", "detail": "No such action."}),
+        ]
+    )
+
+    def refuse(route):
+        status, headers, body = next(answers)
+        route.fulfill(
+            status=status,
+            headers={**headers, "Access-Control-Expose-Headers": "Retry-After"},
+            content_type="application/problem+json",
+            body=json.dumps({"status": status, **body}),
+        )
+
+    page.route(f"{api_origin}/api/v1/matches/*/actions", refuse)
+    button(page, "look").click()
+    expect(page.locator("#status")).to_have_text(re.compile(r"you may go on in [123] s"))
+    expect(button(page, "look")).to_be_disabled()
+    expect(button(page, "look")).to_be_enabled(timeout=5000)
+    button(page, "look").click()
+    expect(page.locator("#status")).to_have_text("Something went wrong: No such action.")
+    page.unroute(f"{api_origin}/api/v1/matches/*/actions")
+    button(page, "look").click()
+    expect(page.locator(".hand .card.face")).to_have_count(5)
+
+
+def test_served_by_the_api_itself_with_the_browser_preferences(open_table, api_origin):
+    # No ?api=: the page calls the server it came from. The browser asks for reduced motion.
+    page = open_table(url=f"{api_origin}/?lang=da", reduced_motion=True)
+    expect(page.locator("html")).to_have_attribute("data-motion", "reduced")
+    expect(page.locator("#login button")).to_have_text("Sæt dig")
+    sit_down(page, "Sofie")
+    new_match(page)
+    settled(page)
+    expect(page.locator(".deal-no")).to_have_text(re.compile(r"Giv \d+ af 12"))
+    before = page.evaluate("getComputedStyle(document.body).backgroundColor")
+    page.locator("#contrast").select_option("high")
+    expect(page.locator("html")).to_have_attribute("data-contrast", "high")
+    after = page.evaluate("getComputedStyle(document.body).backgroundColor")
+    assert (before, after) == ("rgb(244, 241, 232)", "rgb(255, 255, 255)")
+    screenshot(page, "da-high-contrast")
+    assert page.errors == []
