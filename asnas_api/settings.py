@@ -139,6 +139,8 @@ LANGUAGE_CODE = "en-us"
 TIME_ZONE = "UTC"
 USE_I18N = True
 USE_TZ = True
+# Dates and times to the second, e.g. in the admin (asnas_api/formats/en/formats.py).
+FORMAT_MODULE_PATH = "asnas_api.formats"
 
 # WhiteNoise serves the apps' static files (admin, Swagger UI, Redoc) straight from the
 # finders, so the docs work offline with no collectstatic step.

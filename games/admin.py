@@ -7,14 +7,18 @@ with no add, change or delete, and a match can only be deleted whole, its events
 registered model for delete permission before deleting a match with its related rows.
 """
 
+from fractions import Fraction
+
 from django.contrib import admin, messages
-from django.core.exceptions import PermissionDenied
+from django.core.exceptions import BadRequest, PermissionDenied
+from django.core.paginator import InvalidPage, Paginator
 from django.http import Http404
 from django.template.response import TemplateResponse
 from django.urls import path, reverse
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import mark_safe
 
+from asnas_api.admin import StrictFiltersAdmin
 from games.engine import (
     SEATS,
     ActionTaken,
@@ -35,6 +39,9 @@ from games.integrity import check_matches, summary
 from games.models import Deal, Match, Seat
 
 _VERBS = {"call": "calls to", "hold": "holds at", "raise": "raises to"}
+# Events on one page of a match's timeline: a match restarted thousands of times has tens of
+# thousands, and the page must stay fast and small.
+TIMELINE_PAGE = 500
 
 
 def deal_name(series: int, number: int) -> str:
@@ -42,47 +49,67 @@ def deal_name(series: int, number: int) -> str:
     return f"deal {number}" if series == 1 else f"series {series} deal {number}"
 
 
-def _seats(seats) -> str:
-    return f"seat {seats[0]}" if len(seats) == 1 else f"seats {', '.join(map(str, seats))}"
+def readable(word: str) -> str:
+    """A category or outcome as people write it: "three_of_a_kind" is "three of a kind"."""
+    return word.replace("_", " ")
 
 
-def describe(event: Event, deal: str | None) -> str:
-    """One event at a glance, e.g. "deal 3 · seat 2 raises to 3 · pot 7". Actions do not say
-    which deal they belong to, so the caller names it: `deal` is the latest deal started."""
+def _seat(seat: int, names: dict[int, str]) -> str:
+    """ "seat 2 (Shirin)": the number the events use, and the name people know."""
+    return f"seat {seat} ({names[seat]})" if seat in names else f"seat {seat}"
+
+
+def _seats(seats, names: dict[int, str]) -> str:
+    if len(seats) == 1:
+        return _seat(seats[0], names)
+    named = [_seat(seat, names).removeprefix("seat ") for seat in seats]
+    return "seats " + ", ".join(named[:-1]) + " and " + named[-1]
+
+
+def describe(event: Event, deal: str | None, names: dict[int, str] | None = None) -> str:
+    """One event at a glance, e.g. "deal 3 · seat 2 (Shirin) raises to 3 · pot 7". Actions do
+    not say which deal they belong to, so the caller names it: `deal` is the latest deal
+    started. `names` maps seat numbers to player names."""
+    names = names or {}
     match event:
         case MatchCreated():
             return f"match created · seed {event.seed}"
         case DealStarted():
             name = deal_name(event.series, event.deal_number)
-            return f"{name} starts · dealer seat {event.dealer}"
+            return f"{name} starts · dealer {_seat(event.dealer, names)}"
         case ActionTaken(action="look"):
-            return f"{deal} · seat {event.seat} looks"
+            return f"{deal} · {_seat(event.seat, names)} looks"
         case ActionTaken(action="fold"):
-            return f"{deal} · seat {event.seat} folds · pot {event.pot}"
+            return f"{deal} · {_seat(event.seat, names)} folds · pot {event.pot}"
         case ActionTaken():
             verb = _VERBS.get(event.action, event.action)
-            return f"{deal} · seat {event.seat} {verb} {event.stake} · pot {event.pot}"
+            return f"{deal} · {_seat(event.seat, names)} {verb} {event.stake} · pot {event.pot}"
         case DealEnded():
             pot = sum(seat.stake for seat in event.seats)
             verb = "wins" if len(event.winners) == 1 else "split"
-            text = f"{deal_name(event.series, event.deal_number)} · {event.outcome}"
-            text += f" · {_seats(event.winners)} {verb} {pot}"
+            text = f"{deal_name(event.series, event.deal_number)} · {readable(event.outcome)}"
+            text += f" · {_seats(event.winners, names)} {verb} {pot}"
             if event.outcome == "showdown":
-                text += f" ({event.seats[event.winners[0]].category})"
+                text += f" ({readable(event.seats[event.winners[0]].category)})"
             return text
         case MatchFinished():
             verb = "wins" if len(event.winners) == 1 else "win"
             totals = ", ".join(map(str, event.totals))
-            return f"series {event.series} over · {_seats(event.winners)} {verb} · totals {totals}"
+            winners = _seats(event.winners, names)
+            return f"series {event.series} over · {winners} {verb} · totals {totals}"
         case MatchRestarted():
             return f"restart · series {event.series} begins"
+
+
+def _names(match: Match) -> dict[int, str]:
+    return dict(match.seats.values_list("number", "player__name"))
 
 
 def _replay_url(match_id, series: int, number: int) -> str:
     return reverse("admin:games_match_deal_replay", args=[match_id, series, number])
 
 
-def _replay_deal(events, name: str) -> tuple[DealState, list[dict]]:
+def _replay_deal(events, name: str, names: dict[int, str]) -> tuple[DealState, list[dict]]:
     """Replay one deal's (seq, payload) events through the engine, from its deal_started on:
     the deal as it ends, and after each event every seat's stake, the pot, the high stake and
     whose turn it is."""
@@ -98,7 +125,7 @@ def _replay_deal(events, name: str) -> tuple[DealState, list[dict]]:
         steps.append(
             {
                 "seq": seq,
-                "text": describe(event, name),
+                "text": describe(event, name, names),
                 "seats": [
                     {
                         "stake": deal.stakes[seat],
@@ -118,16 +145,25 @@ def _replay_deal(events, name: str) -> tuple[DealState, list[dict]]:
 
 class SeatInline(admin.TabularInline):
     model = Seat
-    fields = ("number", "player", "kind")
+    fields = ("number", "player_name", "kind", "player_id")
     readonly_fields = fields
     extra = 0
 
     def get_queryset(self, request):
         return super().get_queryset(request).select_related("player")
 
+    @admin.display(description="player")
+    def player_name(self, seat: Seat) -> str:
+        url = reverse("admin:players_player_change", args=[seat.player_id])
+        return format_html('<a href="{}">{}</a>', url, seat.player.name)
+
     @admin.display(description="kind")
     def kind(self, seat: Seat) -> str:
         return seat.player.get_kind_display()
+
+    @admin.display(description="player id")
+    def player_id(self, seat: Seat) -> str:
+        return str(seat.player_id)
 
     def has_add_permission(self, request, obj=None) -> bool:
         return False
@@ -139,16 +175,34 @@ class SeatInline(admin.TabularInline):
         return False
 
 
+def _shown_series(request, match: Match) -> int:
+    """The series whose deals the match page shows: ?series=N, by default the current one."""
+    return _number_parameter(request, "series", default=match.series, last=match.series)
+
+
+def _number_parameter(request, name: str, *, default: int, last: int) -> int:
+    """A page-like number from the query string, 1 to `last`; anything else is a 400."""
+    value = request.GET.get(name)
+    if value is None:
+        return default
+    if not value.isdigit() or not 1 <= int(value) <= last:
+        raise BadRequest(f"{name} must be a whole number from 1 to {last}.")
+    return int(value)
+
+
 class DealInline(admin.TabularInline):
-    """Each deal with every dealt hand. The admin is for staff only, and so are the hands."""
+    """The deals of one series (a match restarted thousands of times has thousands), each
+    with every dealt hand, its scores and the running totals. The admin is for staff only,
+    and so are the hands."""
 
     model = Deal
     fields = (
         "series",
         "number",
-        "dealer",
+        "dealer_name",
         "hands",
         "settlement",
+        "scores",
         "started_at",
         "ended_at",
         "replay",
@@ -156,19 +210,35 @@ class DealInline(admin.TabularInline):
     readonly_fields = fields
     extra = 0
 
+    def get_formset(self, request, obj=None, **kwargs):
+        formset = super().get_formset(request, obj, **kwargs)
+        if obj is None:
+            return formset
+        series = _shown_series(request, obj)
+        names = _names(obj)
+
+        class OneSeries(formset):
+            def get_queryset(self):
+                if not hasattr(self, "_queryset"):
+                    deals = list(super().get_queryset().filter(series=series))
+                    _annotate_running_totals(deals, names)
+                    self._queryset = deals
+                return self._queryset
+
+        return OneSeries
+
+    @admin.display(description="dealer")
+    def dealer_name(self, deal: Deal) -> str:
+        return _seat(deal.dealer, deal.names)
+
     @admin.display(description="hands")
     def hands(self, deal: Deal) -> str:
         hands = hands_from_deck(tuple(deal.deck), deal.dealer)
         return format_html_join(
             mark_safe("<br>"),
-            "seat {}: {} · {}{}",
+            "{}: {} · {}",
             (
-                (
-                    seat,
-                    " ".join(hand),
-                    evaluate(hand).category,
-                    " (dealer)" if seat == deal.dealer else "",
-                )
+                (_seat(seat, deal.names), " ".join(hand), readable(evaluate(hand).category))
                 for seat, hand in enumerate(hands)
             ),
         )
@@ -177,7 +247,20 @@ class DealInline(admin.TabularInline):
     def settlement(self, deal: Deal) -> str:
         if deal.result is None:
             return deal.get_outcome_display() or "in play"
-        return describe(DealEnded.from_dict(deal.result), None)
+        return describe(DealEnded.from_dict(deal.result), None, deal.names)
+
+    @admin.display(description="score → running total")
+    def scores(self, deal: Deal) -> str:
+        if deal.deltas is None:
+            return "–"
+        return format_html_join(
+            mark_safe("<br>"),
+            "{}: {} → {}",
+            (
+                (_seat(seat, deal.names), _signed(delta), total)
+                for seat, (delta, total) in enumerate(zip(deal.deltas, deal.running, strict=True))
+            ),
+        )
 
     @admin.display(description="replay")
     def replay(self, deal: Deal) -> str:
@@ -194,6 +277,23 @@ class DealInline(admin.TabularInline):
         return False
 
 
+def _annotate_running_totals(deals: list[Deal], names: dict[int, str]) -> None:
+    """Give each deal of one series, in order, its seats' names, its score per seat
+    (`deltas`, None while in play) and the series' totals after it (`running`)."""
+    running = [Fraction(0)] * SEATS
+    for deal in deals:
+        deal.names = names
+        deal.deltas = None
+        if deal.result is not None:
+            deal.deltas = [Fraction(seat["delta"]) for seat in deal.result["seats"]]
+            running = [total + delta for total, delta in zip(running, deal.deltas, strict=True)]
+        deal.running = list(running)
+
+
+def _signed(number: Fraction) -> str:
+    return f"+{number}" if number > 0 else str(number)
+
+
 def _total(seat: int):
     @admin.display(description=f"seat {seat}")
     def total(match: Match) -> str:
@@ -204,7 +304,7 @@ def _total(seat: int):
 
 
 @admin.register(Match)
-class MatchAdmin(admin.ModelAdmin):
+class MatchAdmin(StrictFiltersAdmin):
     list_display = (
         "id",
         "owner",
@@ -231,7 +331,7 @@ class MatchAdmin(admin.ModelAdmin):
                     "id",
                     "owner",
                     ("status", "series", "deal_number", "version"),
-                    ("totals_exact", "winners"),
+                    ("totals_exact", "winners_named"),
                     ("ai_level", "seed", "seeded"),
                     ("created_at", "updated_at"),
                 )
@@ -242,7 +342,7 @@ class MatchAdmin(admin.ModelAdmin):
             {"fields": ("state",), "classes": ["collapse"]},
         ),
     )
-    readonly_fields = ("id", "totals_exact", "created_at", "updated_at")
+    readonly_fields = ("id", "totals_exact", "winners_named", "created_at", "updated_at")
 
     def get_queryset(self, request):
         # The list never needs the state snapshot, the largest column by far.
@@ -262,7 +362,16 @@ class MatchAdmin(admin.ModelAdmin):
 
     @admin.display(description="totals")
     def totals_exact(self, match: Match) -> str:
-        return " · ".join(match.totals)
+        names = _names(match)
+        return " · ".join(
+            f"{_seat(seat, names)}: {total}" for seat, total in enumerate(match.totals)
+        )
+
+    @admin.display(description="winners")
+    def winners_named(self, match: Match) -> str:
+        if not match.winners:
+            return "–"
+        return _seats(match.winners, _names(match))
 
     @admin.action(description="Check integrity: replay the events and compare")
     def check_integrity(self, request, queryset) -> None:
@@ -282,15 +391,35 @@ class MatchAdmin(admin.ModelAdmin):
 
     def render_change_form(self, request, context, add=False, change=False, form_url="", obj=None):
         if obj is not None:
-            context["timeline"] = self._timeline(obj)
+            context.update(self._timeline(request, obj))
+            context["shown_series"] = _shown_series(request, obj)
+            context["all_series"] = range(1, obj.series + 1)
         return super().render_change_form(request, context, add, change, form_url, obj)
 
-    def _timeline(self, match: Match) -> list[dict]:
-        """Every event in seq order, described, from a single query."""
-        rows = []
-        deal = None
+    def _timeline(self, request, match: Match) -> dict:
+        """One page of the events in seq order, described: the last page unless ?timeline=N
+        asks for another. The deal an action belongs to is read from the latest deal_started
+        before the page, so each page costs the same few queries."""
         events = match.events.order_by("seq").values_list("seq", "created_at", "payload")
-        for seq, created_at, payload in events:
+        pages = Paginator(events, TIMELINE_PAGE)
+        number = _number_parameter(
+            request, "timeline", default=pages.num_pages, last=pages.num_pages
+        )
+        try:
+            page = pages.page(number)
+        except InvalidPage as error:  # a count that changed between the two queries
+            raise BadRequest(str(error)) from error
+        names = _names(match)
+        first_seq = page.object_list[0][0] if page.object_list else 1
+        opening = (
+            match.events.filter(type=DealStarted.type, seq__lt=first_seq)
+            .order_by("-seq")
+            .values_list("payload", flat=True)
+            .first()
+        )
+        deal = deal_name(opening["series"], opening["deal_number"]) if opening else None
+        rows = []
+        for seq, created_at, payload in page.object_list:
             row = {"seq": seq, "created_at": created_at, "replay_url": None}
             try:
                 event = event_from_dict(payload)
@@ -301,8 +430,8 @@ class MatchAdmin(admin.ModelAdmin):
             if isinstance(event, DealStarted):
                 deal = deal_name(event.series, event.deal_number)
                 row["replay_url"] = _replay_url(match.pk, event.series, event.deal_number)
-            rows.append({**row, "text": describe(event, deal)})
-        return rows
+            rows.append({**row, "text": describe(event, deal, names)})
+        return {"timeline": rows, "timeline_page": page}
 
     def get_urls(self):
         replay = path(
@@ -334,22 +463,24 @@ class MatchAdmin(admin.ModelAdmin):
         if end is not None:
             events = events.filter(seq__lt=end)
         players = {seat.number: seat.player for seat in match.seats.select_related("player")}
-
-        deal, steps = _replay_deal(events.values_list("seq", "payload"), deal_name(series, number))
+        names = {number: player.name for number, player in players.items()}
+        deal, steps = _replay_deal(
+            events.values_list("seq", "payload"), deal_name(series, number), names
+        )
         result = {seat.seat: seat for seat in deal.result.seats} if deal.result else {}
         hands = [
             {
                 "seat": seat,
                 "player": players.get(seat),
                 "hand": " ".join(hand),
-                "category": evaluate(hand).category,
+                "category": readable(evaluate(hand).category),
                 "dealer": seat == deal.dealer,
                 "result": result.get(seat),
             }
             for seat, hand in enumerate(deal.hands)
         ]
         if deal.result:
-            outcome = deal.result.outcome
+            outcome = readable(deal.result.outcome)
         else:
             outcome = "abandoned (restart)" if end is not None else "in play"
         context = {
@@ -358,9 +489,9 @@ class MatchAdmin(admin.ModelAdmin):
             "title": f"{deal_name(series, number).capitalize()}, step by step",
             "match": match,
             "outcome": outcome,
-            "winners": _seats(deal.result.winners) if deal.result else None,
+            "winners": _seats(deal.result.winners, names) if deal.result else None,
             "hands": hands,
             "steps": steps,
-            "seat_numbers": range(SEATS),
+            "seat_labels": [_seat(seat, names) for seat in range(SEATS)],
         }
         return TemplateResponse(request, "admin/games/match/deal_replay.html", context)

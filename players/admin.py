@@ -3,17 +3,19 @@ from django.db.models import Count
 from django.urls import reverse
 from django.utils.html import format_html
 
+from asnas_api.admin import StrictFiltersAdmin
 from players.models import Player
 
 
 @admin.register(Player)
-class PlayerAdmin(admin.ModelAdmin):
+class PlayerAdmin(StrictFiltersAdmin):
     """Read-only: players are made through the API, the only place that hands out tokens.
     Tokens are never shown, not even their hashes: token_hash is left out of every query."""
 
-    list_display = ("name", "kind", "matches", "created_at")
+    # The id beside the name: the AI personas share names with people ("Darius").
+    list_display = ("name", "id", "kind", "matches", "created_at")
     list_filter = ("kind",)
-    search_fields = ("name",)
+    search_fields = ("name", "id__istartswith")
     fields = ("id", "name", "kind", "matches", "created_at")
     readonly_fields = fields
 

@@ -85,9 +85,11 @@ def test_match_page_shows_the_timeline_in_seq_order(admin_client, make_match):
 def test_match_page_shows_every_dealt_hand_with_its_category(admin_client, make_match):
     match = make_match(deals=2)
     content = admin_client.get(f"/admin/games/match/{match.id}/change/").content.decode()
+    names = dict(match.seats.values_list("number", "player__name"))
     for deal in Deal.objects.filter(match=match):
         for seat, hand in enumerate(hands_from_deck(tuple(deal.deck), deal.dealer)):
-            assert f"seat {seat}: {' '.join(hand)} · {evaluate(hand).category}" in content
+            category = evaluate(hand).category.replace("_", " ")
+            assert f"seat {seat} ({names[seat]}): {' '.join(hand)} · {category}" in content
 
 
 def test_deal_replay_steps_through_the_deal_as_the_events_record_it(admin_client, make_match):
@@ -112,7 +114,7 @@ def test_deal_replay_steps_through_the_deal_as_the_events_record_it(admin_client
     assert [seat["stake"] for seat in steps[-1]["seats"]] == [s["stake"] for s in ended["seats"]]
     hands = response.context["hands"]
     assert [(row["hand"].split(), row["category"]) for row in hands] == [
-        (seat["hand"], seat["category"]) for seat in ended["seats"]
+        (seat["hand"], seat["category"].replace("_", " ")) for seat in ended["seats"]
     ]
     assert response.context["outcome"] == ended["outcome"]
 

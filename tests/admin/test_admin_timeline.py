@@ -45,10 +45,10 @@ def settled(outcome: str, winners: tuple[int, ...], stakes: list[int]) -> DealEn
         (ActionTaken(3, "call", 3, 3, 10), "deal 3 · seat 3 calls to 3 · pot 10"),
         (ActionTaken(0, "hold", 3, 3, 10), "deal 3 · seat 0 holds at 3 · pot 10"),
         (ActionTaken(1, "fold", 0, 3, 10), "deal 3 · seat 1 folds · pot 10"),
-        (settled("showdown", (2,), [1, 0, 3, 3]), "deal 3 · showdown · seat 2 wins 7 (full_house)"),
+        (settled("showdown", (2,), [1, 0, 3, 3]), "deal 3 · showdown · seat 2 wins 7 (full house)"),
         (
             settled("showdown", (1, 3), [2, 2, 1, 2]),
-            "deal 3 · showdown · seats 1, 3 split 7 (full_house)",
+            "deal 3 · showdown · seats 1 and 3 split 7 (full house)",
         ),
         (settled("uncontested", (0,), [2, 1, 0, 0]), "deal 3 · uncontested · seat 0 wins 3"),
         (
@@ -60,3 +60,25 @@ def settled(outcome: str, winners: tuple[int, ...], stakes: list[int]) -> DealEn
 )
 def test_each_event_reads_at_a_glance(event, text):
     assert describe(event, "deal 3") == text
+
+
+NAMES = {0: "Roya", 1: "Darius", 2: "Shirin", 3: "Kaveh"}
+
+
+@pytest.mark.parametrize(
+    ("event", "text"),
+    [
+        (DealStarted(1, 3, 1, ()), "deal 3 starts · dealer seat 1 (Darius)"),
+        (ActionTaken(2, "raise", 3, 3, 7), "deal 3 · seat 2 (Shirin) raises to 3 · pot 7"),
+        (
+            settled("showdown", (1, 3), [2, 2, 1, 2]),
+            "deal 3 · showdown · seats 1 (Darius) and 3 (Kaveh) split 7 (full house)",
+        ),
+        (
+            MatchFinished(1, (0,), (Fraction(3), Fraction(-1), Fraction(-1), Fraction(-1))),
+            "series 1 over · seat 0 (Roya) wins · totals 3, -1, -1, -1",
+        ),
+    ],
+)
+def test_events_name_the_players_beside_their_seats(event, text):
+    assert describe(event, "deal 3", NAMES) == text

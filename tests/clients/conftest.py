@@ -8,6 +8,8 @@ process, as a person would run it. It runs on a fresh database on the tests' Pos
 import os
 import subprocess
 import sys
+import time
+from pathlib import Path
 
 import pytest
 
@@ -49,3 +51,29 @@ def server_url(server_env, tmp_path_factory) -> str:
 def node_modules():
     """The locked npm packages of tests/clients/ts (skips where npm cannot install them)."""
     return install_node_modules()
+
+
+@pytest.fixture
+def wait_for_pane():
+    """wait_for_pane(tmux, text): the tmux pane's screen once it shows `text`."""
+    return _wait_for_pane
+
+
+def _wait_for_pane(tmux: list[str], text: str, timeout: float = 60) -> str:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        pane = subprocess.run(
+            [*tmux, "capture-pane", "-p"], check=True, capture_output=True, text=True
+        ).stdout
+        if text in pane:
+            return pane
+        time.sleep(0.2)
+    pytest.fail(f"{text!r} never showed; the pane:\n{pane}")
+
+
+@pytest.fixture(scope="session")
+def artifacts() -> Path:
+    """The one git-ignored folder for what tests leave to look at: screenshots, captures."""
+    folder = BASE_DIR / ".artifacts"
+    folder.mkdir(exist_ok=True)
+    return folder

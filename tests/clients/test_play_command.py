@@ -4,6 +4,7 @@ import ast
 import json
 import os
 import re
+import shlex
 import subprocess
 import sys
 import urllib.request
@@ -12,7 +13,7 @@ from pathlib import Path
 import pytest
 
 REPO = Path(__file__).resolve().parents[2]
-PLAY_MODULES = [REPO / "asnas_api" / "tui.py", REPO / "games/management/commands/play.py"]
+PLAY_MODULES = [*(REPO / "terminal").glob("*.py"), REPO / "games/management/commands/play.py"]
 
 
 def play(server_env, *args: str, keys: str) -> str:
@@ -55,7 +56,7 @@ def test_play_is_a_client_of_the_http_api_only():
             if name.split(".")[0] in {"games", "players", "rest_framework"}
             or name.startswith(("django.db", "asnas_api."))
         }
-        assert server_code <= {"asnas_api.tui"}, (module.name, server_code)
+        assert not server_code, (module.name, server_code)
 
 
 @pytest.mark.slow
@@ -72,7 +73,7 @@ def test_play_quits_resumes_and_plays_a_match_to_the_end(server_env, server_url,
     # looks, calls, holds, folds and deals on until the match is over, then plays no more.
     second = play(server_env, *args, keys="l\nc\nh\nn\nf\n" * 400)
     assert f"Resuming match {session['match_id']}." in second
-    assert second.count("deal 12 of 12") >= 1 and "Match over. Winner:" in second
+    assert second.count("deal 12 of 12") >= 1 and "Final standings" in second
     assert "showdown" in second and "Category" in second
     assert json.loads(state.read_text())[server_url] == {"token": session["token"]}
 
@@ -95,8 +96,78 @@ def test_play_without_url_starts_a_server_and_stops_it(tmp_path):
     # A fresh checkout: no DATABASE_URL, so play's server runs the embedded database.
     env = {key: value for key, value in os.environ.items() if key != "DATABASE_URL"}
     env["ASNAS_DATA_DIR"] = str(tmp_path)
-    output = play(env, "--state", str(tmp_path / "play.json"), "--name", "Local", keys="q\n")
+    # Without --ai-level, play asks for it: n is normal.
+    output = play(env, "--state", str(tmp_path / "play.json"), "--name", "Local", keys="n\nq\n")
+    assert "Choose the AI level" in output and "AI normal" in output
     assert "deal 1 of 12" in output and "Saved: run play again" in output
     assert "local" in json.loads((tmp_path / "play.json").read_text())
     assert "Booting worker" in (tmp_path / "play-server.log").read_text()
     assert not postgres_running(tmp_path / "postgres"), "the server and its database stopped"
+
+
+def match_view(server_url: str, token: str, match_id: str) -> dict:
+    request = urllib.request.Request(
+        f"{server_url}/api/v1/matches/{match_id}", headers={"Authorization": f"Bearer {token}"}
+    )
+    with urllib.request.urlopen(request) as response:
+        return json.load(response)
+
+
+@pytest.mark.slow
+def test_play_restarts_at_another_level_and_resigns(server_env, server_url, tmp_path):
+    state = tmp_path / "play.json"
+    args = ("--url", server_url, "--state", str(state), "--name", "Quitter", "--ai-level", "hard")
+    # Look, then restart at level easy; a resign cancelled with x changes nothing; quit.
+    first = play(server_env, *args, keys="l\ns\ne\ng\nx\nq\n")
+    assert "Restart: a new series of 12 deals. AI level?" in first
+    assert "series 2 · AI easy" in first
+    session = json.loads(state.read_text())[server_url]
+    view = match_view(server_url, session["token"], session["match_id"])
+    assert (view["series"], view["ai_level"], view["status"]) == (2, "easy", "in_deal")
+
+    # Resign (POST /matches/{id}/resign), confirmed with y; the standings stay; leave.
+    second = play(server_env, *args, keys="g\ny\nn\n")
+    assert "Resign? The match ends now" in second and "Refused" not in second
+    standings = second.rsplit("Final standings", 1)[1]
+    assert "Quitter (you)" in standings
+    view = match_view(server_url, session["token"], session["match_id"])
+    assert view["status"] not in ("in_deal", "deal_over")
+    assert view["your_seat"] not in view["winners"], "the resigning seat never wins"
+    assert json.loads(state.read_text())[server_url] == {"token": session["token"]}
+
+
+@pytest.mark.slow
+def test_play_redraws_one_table_in_place_at_a_terminal(
+    server_env, server_url, tmp_path, wait_for_pane, artifacts
+):
+    """Under tmux, a real terminal: moves redraw the table on the alternate screen instead of
+    scrolling, keys need no Enter, and leaving restores the terminal with a farewell."""
+    session = f"play-{os.getpid()}"
+    command = [sys.executable, "manage.py", "play", "--url", server_url]
+    command += ["--state", str(tmp_path / "play.json"), "--name", "Tmux", "--ai-level", "easy"]
+    env = [f"-e{key}={value}" for key, value in server_env.items() if key == "DATABASE_URL"]
+    tmux = ["tmux", "-L", session]
+    subprocess.run(
+        [*tmux, "new-session", "-d", "-s", session, "-x", "100", "-y", "40", *env, "-c"]
+        + [str(REPO), shlex.join(command) + "; sleep 60"],
+        check=True,
+    )
+    try:
+        pane = wait_for_pane(tmux, "Keys:")
+        assert "deal 1 of 12" in pane
+        for key in "lcchnlcchn":  # moves, some refused or unshown: those keys are ignored
+            subprocess.run([*tmux, "send-keys", "-t", session, key], check=True)
+            wait_for_pane(tmux, "Keys:")
+        history = subprocess.run(
+            [*tmux, "display-message", "-p", "-t", session, "#{history_size}"],
+            check=True,
+            capture_output=True,
+            text=True,
+        ).stdout
+        assert int(history) == 0, "nothing scrolled off the screen"
+        (artifacts / "play-tmux.txt").write_text(wait_for_pane(tmux, "Keys:"))
+        subprocess.run([*tmux, "send-keys", "-t", session, "q"], check=True)
+        pane = wait_for_pane(tmux, "Saved: run play again")
+        assert "Keys:" not in pane, "the table went with the alternate screen"
+    finally:
+        subprocess.run([*tmux, "kill-server"], check=False)

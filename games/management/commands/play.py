@@ -11,9 +11,10 @@ from pathlib import Path
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 from rich.console import Console
-from rich.prompt import Prompt
 
-from asnas_api import tui
+from terminal.api import Api, ApiProblem, Sessions
+from terminal.game import play
+from terminal.screens import screen_for
 
 
 class Command(BaseCommand):
@@ -31,24 +32,25 @@ class Command(BaseCommand):
             help="where your token and unfinished match are kept (default: %(default)s)",
         )
         parser.add_argument("--name", help="your name, when a new player is made")
-        parser.add_argument("--ai-level", help="easy, normal or hard (default: the server's)")
+        parser.add_argument(
+            "--ai-level",
+            choices=("easy", "normal", "hard"),
+            help="the AI seats' level in new matches (default: asked at each new match)",
+        )
 
     def handle(self, *args, url, state, name, ai_level, **options):
         console = Console()
-
-        def ask(prompt: str, choices: list[str] | None) -> str:
-            if choices is None:
-                return Prompt.ask(prompt, console=console, default=getuser())
-            return Prompt.ask(prompt, console=console, choices=choices)
-
         # A self-started server always uses this checkout's database, whatever its port.
-        sessions = tui.Sessions(state, server=url or "local")
+        sessions = Sessions(state, server=url or "local")
         try:
-            with contextlib.nullcontext(url) if url else _local_server(console) as base_url:
-                tui.play(tui.Api(base_url), sessions, console, ask, name=name, ai_level=ai_level)
+            with (
+                contextlib.nullcontext(url) if url else _local_server(console) as base_url,
+                screen_for(console, default_name=getuser()) as screen,
+            ):
+                play(Api(base_url), sessions, screen, name=name, ai_level=ai_level)
         except (EOFError, KeyboardInterrupt):
             console.print("\nSaved: run play again to resume this match.")
-        except (tui.ApiProblem, OSError) as error:
+        except (ApiProblem, OSError) as error:
             raise CommandError(f"The server refused or did not answer: {error}") from error
 
 

@@ -1,0 +1,64 @@
+"""The HTTP side of the terminal client: JSON requests to the API, its problem answers, and
+the sessions saved between runs."""
+
+import json
+import os
+import urllib.error
+import urllib.request
+from pathlib import Path
+
+
+class ApiProblem(Exception):
+    """An error answer: its HTTP status and the problem body's code and detail."""
+
+    def __init__(self, status: int, problem: dict):
+        super().__init__(problem.get("detail") or f"HTTP {status}")
+        self.status = status
+        self.code = problem.get("code")
+
+
+class Api:
+    def __init__(self, base_url: str):
+        self.base_url = base_url.rstrip("/") + "/api/v1"
+        self.token: str | None = None
+
+    def __call__(self, method: str, path: str, body: dict | None = None) -> dict:
+        headers = {"Content-Type": "application/json", "Accept": "application/json"}
+        if self.token:
+            headers["Authorization"] = f"Bearer {self.token}"
+        data = json.dumps(body or {}).encode() if method == "POST" else None
+        request = urllib.request.Request(self.base_url + path, data, headers, method=method)
+        try:
+            with urllib.request.urlopen(request, timeout=60) as response:
+                return json.load(response)
+        except urllib.error.HTTPError as error:
+            try:
+                problem = json.load(error)
+            except ValueError:  # not the API answering, e.g. a proxy's error page
+                problem = {}
+            raise ApiProblem(error.code, problem) from None
+
+
+class Sessions:
+    """Each server's token and unfinished match, in a JSON file that only its owner may
+    read, since a token is as good as a password."""
+
+    def __init__(self, path: Path, server: str):
+        self.path = path
+        self.server = server
+
+    def _all(self) -> dict:
+        try:
+            return json.loads(self.path.read_text())
+        except FileNotFoundError:
+            return {}
+
+    def load(self) -> dict:
+        return self._all().get(self.server, {})
+
+    def save(self, session: dict) -> None:
+        sessions = {**self._all(), self.server: session}
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        descriptor = os.open(self.path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        with os.fdopen(descriptor, "w") as state_file:
+            json.dump(sessions, state_file, indent=2)

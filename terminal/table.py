@@ -1,0 +1,165 @@
+"""What the terminal table shows: the seats, your cards, this deal's actions, the last
+deal's showdown and, once a match is over, the final standings. It reads only the API's
+JSON: a match view and the match's events."""
+
+from fractions import Fraction
+
+from rich.console import Group, RenderableType
+from rich.rule import Rule
+from rich.table import Table
+from rich.text import Text
+
+from terminal.api import Api
+
+ACTION_LOG = {
+    "look": "looks at their cards.",
+    "call": "calls {stake}; pot {pot}.",
+    "hold": "holds at {stake}.",
+    "raise": "raises to {stake}; pot {pot}.",
+    "fold": "folds.",
+}
+# A live screen must fit a terminal of 24 lines with the showdown below the log.
+LOG_LINES = 6
+# Every status in which moves are still made; any other (finished, resigned...) is an end.
+PLAYING = frozenset({"in_deal", "deal_over"})
+
+
+def is_over(view: dict) -> bool:
+    return view["status"] not in PLAYING
+
+
+class TableState:
+    """What the table shows besides the current view, read from the match's events: this
+    deal's public actions, and how many deals each seat has won in this series."""
+
+    def __init__(self):
+        self.seen = 0
+        self.log: list[str] = []
+        self.deals_won: dict[int, int] = {}
+
+    def read_events(self, api: Api, view: dict) -> None:
+        names = [seat["name"] for seat in view["seats"]]
+        while self.seen < view["version"]:
+            page = api("GET", f"/matches/{view['id']}/events?after={self.seen}")
+            for event in page["events"]:
+                self._note(event, names)
+            self.seen = page["events"][-1]["seq"] if page["events"] else view["version"]
+
+    def _note(self, event: dict, names: list[str]) -> None:
+        kind = event["type"]
+        if kind == "deal_started":
+            self.log = [
+                f"Deal {event['deal_number']}: {names[event['dealer']]} deals and opens with 1."
+            ]
+        elif kind == "action":
+            said = ACTION_LOG[event["action"]].format(stake=event["stake"], pot=event["pot"])
+            self.log.append(f"{names[event['seat']]} {said}")
+        elif kind == "deal_ended":
+            for seat in event["winners"]:
+                self.deals_won[seat] = self.deals_won.get(seat, 0) + 1
+        elif kind == "match_restarted":
+            self.log = [f"Series {event['series']} begins."]
+            self.deals_won = {}
+        elif kind == "resigned":
+            self.log.append(f"{names[event['seat']]} resigns.")
+
+    def render(self, view: dict, keys: dict[str, str], notice: str = "") -> Group:
+        """The whole screen; `keys` are the keys that work now, with what each does."""
+        parts: list[RenderableType] = [
+            Rule(
+                f"As-Nas · deal {view['deal_number']} of 12 · series {view['series']} · "
+                f"AI {view['ai_level']}",
+                style="bold",
+            ),
+            _seats_table(view),
+            Text(f"Pot {view['pot']} · high stake {view['high_stake']}"),
+            _your_cards(view),
+        ]
+        if self.log and not is_over(view):
+            parts.append(Text("\n".join(self.log[-LOG_LINES:]), style="dim"))
+        if view["status"] != "in_deal" and view["last_deal"]:
+            parts.append(_showdown(view))
+        if is_over(view):
+            parts.append(self.standings(view))
+        if notice:
+            parts.append(Text(notice, style="bold red"))
+        parts.append(Text("Keys: " + "   ".join(f"{k} {what}" for k, what in keys.items())))
+        parts[-1].stylize("cyan")
+        return Group(*parts)
+
+    def standings(self, view: dict) -> Table:
+        """The final standings: every seat by total, highest first, winners starred."""
+        table = Table(title="Final standings", title_justify="left", title_style="bold green")
+        for column in ("Place", "Player", "Total", "Deals won"):
+            table.add_column(column, justify="left" if column == "Player" else "right")
+        ranked = sorted(view["seats"], key=lambda seat: -Fraction(seat["total"]))
+        for seat in ranked:
+            place = 1 + sum(Fraction(s["total"]) > Fraction(seat["total"]) for s in ranked)
+            winner = seat["seat"] in (view["winners"] or [])
+            table.add_row(
+                str(place),
+                ("★ " if winner else "") + _name(view, seat),
+                seat["total"],
+                str(self.deals_won.get(seat["seat"], 0)),
+                style="bold" if winner else None,
+            )
+        return table
+
+
+def _name(view: dict, seat: dict) -> str:
+    you = seat["seat"] == view["your_seat"]
+    return seat["name"] + (" (you)" if you else " (AI)" if seat["kind"] == "ai" else "")
+
+
+def _seats_table(view: dict) -> Table:
+    table = Table(box=None, pad_edge=False)
+    for column in ("", "Seat", "Player", "Stake", "Total", ""):
+        table.add_column(column, justify="right" if column in ("Stake", "Total") else "left")
+    for seat in view["seats"]:
+        number = seat["seat"]
+        notes = [
+            note
+            for note, shown in (
+                ("dealer", number == view["dealer"]),
+                ("looked", seat["looked"]),
+                ("folded", seat["folded"]),
+            )
+            if shown
+        ]
+        table.add_row(
+            "▶" if number == view["turn"] else "",
+            str(number),
+            _name(view, seat),
+            str(seat["stake"]),
+            seat["total"],
+            ", ".join(notes),
+            style="dim" if seat["folded"] else None,
+        )
+    return table
+
+
+def _your_cards(view: dict) -> Text:
+    if view["your_cards"] is None:
+        return Text("Your cards: hidden until you look (l)")
+    category = view["your_category"].replace("_", " ")
+    return Text(f"Your cards: {' '.join(view['your_cards'])} ({category})", style="bold")
+
+
+def _showdown(view: dict) -> Table:
+    deal = view["last_deal"]
+    table = Table(title=f"Deal {deal['deal_number']}: {deal['outcome']}", title_justify="left")
+    for column in ("Seat", "Hand", "Category", "Stake", "Payout", "Score"):
+        table.add_column(
+            column, justify="right" if column in ("Stake", "Payout", "Score") else "left"
+        )
+    for seat in deal["seats"]:
+        number = seat["seat"]
+        table.add_row(
+            ("★ " if number in deal["winners"] else "") + view["seats"][number]["name"],
+            " ".join(seat["hand"] or ["hidden"]),
+            "folded" if seat["folded"] else (seat["category"] or "").replace("_", " "),
+            str(seat["stake"]),
+            seat["payout"],
+            seat["delta"],
+        )
+    return table
