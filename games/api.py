@@ -1,17 +1,19 @@
-"""The match API. Views only translate: validate input, call one service or selector,
-serialize the output. Errors are mapped in asnas_api.errors."""
+"""The match API: one viewset on the router. Views only translate: validate input, call one
+service or selector, serialize the output. Errors are mapped in asnas_api.errors."""
+
+from collections.abc import Callable
 
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiExample, OpenApiParameter, extend_schema
-from rest_framework import status
+from rest_framework import status, viewsets
+from rest_framework.decorators import action
 from rest_framework.pagination import PageNumberPagination
-from rest_framework.permissions import IsAuthenticated
 from rest_framework.response import Response
-from rest_framework.views import APIView
 
 from asnas_api.errors import ApiError
 from asnas_api.schema import NOT_FOUND, UNAUTHORIZED, VALIDATION_ERROR, problem_response
 from games import idempotency, selectors, services
+from games.models import Match
 from games.serializers import (
     ActionRequestSerializer,
     EventsQuerySerializer,
@@ -50,45 +52,70 @@ class MatchPagination(PageNumberPagination):
     max_page_size = 100
 
 
-def _match_view(match) -> dict:
-    # Already shaped as MatchViewSerializer would output it; that serializer is the schema.
-    return selectors.match_view(match=match)
+def valid(serializer_class, data) -> dict:
+    serializer = serializer_class(data=data)
+    serializer.is_valid(raise_exception=True)
+    return serializer.validated_data
 
 
-def _write_response(request, write, *, status_code: int = status.HTTP_200_OK) -> Response:
-    """Run a service `write` that returns a match, and answer with its MatchView. With an
-    Idempotency-Key, a repeat of the same request answers the first outcome instead."""
+class RateScopedViewSet(viewsets.GenericViewSet):
+    # Actions may count against stricter rate limits, named per action in
+    # `action_rate_scopes`; RateLimit reads them per request as `extra_rate_scopes`.
+    # (Comments, not docstrings: drf-spectacular would publish a docstring.)
 
-    def call() -> tuple[int, dict]:
-        return status_code, _match_view(write())
+    action_rate_scopes: dict[str, tuple[str, ...]] = {}
 
-    key = request.headers.get("Idempotency-Key")
-    if key is None:
-        code, body = call()
-        return Response(body, status=code)
-    code, body, replayed = idempotency.idempotent_call(
-        player=request.user,
-        key=idempotency.validate_key(key),
-        fingerprint=idempotency.fingerprint(request.method, request.path, request.data),
-        call=call,
-    )
-    return Response(
-        body, status=code, headers={"Idempotent-Replayed": "true"} if replayed else None
-    )
+    @property
+    def extra_rate_scopes(self) -> dict[str, tuple[str, ...]]:
+        return {self.request.method: self.action_rate_scopes.get(self.action, ())}
 
 
-def _found(match_id, player):
-    match = selectors.match_get(match_id=match_id, player=player)
-    if match is None:
-        raise ApiError(404, "not_found", "No such match.")
-    return match
+class MatchWriteViewSet(RateScopedViewSet):
+    # What every write to a match shares: a validated body, an optional Idempotency-Key
+    # (a repeat answers the first outcome and changes nothing), and the answer, the match
+    # as its player may see it. `expected_version` travels in the body to the service.
+
+    def write(
+        self,
+        request,
+        body_serializer,
+        service: Callable[[dict], Match],
+        *,
+        status_code: int = status.HTTP_200_OK,
+    ) -> Response:
+        data = valid(body_serializer, request.data)
+
+        def call() -> tuple[int, dict]:
+            # Already shaped as MatchViewSerializer would output it; that serializer is the schema.
+            return status_code, selectors.match_view(match=service(data))
+
+        key = request.headers.get("Idempotency-Key")
+        if key is None:
+            code, body = call()
+            return Response(body, status=code)
+        code, body, replayed = idempotency.idempotent_call(
+            player=request.user,
+            key=idempotency.validate_key(key),
+            fingerprint=idempotency.fingerprint(request.method, request.path, request.data),
+            call=call,
+        )
+        return Response(
+            body, status=code, headers={"Idempotent-Replayed": "true"} if replayed else None
+        )
 
 
-class MatchListCreateApi(APIView):
-    permission_classes = [IsAuthenticated]
-    extra_rate_scopes = {"POST": ("match_create",)}
+class MatchViewSet(MatchWriteViewSet):
+    lookup_url_kwarg = "match_id"
+    lookup_value_converter = "uuid"
     # Named here, drf-spectacular documents the page envelope and its query parameters.
     pagination_class = MatchPagination
+    action_rate_scopes = {"create": ("match_create",)}
+
+    def _found(self) -> Match:
+        match = selectors.match_get(match_id=self.kwargs["match_id"], player=self.request.user)
+        if match is None:
+            raise ApiError(404, "not_found", "No such match.")
+        return match
 
     @extend_schema(
         operation_id="matches_list",
@@ -101,10 +128,9 @@ class MatchListCreateApi(APIView):
             ),
         },
     )
-    def get(self, request):
-        paginator = self.pagination_class()
-        page = paginator.paginate_queryset(selectors.match_list(player=request.user), request, self)
-        return paginator.get_paginated_response(MatchSummarySerializer(page, many=True).data)
+    def list(self, request):
+        page = self.paginate_queryset(selectors.match_list(player=request.user))
+        return self.get_paginated_response(MatchSummarySerializer(page, many=True).data)
 
     @extend_schema(
         operation_id="matches_create",
@@ -121,31 +147,23 @@ class MatchListCreateApi(APIView):
         },
         examples=[OpenApiExample("hard AI", value={"ai_level": "hard"}, request_only=True)],
     )
-    def post(self, request):
-        data = _valid(MatchCreateRequestSerializer, request.data)
-        return _write_response(
+    def create(self, request):
+        return self.write(
             request,
-            lambda: services.match_create(
+            MatchCreateRequestSerializer,
+            lambda data: services.match_create(
                 owner=request.user, ai_level=data["ai_level"], seed=data.get("seed")
             ),
             status_code=status.HTTP_201_CREATED,
         )
-
-
-class MatchDetailApi(APIView):
-    permission_classes = [IsAuthenticated]
 
     @extend_schema(
         operation_id="matches_retrieve",
         summary="The match as you may see it",
         responses={200: MatchViewSerializer, 401: UNAUTHORIZED, 404: NOT_FOUND},
     )
-    def get(self, request, match_id):
-        return Response(_match_view(_found(match_id, request.user)))
-
-
-class MatchActionApi(APIView):
-    permission_classes = [IsAuthenticated]
+    def retrieve(self, request, match_id):
+        return Response(selectors.match_view(match=self._found()))
 
     @extend_schema(
         operation_id="matches_act",
@@ -183,21 +201,18 @@ class MatchActionApi(APIView):
             ),
         ],
     )
-    def post(self, request, match_id):
-        data = _valid(ActionRequestSerializer, request.data)
-        return _write_response(
+    @action(detail=True, methods=["post"], url_path="actions")
+    def act(self, request, match_id):
+        return self.write(
             request,
-            lambda: services.match_act(
+            ActionRequestSerializer,
+            lambda data: services.match_act(
                 match_id=match_id,
                 player=request.user,
                 action=data["action"],
                 expected_version=data.get("expected_version"),
             ),
         )
-
-
-class MatchNextDealApi(APIView):
-    permission_classes = [IsAuthenticated]
 
     @extend_schema(
         operation_id="matches_next_deal",
@@ -219,20 +234,17 @@ class MatchNextDealApi(APIView):
             422: problem_response("The key was used with another request.", KEY_REUSED),
         },
     )
-    def post(self, request, match_id):
-        data = _valid(VersionRequestSerializer, request.data)
-        return _write_response(
+    @action(detail=True, methods=["post"], url_path="next-deal")
+    def next_deal(self, request, match_id):
+        return self.write(
             request,
-            lambda: services.match_next_deal(
+            VersionRequestSerializer,
+            lambda data: services.match_next_deal(
                 match_id=match_id,
                 player=request.user,
                 expected_version=data.get("expected_version"),
             ),
         )
-
-
-class MatchRestartApi(APIView):
-    permission_classes = [IsAuthenticated]
 
     @extend_schema(
         operation_id="matches_restart",
@@ -250,20 +262,17 @@ class MatchRestartApi(APIView):
             422: problem_response("The key was used with another request.", KEY_REUSED),
         },
     )
-    def post(self, request, match_id):
-        data = _valid(VersionRequestSerializer, request.data)
-        return _write_response(
+    @action(detail=True, methods=["post"])
+    def restart(self, request, match_id):
+        return self.write(
             request,
-            lambda: services.match_restart(
+            VersionRequestSerializer,
+            lambda data: services.match_restart(
                 match_id=match_id,
                 player=request.user,
                 expected_version=data.get("expected_version"),
             ),
         )
-
-
-class MatchEventsApi(APIView):
-    permission_classes = [IsAuthenticated]
 
     @extend_schema(
         operation_id="matches_events",
@@ -276,13 +285,7 @@ class MatchEventsApi(APIView):
             404: NOT_FOUND,
         },
     )
-    def get(self, request, match_id):
-        query = _valid(EventsQuerySerializer, request.query_params)
-        match = _found(match_id, request.user)
-        return Response(selectors.match_events(match=match, after=query["after"]))
-
-
-def _valid(serializer_class, data) -> dict:
-    serializer = serializer_class(data=data)
-    serializer.is_valid(raise_exception=True)
-    return serializer.validated_data
+    @action(detail=True, methods=["get"])
+    def events(self, request, match_id):
+        query = valid(EventsQuerySerializer, request.query_params)
+        return Response(selectors.match_events(match=self._found(), after=query["after"]))

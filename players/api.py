@@ -1,10 +1,14 @@
+"""The player API: one viewset on the router. Registering is the one public action; every
+other one needs a token."""
+
 from drf_spectacular.utils import OpenApiExample, extend_schema
 from rest_framework import status
-from rest_framework.permissions import AllowAny, IsAuthenticated
+from rest_framework.decorators import action
+from rest_framework.permissions import AllowAny
 from rest_framework.response import Response
-from rest_framework.views import APIView
 
 from asnas_api.schema import UNAUTHORIZED, VALIDATION_ERROR
+from games.api import RateScopedViewSet, valid
 from players import selectors, services
 from players.serializers import (
     PlayerCreatedSerializer,
@@ -13,10 +17,20 @@ from players.serializers import (
 )
 
 
-class PlayerCreateApi(APIView):
-    authentication_classes = []
-    permission_classes = [AllowAny]
-    extra_rate_scopes = {"POST": ("player_create",)}
+class PlayerViewSet(RateScopedViewSet):
+    public_actions = {"create"}
+    action_rate_scopes = {"create": ("player_create",)}
+
+    def initialize_request(self, request, *args, **kwargs):
+        # DRF picks the authenticators here, before it sets self.action from the same map.
+        self.is_public = self.action_map.get(request.method.lower()) in self.public_actions
+        return super().initialize_request(request, *args, **kwargs)
+
+    def get_authenticators(self):
+        return [] if self.is_public else super().get_authenticators()
+
+    def get_permissions(self):
+        return [AllowAny()] if self.action in self.public_actions else super().get_permissions()
 
     @extend_schema(
         operation_id="players_create",
@@ -26,25 +40,21 @@ class PlayerCreateApi(APIView):
         examples=[OpenApiExample("Roya", value={"name": "Roya"}, request_only=True)],
         auth=[],
     )
-    def post(self, request):
-        serializer = PlayerCreateRequestSerializer(data=request.data)
-        serializer.is_valid(raise_exception=True)
-        player, token = services.player_create(name=serializer.validated_data["name"])
+    def create(self, request):
+        data = valid(PlayerCreateRequestSerializer, request.data)
+        player, token = services.player_create(name=data["name"])
         return Response(
             PlayerCreatedSerializer({"id": player.id, "name": player.name, "token": token}).data,
             status=status.HTTP_201_CREATED,
         )
-
-
-class PlayerMeApi(APIView):
-    permission_classes = [IsAuthenticated]
 
     @extend_schema(
         operation_id="players_me",
         summary="Your profile and stats",
         responses={200: PlayerProfileSerializer, 401: UNAUTHORIZED},
     )
-    def get(self, request):
+    @action(detail=False, methods=["get"])
+    def me(self, request):
         player = request.user
         profile = {
             "id": player.id,
