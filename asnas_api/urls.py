@@ -3,6 +3,7 @@ from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerView
 
 from asnas_api.health import healthz, readyz
+from asnas_api.index import ApiIndex
 
 handler404 = "asnas_api.errors.not_found"
 
@@ -23,6 +24,7 @@ urlpatterns = [
         ),
         name="redoc",
     ),
+    path("api/v1/", ApiIndex.as_view(), name="api-index"),
     path("api/v1/", include("games.urls")),
     path("api/v1/", include("players.urls")),
 ]

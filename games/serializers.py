@@ -26,8 +26,41 @@ class PointsField(serializers.CharField):
     pass
 
 
-class MatchCreateRequestSerializer(serializers.Serializer):
-    ai_level = serializers.ChoiceField(choices=AI_LEVELS, default=DEFAULT_AI_LEVEL)
+class ChoiceField(serializers.ChoiceField):
+    """A choice whose refusal lists the choices, so a client need not look them up."""
+
+    default_error_messages = {
+        "invalid_choice": '"{input}" is not a valid choice; allowed: {allowed}.',
+    }
+
+    def fail(self, key, **kwargs):
+        if key == "invalid_choice":
+            kwargs["allowed"] = ", ".join(str(choice) for choice in self.choices)
+        super().fail(key, **kwargs)
+
+
+class RequestBodySerializer(serializers.Serializer):
+    """A request body that refuses fields it does not know: a typo such as `ai_levle` is
+    an error, not a default silently used."""
+
+    def to_internal_value(self, data):
+        if isinstance(data, dict):
+            unknown = sorted(set(data) - set(self.fields))
+            if unknown:
+                allowed = ", ".join(self.fields) or "none"
+                raise serializers.ValidationError(
+                    {
+                        name: serializers.ErrorDetail(
+                            f"Unknown field; allowed: {allowed}.", code="unknown_field"
+                        )
+                        for name in unknown
+                    }
+                )
+        return super().to_internal_value(data)
+
+
+class MatchCreateRequestSerializer(RequestBodySerializer):
+    ai_level = ChoiceField(choices=AI_LEVELS, default=DEFAULT_AI_LEVEL)
     seed = serializers.IntegerField(
         min_value=0,
         max_value=MAX_SEED,
@@ -43,8 +76,8 @@ class MatchCreateRequestSerializer(serializers.Serializer):
         return seed
 
 
-class ActionRequestSerializer(serializers.Serializer):
-    action = serializers.ChoiceField(choices=ACTION_NAMES)
+class ActionRequestSerializer(RequestBodySerializer):
+    action = ChoiceField(choices=ACTION_NAMES)
     expected_version = serializers.IntegerField(
         min_value=0,
         max_value=MAX_VERSION,
@@ -54,7 +87,7 @@ class ActionRequestSerializer(serializers.Serializer):
     )
 
 
-class VersionRequestSerializer(serializers.Serializer):
+class VersionRequestSerializer(RequestBodySerializer):
     expected_version = serializers.IntegerField(min_value=0, max_value=MAX_VERSION, required=False)
 
 

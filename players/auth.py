@@ -26,8 +26,13 @@ class BearerTokenAuthentication(authentication.BaseAuthentication):
 
     def authenticate(self, request):
         header = authentication.get_authorization_header(request).split()
-        if not header or header[0].lower() != self.keyword.lower().encode():
+        if not header:
             return None
+        if header[0].lower() != self.keyword.lower().encode():
+            scheme = header[0].decode("ascii", "replace")
+            raise exceptions.AuthenticationFailed(
+                f"Use 'Authorization: Bearer <token>'; the scheme '{scheme}' is not accepted."
+            )
         if len(header) != 2:
             raise exceptions.AuthenticationFailed(
                 "The Authorization header must be 'Bearer <token>'."

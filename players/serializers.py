@@ -1,9 +1,9 @@
 from rest_framework import serializers
 
-from games.serializers import PointsField
+from games.serializers import PointsField, RequestBodySerializer
 
 
-class PlayerCreateRequestSerializer(serializers.Serializer):
+class PlayerCreateRequestSerializer(RequestBodySerializer):
     name = serializers.CharField(max_length=64, trim_whitespace=True)
 
 
