@@ -19,6 +19,7 @@ from games.serializers import (
     EventsQuerySerializer,
     MatchCreateRequestSerializer,
     MatchEventsSerializer,
+    MatchListQuerySerializer,
     MatchSummarySerializer,
     MatchViewSerializer,
     VersionRequestSerializer,
@@ -120,8 +121,10 @@ class MatchViewSet(MatchWriteViewSet):
     @extend_schema(
         operation_id="matches_list",
         summary="List your matches, newest first",
+        parameters=[MatchListQuerySerializer],
         responses={
             200: MatchSummarySerializer(many=True),
+            400: VALIDATION_ERROR,
             401: UNAUTHORIZED,
             404: problem_response(
                 "The page number is not a page of the list.", (404, "not_found", "Invalid page.")
@@ -129,7 +132,9 @@ class MatchViewSet(MatchWriteViewSet):
         },
     )
     def list(self, request):
-        page = self.paginate_queryset(selectors.match_list(player=request.user))
+        query = valid(MatchListQuerySerializer, request.query_params)
+        matches = selectors.match_list(player=request.user, status=query.get("status"))
+        page = self.paginate_queryset(matches)
         return self.get_paginated_response(MatchSummarySerializer(page, many=True).data)
 
     @extend_schema(

@@ -15,8 +15,11 @@ HUMAN_SEAT = 0
 EVENTS_PAGE_LIMIT = 1000
 
 
-def match_list(*, player: Player) -> QuerySet[Match]:
-    return Match.objects.filter(owner=player).order_by("-created_at", "-id")
+def match_list(*, player: Player, status: str | None = None) -> QuerySet[Match]:
+    matches = Match.objects.filter(owner=player)
+    if status is not None:
+        matches = matches.filter(status=status)
+    return matches.order_by("-created_at", "-id")
 
 
 # Raw SQL: the ORM takes longer to compile this query than Postgres takes to run it, and every

@@ -91,6 +91,12 @@ class VersionRequestSerializer(RequestBodySerializer):
     expected_version = serializers.IntegerField(min_value=0, max_value=MAX_VERSION, required=False)
 
 
+class MatchListQuerySerializer(serializers.Serializer):
+    status = ChoiceField(
+        choices=MATCH_STATUSES, required=False, help_text="Only the matches with this status."
+    )
+
+
 class EventsQuerySerializer(serializers.Serializer):
     after = serializers.IntegerField(
         min_value=0, max_value=MAX_VERSION, default=0, help_text="Return events with seq > after."
