@@ -9,7 +9,7 @@ from players.models import Player
 @admin.register(Player)
 class PlayerAdmin(admin.ModelAdmin):
     """Read-only: players are made through the API, the only place that hands out tokens.
-    Tokens are never shown, not even their hashes: token_hash is left out of every query."""
+    Tokens are never shown, not even their hashes: they live in another table, never read here."""
 
     list_display = ("name", "kind", "matches", "created_at")
     list_filter = ("kind",)
@@ -20,7 +20,7 @@ class PlayerAdmin(admin.ModelAdmin):
     def get_queryset(self, request):
         # Every player, the AI personas too, has a seat in each match it plays.
         matches = Count("seats")
-        return super().get_queryset(request).defer("token_hash").annotate(match_count=matches)
+        return super().get_queryset(request).annotate(match_count=matches)
 
     @admin.display(description="matches", ordering="match_count")
     def matches(self, player: Player) -> str:

@@ -14,6 +14,7 @@ from players.serializers import (
     PlayerCreatedSerializer,
     PlayerCreateRequestSerializer,
     PlayerProfileSerializer,
+    TokenIssuedSerializer,
 )
 
 
@@ -63,3 +64,45 @@ class PlayerViewSet(RateScopedViewSet):
             "stats": selectors.player_stats(player=player),
         }
         return Response(PlayerProfileSerializer(profile).data)
+
+    @extend_schema(
+        operation_id="players_tokens_issue",
+        summary="Issue another token, for another device",
+        description="Authenticated with one of your tokens; every token you hold keeps working "
+        "until it is rotated or revoked. Keep at least one: a lost last token cannot be "
+        "recovered, since the server keeps only hashes.",
+        request=None,
+        responses={201: TokenIssuedSerializer, 401: UNAUTHORIZED},
+    )
+    @action(detail=False, methods=["post"], url_path="me/tokens")
+    def tokens_issue(self, request):
+        token = services.token_issue(player=request.user)
+        return Response(
+            TokenIssuedSerializer({"token": token}).data, status=status.HTTP_201_CREATED
+        )
+
+    @extend_schema(
+        operation_id="players_tokens_rotate",
+        summary="Replace the token in use with a new one",
+        description="The token that authenticated this request stops working at once; use the "
+        "one in the answer from now on. Your other tokens are untouched.",
+        request=None,
+        responses={200: TokenIssuedSerializer, 401: UNAUTHORIZED},
+    )
+    @action(detail=False, methods=["post"], url_path="me/tokens/rotate")
+    def tokens_rotate(self, request):
+        token = services.token_rotate(player=request.user, token=request.auth)
+        return Response(TokenIssuedSerializer({"token": token}).data)
+
+    @extend_schema(
+        operation_id="players_tokens_revoke_current",
+        summary="Revoke the token in use",
+        description="The token that authenticated this request stops working at once, as on a "
+        "logout. If it was your last token, nothing can give you access to this player again.",
+        request=None,
+        responses={204: None, 401: UNAUTHORIZED},
+    )
+    @action(detail=False, methods=["delete"], url_path="me/tokens/current")
+    def tokens_revoke_current(self, request):
+        services.token_revoke(player=request.user, token=request.auth)
+        return Response(status=status.HTTP_204_NO_CONTENT)

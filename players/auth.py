@@ -6,11 +6,14 @@ import secrets
 from drf_spectacular.extensions import OpenApiAuthenticationExtension
 from rest_framework import authentication, exceptions
 
-from players.models import Player
+from players.models import Player, Token
 
 # Raw SQL: every request runs it, and the ORM takes longer to compile it than Postgres takes to
 # run it (docs/performance.md).
-_PLAYER_BY_TOKEN = f"SELECT * FROM {Player._meta.db_table} WHERE token_hash = %s AND kind = %s"
+_PLAYER_BY_TOKEN = (
+    f"SELECT p.* FROM {Player._meta.db_table} p JOIN {Token._meta.db_table} t"
+    " ON t.player_id = p.id WHERE t.token_hash = %s AND p.kind = %s"
+)
 
 
 def new_token() -> str:

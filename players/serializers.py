@@ -13,6 +13,12 @@ class PlayerCreatedSerializer(serializers.Serializer):
     token = serializers.CharField(help_text="Send as 'Authorization: Bearer <token>'. Shown once.")
 
 
+class TokenIssuedSerializer(serializers.Serializer):
+    token = serializers.CharField(
+        help_text="A new bearer token: send as 'Authorization: Bearer <token>'. Shown once."
+    )
+
+
 class PlayerStatsSerializer(serializers.Serializer):
     matches_played = serializers.IntegerField()
     matches_finished = serializers.IntegerField()
