@@ -9,9 +9,9 @@ from rest_framework.permissions import IsAuthenticated
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from asnas_api.errors import ApiError
 from asnas_api.schema import NOT_FOUND, UNAUTHORIZED, VALIDATION_ERROR, problem_response
 from games import idempotency, selectors, services
+from games.engine import DomainError
 from games.serializers import (
     ActionRequestSerializer,
     EventsQuerySerializer,
@@ -22,17 +22,6 @@ from games.serializers import (
     VersionRequestSerializer,
 )
 
-STALE = (409, "stale_version", "The match is at version 12, not 9; reload it.")
-IN_PROGRESS = (
-    409,
-    "idempotency_in_progress",
-    "A request with this Idempotency-Key is still running; retry shortly.",
-)
-KEY_REUSED = (
-    422,
-    "idempotency_key_reused",
-    "This Idempotency-Key was used with a different request.",
-)
 IDEMPOTENCY_KEY = OpenApiParameter(
     "Idempotency-Key",
     OpenApiTypes.STR,
@@ -41,7 +30,6 @@ IDEMPOTENCY_KEY = OpenApiParameter(
     "answers the first outcome (with the header Idempotent-Replayed: true) and changes "
     "nothing. 1 to 255 printable ASCII characters, scoped to your player.",
 )
-FINISHED = (409, "match_finished", "The match is finished; restart to play again.")
 
 
 class MatchPagination(PageNumberPagination):
@@ -80,7 +68,7 @@ def _write_response(request, write, *, status_code: int = status.HTTP_200_OK) ->
 def _found(match_id, player):
     match = selectors.match_get(match_id=match_id, player=player)
     if match is None:
-        raise ApiError(404, "not_found", "No such match.")
+        raise DomainError("not_found", "No such match.")
     return match
 
 
@@ -97,7 +85,7 @@ class MatchListCreateApi(APIView):
             200: MatchSummarySerializer(many=True),
             401: UNAUTHORIZED,
             404: problem_response(
-                "The page number is not a page of the list.", (404, "not_found", "Invalid page.")
+                "The page number is not a page of the list.", ("not_found", "Invalid page.")
             ),
         },
     )
@@ -116,8 +104,12 @@ class MatchListCreateApi(APIView):
             201: MatchViewSerializer,
             400: VALIDATION_ERROR,
             401: UNAUTHORIZED,
-            409: problem_response("A request with this key is still running.", IN_PROGRESS),
-            422: problem_response("The key was used with another request.", KEY_REUSED),
+            409: problem_response(
+                "A request with this key is still running.", "idempotency_in_progress"
+            ),
+            422: problem_response(
+                "The key was used with another request.", "idempotency_key_reused"
+            ),
         },
         examples=[OpenApiExample("hard AI", value={"ai_level": "hard"}, request_only=True)],
     )
@@ -159,21 +151,17 @@ class MatchActionApi(APIView):
             404: NOT_FOUND,
             409: problem_response(
                 "The match is not in a state for this action.",
-                (409, "not_your_turn", "It is seat 2's turn."),
-                (409, "deal_over", "The deal is over; start the next deal."),
-                FINISHED,
-                STALE,
-                IN_PROGRESS,
+                "not_your_turn",
+                "deal_over",
+                "match_finished",
+                "stale_version",
+                "idempotency_in_progress",
             ),
             422: problem_response(
                 "The rules do not allow this action now, or the key was used with another request.",
-                (
-                    422,
-                    "illegal_action",
-                    "'call' is not allowed now; allowed: look, hold, raise, fold.",
-                ),
-                (422, "already_looked", "A seat may look at its cards once per deal."),
-                KEY_REUSED,
+                "illegal_action",
+                "already_looked",
+                "idempotency_key_reused",
             ),
         },
         examples=[
@@ -211,12 +199,14 @@ class MatchNextDealApi(APIView):
             404: NOT_FOUND,
             409: problem_response(
                 "The current deal is still on, or the match is finished.",
-                (409, "deal_in_progress", "The current deal is not over yet."),
-                FINISHED,
-                STALE,
-                IN_PROGRESS,
+                "deal_in_progress",
+                "match_finished",
+                "stale_version",
+                "idempotency_in_progress",
             ),
-            422: problem_response("The key was used with another request.", KEY_REUSED),
+            422: problem_response(
+                "The key was used with another request.", "idempotency_key_reused"
+            ),
         },
     )
     def post(self, request, match_id):
@@ -246,8 +236,12 @@ class MatchRestartApi(APIView):
             400: VALIDATION_ERROR,
             401: UNAUTHORIZED,
             404: NOT_FOUND,
-            409: problem_response("The version is stale.", STALE, IN_PROGRESS),
-            422: problem_response("The key was used with another request.", KEY_REUSED),
+            409: problem_response(
+                "The version is stale.", "stale_version", "idempotency_in_progress"
+            ),
+            422: problem_response(
+                "The key was used with another request.", "idempotency_key_reused"
+            ),
         },
     )
     def post(self, request, match_id):

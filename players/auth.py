@@ -1,24 +1,14 @@
 """Bearer-token authentication: `Authorization: Bearer <token>`, looked up by its hash."""
 
-import hashlib
-import secrets
-
 from drf_spectacular.extensions import OpenApiAuthenticationExtension
 from rest_framework import authentication, exceptions
 
 from players.models import Player
+from players.tokens import hash_token
 
 # Raw SQL: every request runs it, and the ORM takes longer to compile it than Postgres takes to
 # run it (docs/performance.md).
 _PLAYER_BY_TOKEN = f"SELECT * FROM {Player._meta.db_table} WHERE token_hash = %s AND kind = %s"
-
-
-def new_token() -> str:
-    return secrets.token_urlsafe(32)
-
-
-def hash_token(token: str) -> str:
-    return hashlib.sha256(token.encode()).hexdigest()
 
 
 class BearerTokenAuthentication(authentication.BaseAuthentication):

@@ -1,7 +1,7 @@
 from django.db import transaction
 
-from players.auth import hash_token, new_token
 from players.models import Player
+from players.tokens import hash_token, new_token
 
 
 @transaction.atomic
