@@ -14,23 +14,8 @@ from rest_framework import exceptions
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 
-from games.engine import RuleError
-
-
-class ApiError(Exception):
-    """A refusal raised by a service, with its HTTP status and stable code."""
-
-    def __init__(self, status: int, code: str, detail: str, headers: dict | None = None):
-        super().__init__(detail)
-        self.status = status
-        self.code = code
-        self.detail = detail
-        self.headers = headers
-
-
-# Rule errors about what the seat tried to do are 422; the rest say the match is not in a
-# state for the request, which is a conflict.
-_UNPROCESSABLE_RULES = {"illegal_action", "already_looked", "invalid_seat"}
+from asnas_api.problems import PROBLEMS
+from games.engine import DomainError
 
 
 def problem(status: int, code: str, detail: str, **extra) -> dict:
@@ -66,13 +51,11 @@ def _flatten(detail, path: str = "") -> list[dict]:
 
 
 def exception_handler(exc, context):
-    if isinstance(exc, RuleError):
-        status = 422 if exc.code in _UNPROCESSABLE_RULES else 409
-        exc = ApiError(status, exc.code, exc.detail)
-    if isinstance(exc, ApiError):
-        return Response(
-            problem(exc.status, exc.code, exc.detail), status=exc.status, headers=exc.headers
-        )
+    if isinstance(exc, DomainError):
+        entry = PROBLEMS[exc.code]  # a code missing from the registry is a bug: a 500
+        headers = {"Retry-After": str(entry.retry_after)} if entry.retry_after else None
+        body = problem(entry.status, exc.code, exc.detail)
+        return Response(body, status=entry.status, headers=headers)
     # DRF's own handler turns Http404, PermissionDenied and APIExceptions into responses
     # with the right status and headers (WWW-Authenticate, Retry-After); only the body changes.
     response = drf_exception_handler(exc, context)

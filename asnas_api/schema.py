@@ -4,6 +4,7 @@ from drf_spectacular.utils import OpenApiExample, OpenApiResponse
 from rest_framework import serializers
 
 from asnas_api.errors import problem
+from asnas_api.problems import PROBLEMS
 
 
 class FieldErrorSerializer(serializers.Serializer):
@@ -23,19 +24,21 @@ class ProblemSerializer(serializers.Serializer):
     errors = FieldErrorSerializer(many=True, required=False, help_text="Validation errors only.")
 
 
-def problem_response(description: str, *codes: tuple[int, str, str]) -> OpenApiResponse:
-    """An error response whose examples are (status, code, detail) triples."""
+def problem_response(description: str, *codes: str | tuple[str, str]) -> OpenApiResponse:
+    """An error response with one example per code, each with the registry's status and
+    example detail; a (code, detail) pair gives a detail of its own."""
+    pairs = [(code, None) if isinstance(code, str) else code for code in codes]
     return OpenApiResponse(
         response=ProblemSerializer,
         description=description,
         examples=[
             OpenApiExample(
                 code,
-                value=problem(status, code, detail),
+                value=problem(PROBLEMS[code].status, code, detail or PROBLEMS[code].example),
                 response_only=True,
-                status_codes=[str(status)],
+                status_codes=[str(PROBLEMS[code].status)],
             )
-            for status, code, detail in codes
+            for code, detail in pairs
         ],
     )
 
@@ -49,12 +52,13 @@ VALIDATION_ERROR = OpenApiResponse(
             value=problem(
                 400,
                 "validation_error",
-                'action: "dance" is not a valid choice.',
+                PROBLEMS["validation_error"].example,
                 errors=[
                     {
                         "field": "action",
                         "code": "invalid_choice",
-                        "message": '"dance" is not a valid choice.',
+                        "message": '"dance" is not a valid choice; allowed: look, call, '
+                        "hold, raise, fold.",
                     }
                 ],
             ),
@@ -63,11 +67,8 @@ VALIDATION_ERROR = OpenApiResponse(
         )
     ],
 )
-UNAUTHORIZED = problem_response(
-    "No token, or a token that is not valid.",
-    (401, "not_authenticated", "Authentication credentials were not provided."),
-)
-NOT_FOUND = problem_response("No such match among yours.", (404, "not_found", "No such match."))
+UNAUTHORIZED = problem_response("No token, or a token that is not valid.", "not_authenticated")
+NOT_FOUND = problem_response("No such match among yours.", "not_found")
 
 
 # Answers that any operation (429), or any operation with a body (413, 415), may give.

@@ -10,9 +10,9 @@ from rest_framework.decorators import action
 from rest_framework.pagination import PageNumberPagination
 from rest_framework.response import Response
 
-from asnas_api.errors import ApiError
 from asnas_api.schema import NOT_FOUND, UNAUTHORIZED, VALIDATION_ERROR, problem_response
 from games import idempotency, selectors, services
+from games.engine import DomainError
 from games.models import Match
 from games.serializers import (
     ActionRequestSerializer,
@@ -25,17 +25,6 @@ from games.serializers import (
     VersionRequestSerializer,
 )
 
-STALE = (409, "stale_version", "The match is at version 12, not 9; reload it.")
-IN_PROGRESS = (
-    409,
-    "idempotency_in_progress",
-    "A request with this Idempotency-Key is still running; retry shortly.",
-)
-KEY_REUSED = (
-    422,
-    "idempotency_key_reused",
-    "This Idempotency-Key was used with a different request.",
-)
 IDEMPOTENCY_KEY = OpenApiParameter(
     "Idempotency-Key",
     OpenApiTypes.STR,
@@ -44,7 +33,6 @@ IDEMPOTENCY_KEY = OpenApiParameter(
     "answers the first outcome (with the header Idempotent-Replayed: true) and changes "
     "nothing. 1 to 255 printable ASCII characters, scoped to your player.",
 )
-FINISHED = (409, "match_finished", "The match is finished; restart to play again.")
 
 
 class MatchPagination(PageNumberPagination):
@@ -115,7 +103,7 @@ class MatchViewSet(MatchWriteViewSet):
     def _found(self) -> Match:
         match = selectors.match_get(match_id=self.kwargs["match_id"], player=self.request.user)
         if match is None:
-            raise ApiError(404, "not_found", "No such match.")
+            raise DomainError("not_found", "No such match.")
         return match
 
     @extend_schema(
@@ -127,7 +115,7 @@ class MatchViewSet(MatchWriteViewSet):
             400: VALIDATION_ERROR,
             401: UNAUTHORIZED,
             404: problem_response(
-                "The page number is not a page of the list.", (404, "not_found", "Invalid page.")
+                "The page number is not a page of the list.", ("not_found", "Invalid page.")
             ),
         },
     )
@@ -147,8 +135,12 @@ class MatchViewSet(MatchWriteViewSet):
             201: MatchViewSerializer,
             400: VALIDATION_ERROR,
             401: UNAUTHORIZED,
-            409: problem_response("A request with this key is still running.", IN_PROGRESS),
-            422: problem_response("The key was used with another request.", KEY_REUSED),
+            409: problem_response(
+                "A request with this key is still running.", "idempotency_in_progress"
+            ),
+            422: problem_response(
+                "The key was used with another request.", "idempotency_key_reused"
+            ),
         },
         examples=[OpenApiExample("hard AI", value={"ai_level": "hard"}, request_only=True)],
     )
@@ -182,21 +174,17 @@ class MatchViewSet(MatchWriteViewSet):
             404: NOT_FOUND,
             409: problem_response(
                 "The match is not in a state for this action.",
-                (409, "not_your_turn", "It is seat 2's turn."),
-                (409, "deal_over", "The deal is over; start the next deal."),
-                FINISHED,
-                STALE,
-                IN_PROGRESS,
+                "not_your_turn",
+                "deal_over",
+                "match_finished",
+                "stale_version",
+                "idempotency_in_progress",
             ),
             422: problem_response(
                 "The rules do not allow this action now, or the key was used with another request.",
-                (
-                    422,
-                    "illegal_action",
-                    "'call' is not allowed now; allowed: look, hold, raise, fold.",
-                ),
-                (422, "already_looked", "A seat may look at its cards once per deal."),
-                KEY_REUSED,
+                "illegal_action",
+                "already_looked",
+                "idempotency_key_reused",
             ),
         },
         examples=[
@@ -231,12 +219,14 @@ class MatchViewSet(MatchWriteViewSet):
             404: NOT_FOUND,
             409: problem_response(
                 "The current deal is still on, or the match is finished.",
-                (409, "deal_in_progress", "The current deal is not over yet."),
-                FINISHED,
-                STALE,
-                IN_PROGRESS,
+                "deal_in_progress",
+                "match_finished",
+                "stale_version",
+                "idempotency_in_progress",
             ),
-            422: problem_response("The key was used with another request.", KEY_REUSED),
+            422: problem_response(
+                "The key was used with another request.", "idempotency_key_reused"
+            ),
         },
     )
     @action(detail=True, methods=["post"], url_path="next-deal")
@@ -263,8 +253,12 @@ class MatchViewSet(MatchWriteViewSet):
             400: VALIDATION_ERROR,
             401: UNAUTHORIZED,
             404: NOT_FOUND,
-            409: problem_response("The version is stale.", STALE, IN_PROGRESS),
-            422: problem_response("The key was used with another request.", KEY_REUSED),
+            409: problem_response(
+                "The version is stale.", "stale_version", "idempotency_in_progress"
+            ),
+            422: problem_response(
+                "The key was used with another request.", "idempotency_key_reused"
+            ),
         },
     )
     @action(detail=True, methods=["post"])

@@ -13,13 +13,12 @@ from datetime import datetime, timedelta
 from django.db import connection, transaction
 from django.utils import timezone
 
-from asnas_api.errors import ApiError
+from games.engine import DomainError
 from games.models import IdempotencyRecord
 from players.models import Player
 
 KEY_TTL = timedelta(hours=24)
 MAX_KEY_LENGTH = 255
-RETRY_AFTER_SECONDS = 1
 
 
 def fingerprint(method: str, path: str, body) -> str:
@@ -29,8 +28,7 @@ def fingerprint(method: str, path: str, body) -> str:
 
 def validate_key(key: str) -> str:
     if not 1 <= len(key) <= MAX_KEY_LENGTH or not key.isascii() or not key.isprintable():
-        raise ApiError(
-            400,
+        raise DomainError(
             "invalid_idempotency_key",
             f"Idempotency-Key must be 1 to {MAX_KEY_LENGTH} printable ASCII characters.",
         )
@@ -52,11 +50,9 @@ def idempotent_call(
         cursor.execute("SELECT pg_try_advisory_xact_lock(%s)", [_lock_key(player, key)])
         (locked,) = cursor.fetchone()
     if not locked:
-        raise ApiError(
-            409,
+        raise DomainError(
             "idempotency_in_progress",
             "A request with this Idempotency-Key is still running; retry shortly.",
-            headers={"Retry-After": str(RETRY_AFTER_SECONDS)},
         )
     now = timezone.now()
     record = IdempotencyRecord.objects.filter(
@@ -64,8 +60,7 @@ def idempotent_call(
     ).first()
     if record is not None:
         if record.fingerprint != fingerprint:
-            raise ApiError(
-                422,
+            raise DomainError(
                 "idempotency_key_reused",
                 "This Idempotency-Key was used with a different request.",
             )

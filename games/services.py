@@ -9,13 +9,13 @@ from datetime import datetime
 from django.db import connection, transaction
 from django.utils import timezone
 
-from asnas_api.errors import ApiError
 from games import ai, selectors
 from games.engine import (
     Act,
     Command,
     DealEnded,
     DealStarted,
+    DomainError,
     Event,
     MatchRestarted,
     MatchState,
@@ -183,10 +183,9 @@ def _locked_match(*, match_id: uuid.UUID, player: Player, expected_version: int 
     # The seats come with the locked row, for the MatchView the request answers with.
     match = selectors.match_get(match_id=match_id, player=player, for_update=True)
     if match is None:
-        raise ApiError(404, "not_found", "No such match.")
+        raise DomainError("not_found", "No such match.")
     if expected_version is not None and expected_version != match.version:
-        raise ApiError(
-            409,
+        raise DomainError(
             "stale_version",
             f"The match is at version {match.version}, not {expected_version}; reload it.",
         )

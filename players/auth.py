@@ -1,12 +1,10 @@
 """Bearer-token authentication: `Authorization: Bearer <token>`, looked up by its hash."""
 
-import hashlib
-import secrets
-
 from drf_spectacular.extensions import OpenApiAuthenticationExtension
 from rest_framework import authentication, exceptions
 
 from players.models import Player, Token
+from players.tokens import hash_token
 
 # Raw SQL: every request runs it, and the ORM takes longer to compile it than Postgres takes to
 # run it (docs/performance.md).
@@ -14,14 +12,6 @@ _PLAYER_BY_TOKEN = (
     f"SELECT p.* FROM {Player._meta.db_table} p JOIN {Token._meta.db_table} t"
     " ON t.player_id = p.id WHERE t.token_hash = %s AND p.kind = %s"
 )
-
-
-def new_token() -> str:
-    return secrets.token_urlsafe(32)
-
-
-def hash_token(token: str) -> str:
-    return hashlib.sha256(token.encode()).hexdigest()
 
 
 class BearerTokenAuthentication(authentication.BaseAuthentication):

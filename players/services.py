@@ -1,7 +1,7 @@
 from django.db import transaction
 
-from players.auth import hash_token, new_token
 from players.models import Player, Token
+from players.tokens import hash_token, new_token
 
 
 def _token_add(player: Player) -> str:

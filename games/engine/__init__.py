@@ -7,7 +7,7 @@ one event; `observe` and `legal_actions` are all that a seat may know.
 
 from .cards import DECK, RANK_VALUE, RANKS, SEATS
 from .commands import Act, Action, Command, NextDeal, Restart, StartMatch
-from .errors import RuleError
+from .errors import DomainError, RuleError
 from .events import (
     ActionTaken,
     DealEnded,
@@ -41,6 +41,7 @@ __all__ = [
     "DealEnded",
     "DealStarted",
     "DealState",
+    "DomainError",
     "Event",
     "HandValue",
     "InvalidHand",

@@ -1,10 +1,15 @@
-"""Rule errors: every refusal carries a stable, machine-readable code."""
+"""Refusals: every one carries a stable, machine-readable code. Which HTTP status a code
+becomes is the edge's business (asnas_api/problems.py), not the engine's or the services'."""
 
 
-class RuleError(Exception):
-    """A command the rules refuse. `code` is stable; `detail` is for people."""
+class DomainError(Exception):
+    """A request the domain refuses. `code` is stable; `detail` is for people."""
 
     def __init__(self, code: str, detail: str):
         super().__init__(detail)
         self.code = code
         self.detail = detail
+
+
+class RuleError(DomainError):
+    """A command the rules refuse."""

@@ -5,18 +5,9 @@ import uuid
 import pytest
 
 from games.models import Match, MatchEvent
+from tests.api.problems import assert_problem
 
 pytestmark = pytest.mark.django_db
-
-
-def assert_problem(response, status: int, code: str) -> dict:
-    assert response.status_code == status, response.content
-    body = response.json()
-    assert body["status"] == status
-    assert body["code"] == code
-    assert body["type"] == "about:blank"
-    assert body["title"] and body["detail"]
-    return body
 
 
 def snapshot(match_id) -> tuple:

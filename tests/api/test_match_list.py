@@ -5,7 +5,7 @@ import random
 import pytest
 
 from tests.api.play import play_match
-from tests.api.test_errors import assert_problem
+from tests.api.problems import assert_problem
 
 pytestmark = pytest.mark.django_db
 

@@ -6,7 +6,7 @@ import pytest
 from rest_framework.test import APIClient
 
 from players.models import Token
-from tests.api.test_errors import assert_problem
+from tests.api.problems import assert_problem
 
 pytestmark = pytest.mark.django_db
 

@@ -9,7 +9,7 @@ from django.db import connection, transaction
 
 from games import idempotency
 from games.models import IdempotencyRecord, Match, MatchEvent
-from tests.api.test_errors import assert_problem
+from tests.api.problems import assert_problem
 
 pytestmark = pytest.mark.django_db
 

@@ -9,7 +9,7 @@ from rest_framework.test import APIClient
 
 from asnas_api.models import RateCounter
 from games.models import IdempotencyRecord
-from tests.api.test_errors import assert_problem
+from tests.api.problems import assert_problem
 
 pytestmark = pytest.mark.django_db
 

@@ -1,0 +1,135 @@
+"""The one table of error codes. Each code has its HTTP status, when it is answered and an
+example detail; the exception handler (asnas_api.errors), the OpenAPI examples
+(asnas_api.schema) and the table in docs/rules.md all come from it.
+
+The domain raises `DomainError(code, detail)` without knowing HTTP; the codes marked
+`framework` are raised by DRF or Django and listed here so that clients find every code in
+one place."""
+
+from dataclasses import dataclass
+from http import HTTPStatus
+
+
+@dataclass(frozen=True, slots=True)
+class Problem:
+    status: int
+    when: str
+    """For the docs table: when a client gets this code."""
+    example: str
+    """A typical `detail`, for the OpenAPI examples."""
+    retry_after: int | None = None
+    """Seconds for the Retry-After header, where a retry soon may succeed."""
+    framework: bool = False
+    """Raised by DRF or Django rather than by a DomainError."""
+
+    @property
+    def title(self) -> str:
+        return HTTPStatus(self.status).phrase
+
+
+PROBLEMS: dict[str, Problem] = {
+    "not_your_turn": Problem(409, "It is another seat's turn.", "It is seat 2's turn."),
+    "deal_over": Problem(
+        409, "The deal is over; start the next one.", "The deal is over; start the next deal."
+    ),
+    "deal_in_progress": Problem(
+        409, "`next-deal` while a deal is on.", "The current deal is not over yet."
+    ),
+    "match_finished": Problem(
+        409,
+        "An action or `next-deal` after deal 12.",
+        "The match is finished; restart to play again.",
+    ),
+    "match_not_started": Problem(
+        409, "A command before the match's first deal (engine only).", "The match has not started."
+    ),
+    "match_already_started": Problem(
+        409, "Starting a match twice (engine only).", "The match has already started."
+    ),
+    "stale_version": Problem(
+        409,
+        "`expected_version` is not the match's version.",
+        "The match is at version 12, not 9; reload it.",
+    ),
+    "idempotency_in_progress": Problem(
+        409,
+        "A request with the same key is still running (`Retry-After`).",
+        "A request with this Idempotency-Key is still running; retry shortly.",
+        retry_after=1,
+    ),
+    "illegal_action": Problem(
+        422,
+        "The action is not in `legal_actions` (call when matched, hold when behind, raise at 4).",
+        "'call' is not allowed now; allowed: look, hold, raise, fold.",
+    ),
+    "already_looked": Problem(
+        422, "A second look in one deal.", "A seat may look at its cards once per deal."
+    ),
+    "invalid_seat": Problem(
+        422, "A seat number outside 0-3 (engine only).", "Seats are numbered 0 to 3."
+    ),
+    "idempotency_key_reused": Problem(
+        422,
+        "The same key with another request.",
+        "This Idempotency-Key was used with a different request.",
+    ),
+    "validation_error": Problem(
+        400,
+        "A field is missing or wrong; `errors` names each field.",
+        'action: "dance" is not a valid choice; allowed: look, call, hold, raise, fold.',
+        framework=True,
+    ),
+    "unknown_field": Problem(
+        400,
+        "A body field the operation does not take, such as a typo; `errors` names each one.",
+        "ai_levle: Unknown field; allowed: ai_level, seed.",
+        framework=True,
+    ),
+    "parse_error": Problem(400, "The body is not JSON.", "JSON parse error.", framework=True),
+    "invalid_idempotency_key": Problem(
+        400,
+        "The key is empty, too long or not printable ASCII.",
+        "Idempotency-Key must be 1 to 255 printable ASCII characters.",
+    ),
+    "not_authenticated": Problem(
+        401,
+        "No token.",
+        "Authentication credentials were not provided.",
+        framework=True,
+    ),
+    "authentication_failed": Problem(
+        401, "A token that is not valid.", "The token is not valid.", framework=True
+    ),
+    "not_found": Problem(
+        404,
+        "No such match among yours (another player's match is also 404).",
+        "No such match.",
+    ),
+    "method_not_allowed": Problem(
+        405, "The path does not take this method.", 'Method "DELETE" not allowed.', framework=True
+    ),
+    "request_too_large": Problem(
+        413,
+        "The body is larger than `ASNAS_MAX_BODY_BYTES`.",
+        "The request body is too large.",
+        framework=True,
+    ),
+    "unsupported_media_type": Problem(
+        415,
+        "The body is not `application/json`.",
+        'Unsupported media type "text/plain".',
+        framework=True,
+    ),
+    "throttled": Problem(
+        429,
+        "A rate limit; `Retry-After` says when to retry.",
+        "Request was throttled.",
+        framework=True,
+    ),
+}
+
+
+def docs_table() -> str:
+    """The error-code table of docs/rules.md, in Markdown."""
+    rows = [f"| `{code}` | {entry.status} | {entry.when} |" for code, entry in PROBLEMS.items()]
+    return "\n".join(["| Code | HTTP | When |", "| --- | --- | --- |", *rows]) + "\n"

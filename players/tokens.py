@@ -1,0 +1,13 @@
+"""Bearer tokens: made by the player service, checked by the authentication class; only
+their hash is stored."""
+
+import hashlib
+import secrets
+
+
+def new_token() -> str:
+    return secrets.token_urlsafe(32)
+
+
+def hash_token(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()

@@ -1,0 +1,28 @@
+"""The error registry is the one table of codes: the docs show it as it is, and every code
+the domain raises is in it."""
+
+import re
+from pathlib import Path
+
+from asnas_api.problems import PROBLEMS, docs_table
+
+ROOT = Path(__file__).resolve().parents[2]
+RAISED = re.compile(r"(?:RuleError|DomainError)\(\s*\"(\w+)\"")
+
+
+def test_the_docs_table_is_the_registry():
+    assert docs_table() in (ROOT / "docs" / "rules.md").read_text()
+
+
+def test_every_code_the_domain_raises_is_registered_and_every_domain_entry_is_raised():
+    raised = {
+        code for path in (ROOT / "games").rglob("*.py") for code in RAISED.findall(path.read_text())
+    }
+    assert raised, "the pattern finds no raise at all"
+    assert raised <= PROBLEMS.keys(), raised - PROBLEMS.keys()
+    domain = {code for code, entry in PROBLEMS.items() if not entry.framework}
+    assert domain == raised, domain ^ raised
+
+
+def test_every_status_is_a_client_error():
+    assert all(400 <= entry.status < 500 for entry in PROBLEMS.values())
