@@ -13,7 +13,7 @@ from rest_framework.response import Response
 from asnas_api.schema import NOT_FOUND, UNAUTHORIZED, VALIDATION_ERROR, problem_response
 from games import idempotency, selectors, services
 from games.engine import DomainError
-from games.models import Match
+from games.repository import LoadedMatch
 from games.serializers import (
     ActionRequestSerializer,
     EventsQuerySerializer,
@@ -68,7 +68,7 @@ class MatchWriteViewSet(RateScopedViewSet):
         self,
         request,
         body_serializer,
-        service: Callable[[dict], Match],
+        service: Callable[[dict], LoadedMatch],
         *,
         status_code: int = status.HTTP_200_OK,
     ) -> Response:
@@ -100,7 +100,7 @@ class MatchViewSet(MatchWriteViewSet):
     pagination_class = MatchPagination
     action_rate_scopes = {"create": ("match_create",)}
 
-    def _found(self) -> Match:
+    def _found(self) -> LoadedMatch:
         match = selectors.match_get(match_id=self.kwargs["match_id"], player=self.request.user)
         if match is None:
             raise DomainError("not_found", "No such match.")

@@ -1,6 +1,6 @@
 """The integrity check: replay each match's events through the engine and compare the result
 with what is stored, that is the state projection, its denormalized columns and the deal rows.
-The admin action and `manage.py check_matches` both run it.
+The admin action, `manage.py check_matches` and `manage.py rebuild_projections` run it.
 """
 
 import reprlib
@@ -9,15 +9,9 @@ from collections.abc import Iterable, Iterator
 
 from django.db import transaction
 
-from games.engine import (
-    DealEnded,
-    DealStarted,
-    MatchRestarted,
-    MatchState,
-    event_from_dict,
-    evolve,
-)
-from games.models import Deal, Match, MatchEvent
+from games import repository
+from games.engine import MatchState, event_from_dict, evolve
+from games.repository import StoredMatch
 
 
 class _Absent:
@@ -39,58 +33,45 @@ def _diff(path: str, stored, replayed, problems: list[str]) -> None:
         problems.append(f"{path}: stored {reprlib.repr(stored)}, replayed {reprlib.repr(replayed)}")
 
 
-def match_mismatches(
-    match: Match, events: list[tuple[int, str, dict]], deals: Iterable[Deal]
-) -> list[str]:
-    """Where the stored `match` and its `deals` disagree with the replay of `events`, given as
-    (seq, type, payload) in seq order. Runs no queries."""
-    problems = []
+def replay_stored(
+    events: list[tuple[int, str, dict]], problems: list[str]
+) -> tuple[MatchState, dict] | None:
+    """The state and deal rows that the stored (seq, type, payload) `events` project to, or
+    None when they cannot be replayed; adds what is wrong with the log to `problems`."""
     seqs = [seq for seq, _, _ in events]
     if seqs != list(range(1, len(seqs) + 1)):
         missing = sorted(set(range(1, max(seqs) + 1)) - set(seqs))
         problems.append(f"events: seqs are not 1..{len(seqs)}; missing {reprlib.repr(missing)}")
-
     state = MatchState()
-    # What each deal row should hold, from the deal events, keyed by (series, number).
-    expected: dict[tuple[int, int], dict] = {}
+    deals: dict[tuple[int, int], dict] = {}
     for seq, type_, payload in events:
         try:
             event = event_from_dict(payload)
             evolve(state, event)
-            if isinstance(event, DealStarted):
-                expected[event.series, event.deal_number] = {
-                    "dealer": event.dealer,
-                    "deck": list(event.deck),
-                    "outcome": "",
-                    "result": None,
-                }
-            elif isinstance(event, DealEnded):
-                deal = expected[event.series, event.deal_number]
-                deal["outcome"], deal["result"] = event.outcome, event.to_dict()
-            elif isinstance(event, MatchRestarted):
-                for deal in expected.values():
-                    deal["outcome"] = deal["outcome"] or Deal.Outcome.ABANDONED
+            repository.deals_in_memory(deals, event)
         # A corrupt log can break the replay in any way; whatever breaks it is the finding.
         except Exception as error:
             problems.append(f"event {seq}: cannot be replayed ({type(error).__name__}: {error})")
-            return problems
+            return None
         if event.type != type_:
             problems.append(f"event {seq}: type column {type_!r}, payload type {event.type!r}")
+    return state, deals
 
-    _diff("state", match.state, state.to_dict(), problems)
-    columns = {
-        "version": state.version,
-        "seed": state.seed,
-        "status": state.status.value,
-        "series": state.series,
-        "deal_number": state.deal_number,
-        "totals": [str(total) for total in state.totals],
-        "winners": list(state.winners) if state.winners is not None else None,
-    }
-    for column, replayed in columns.items():
-        _diff(f"column {column}", getattr(match, column), replayed, problems)
 
-    rows = {(deal.series, deal.number): deal for deal in deals}
+def match_mismatches(stored: StoredMatch) -> list[str]:
+    """Where the stored match and its deals disagree with the replay of its events. Runs no
+    queries."""
+    problems: list[str] = []
+    replayed = replay_stored(stored.events, problems)
+    if replayed is None:
+        return problems
+    state, expected = replayed
+    columns = {"seed": state.seed, **repository.match_columns(state)}
+    for column, value in columns.items():
+        name = "state" if column == "state" else f"column {column}"
+        _diff(name, getattr(stored.row, column), value, problems)
+
+    rows = {(deal.series, deal.number): deal for deal in stored.deals}
     for key in sorted(expected.keys() | rows.keys()):
         name = f"deal row series {key[0]} deal {key[1]}"
         if key not in rows:
@@ -98,33 +79,26 @@ def match_mismatches(
         elif key not in expected:
             problems.append(f"{name}: no deal_started event for it")
         else:
-            for field, replayed in expected[key].items():
-                _diff(f"{name}: {field}", getattr(rows[key], field), replayed, problems)
+            for field, value in expected[key].items():
+                _diff(f"{name}: {field}", getattr(rows[key], field), value, problems)
     return problems
 
 
 def check_matches(
-    match_ids: Iterable[uuid.UUID] | None = None,
+    match_ids: Iterable[uuid.UUID] | None = None, *, repair: bool = False
 ) -> Iterator[tuple[uuid.UUID, list[str]]]:
     """Check the given matches, or all of them, yielding each id with its mismatches. Matches
-    deleted since they were listed are skipped."""
-    if match_ids is None:
-        match_ids = Match.objects.order_by("created_at", "id").values_list("id", flat=True)
-        match_ids = match_ids.iterator()
-    for match_id in match_ids:
+    deleted since they were listed are skipped. With `repair`, a mismatched match whose events
+    replay gets its projection rewritten from them, under the lock of the check."""
+    for match_id in repository.match_ids() if match_ids is None else match_ids:
         with transaction.atomic():
-            # Every write locks the match row first, so under this lock the match, its events
-            # and its deals are one consistent snapshot, even on a live server.
-            match = Match.objects.select_for_update().filter(id=match_id).first()
-            if match is None:
+            stored = repository.match_stored(match_id=match_id)
+            if stored is None:
                 continue
-            events = list(
-                MatchEvent.objects.filter(match_id=match_id)
-                .order_by("seq")
-                .values_list("seq", "type", "payload")
-            )
-            deals = list(Deal.objects.filter(match_id=match_id))
-        yield match_id, match_mismatches(match, events, deals)
+            problems = match_mismatches(stored)
+            if problems and repair and (replayed := replay_stored(stored.events, [])):
+                repository.match_reproject(match_id=match_id, state=replayed[0], deals=replayed[1])
+        yield match_id, problems
 
 
 def _count(number: int, singular: str, plural: str) -> str:

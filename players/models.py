@@ -40,3 +40,7 @@ class Token(models.Model):
     token_hash = models.CharField(max_length=64, primary_key=True, editable=False)
     player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="tokens")
     created_at = models.DateTimeField(auto_now_add=True)
+
+    def __str__(self) -> str:
+        # Never the hash: a name for logs and the shell must not help anyone guess a token.
+        return f"token of player {self.player_id}, issued {self.created_at:%Y-%m-%d %H:%M:%S}"

@@ -11,7 +11,7 @@ from django.test.utils import CaptureQueriesContext
 from games.integrity import check_matches
 from games.models import Deal, Match, MatchEvent
 from games.services import match_next_deal, match_restart
-from tests.admin.conftest import play
+from tests.matches import play
 
 pytestmark = pytest.mark.django_db
 

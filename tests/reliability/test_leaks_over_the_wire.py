@@ -1,6 +1,6 @@
 """Over real HTTP (Django's live server): no response body and no event shows a card its
 viewer may not see, and no token opens another player's match, its events or its stored
-idempotent replies. The card checks are those of tests/api/test_secrecy.py."""
+idempotent replies. The card checks are those of tests/api/secrecy.py."""
 
 import random
 import uuid
@@ -10,7 +10,7 @@ import pytest
 
 from games.ai import AI_LEVELS
 from tests.api.play import play_match
-from tests.api.test_secrecy import check_result, check_view, hands_in
+from tests.api.secrecy import check_result, check_view, hands_in
 
 pytestmark = [pytest.mark.slow, pytest.mark.django_db(transaction=True)]
 

@@ -2,8 +2,8 @@ import uuid
 
 from django.core.management.base import BaseCommand, CommandError
 
+from games import repository
 from games.integrity import check_matches, summary
-from games.models import Match
 
 
 class Command(BaseCommand):
@@ -12,6 +12,7 @@ class Command(BaseCommand):
         "stored projection (state, its columns, the deal rows) disagrees. Exits non-zero if "
         "any match does."
     )
+    repair = False
 
     def add_arguments(self, parser):
         parser.add_argument(
@@ -19,16 +20,18 @@ class Command(BaseCommand):
         )
 
     def handle(self, *args, match_ids: list[uuid.UUID], **options):
-        found = Match.objects.filter(id__in=match_ids).values_list("id", flat=True)
-        if unknown := set(match_ids) - set(found):
+        if unknown := set(match_ids) - set(repository.match_ids(among=match_ids)):
             raise CommandError(f"No such match: {', '.join(sorted(map(str, unknown)))}")
+        repair = options.get("repair", self.repair)
         checked = mismatches = failed = 0
-        for match_id, problems in check_matches(match_ids or None):
+        for match_id, problems in check_matches(match_ids or None, repair=repair):
             checked += 1
             mismatches += len(problems)
             failed += bool(problems)
             for problem in problems:
                 self.stdout.write(self.style.ERROR(f"{match_id}: {problem}"))
         self.stdout.write(summary(checked, mismatches))
-        if failed:
+        if failed and repair:
+            self.stdout.write(f"{failed} of {checked} matches rebuilt where their events replay.")
+        elif failed:
             raise CommandError(f"{failed} of {checked} matches failed the integrity check.")

@@ -1,0 +1,278 @@
+"""The repository: the only code that reads or writes match rows (Match, Seat, Deal,
+MatchEvent). A match is event-sourced: its events are the truth, and everything else is
+their projection, which `match_columns` and `deal_changes` define once for the writes, for
+check_matches and for rebuild_projections alike."""
+
+import json
+import uuid
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from datetime import datetime
+
+from django.db import connection
+from django.db.models import QuerySet
+from django.utils import timezone
+
+from games.engine import (
+    DealEnded,
+    DealStarted,
+    Event,
+    MatchRestarted,
+    MatchState,
+    event_from_dict,
+)
+from games.models import Deal, Match, MatchEvent, Seat
+from players.models import Player
+
+
+@dataclass(frozen=True, slots=True)
+class SeatInfo:
+    """Who sits at a seat, as a MatchView shows it."""
+
+    name: str
+    kind: str
+
+
+@dataclass(slots=True)
+class LoadedMatch:
+    """A match row with the state it stores and its seats in seat order."""
+
+    row: Match
+    state: MatchState
+    seats: list[SeatInfo]
+
+
+# --- The projection -------------------------------------------------------------------------
+
+
+def match_columns(state: MatchState) -> dict:
+    """The Match columns that project `state`."""
+    return {
+        "version": state.version,
+        "status": state.status.value,
+        "series": state.series,
+        "deal_number": state.deal_number,
+        "totals": [str(total) for total in state.totals],
+        "winners": list(state.winners) if state.winners is not None else None,
+        "state": state.to_dict(),
+    }
+
+
+@dataclass(frozen=True, slots=True)
+class DealChange:
+    """What one event does to the Deal rows: `insert` a row for `key` with `fields`, or
+    update the row at `key` (every unfinished row of the match when `key` is None)."""
+
+    key: tuple[int, int] | None
+    fields: dict
+    insert: bool = False
+
+
+def deal_changes(event: Event) -> list[DealChange]:
+    if isinstance(event, DealStarted):
+        fields = {"dealer": event.dealer, "deck": list(event.deck), "outcome": "", "result": None}
+        return [DealChange((event.series, event.deal_number), fields, insert=True)]
+    if isinstance(event, DealEnded):
+        fields = {"outcome": event.outcome, "result": event.to_dict()}
+        return [DealChange((event.series, event.deal_number), fields)]
+    if isinstance(event, MatchRestarted):
+        return [DealChange(None, {"outcome": Deal.Outcome.ABANDONED})]
+    return []
+
+
+def deals_in_memory(deals: dict[tuple[int, int], dict], event: Event) -> None:
+    """Apply `event`'s deal changes to `deals`, the deal rows' fields keyed by (series,
+    number): the projection of the Deal rows without a database."""
+    for change in deal_changes(event):
+        if change.insert:
+            deals[change.key] = dict(change.fields)
+        elif change.key is not None:
+            deals[change.key].update(change.fields)
+        else:
+            for deal in deals.values():
+                if not deal["outcome"]:
+                    deal.update(change.fields)
+
+
+# --- Reads ----------------------------------------------------------------------------------
+
+# Raw SQL: the ORM takes longer to compile this query than Postgres takes to run it, and every
+# action and view runs it (docs/performance.md).
+_MATCH_WITH_SEATS = (
+    f"SELECT {', '.join(f'm.{field.column}' for field in Match._meta.concrete_fields)}, "
+    "(SELECT json_agg(json_build_object('name', p.name, 'kind', p.kind) ORDER BY s.number)"
+    f" FROM {Seat._meta.db_table} s JOIN {Player._meta.db_table} p ON p.id = s.player_id"
+    " WHERE s.match_id = m.id)::text AS seats_json"
+    f" FROM {Match._meta.db_table} m WHERE m.id = %s AND m.owner_id = %s"
+)
+
+
+def match_load(*, match_id: uuid.UUID, owner: Player, lock: bool = False) -> LoadedMatch | None:
+    """The owner's match with its state and seats in one query, or None. `lock` locks the
+    match row until the transaction ends: every write takes that lock first."""
+    sql = _MATCH_WITH_SEATS + (" FOR UPDATE OF m" if lock else "")
+    row = next(iter(Match.objects.raw(sql, [match_id, owner.pk])), None)
+    if row is None:
+        return None
+    seats = [SeatInfo(**seat) for seat in json.loads(row.seats_json)]
+    return LoadedMatch(row, MatchState.from_dict(row.state), seats)
+
+
+def match_list(*, owner: Player, status: str | None = None) -> QuerySet[Match]:
+    matches = Match.objects.filter(owner=owner)
+    if status is not None:
+        matches = matches.filter(status=status)
+    return matches.order_by("-created_at", "-id")
+
+
+def match_events_after(*, match_id: uuid.UUID, after: int, limit: int) -> list[tuple[int, Event]]:
+    """Up to `limit` events of the match after seq `after`, in order, as (seq, event)."""
+    rows = (
+        MatchEvent.objects.filter(match_id=match_id, seq__gt=after)
+        .order_by("seq")
+        .values_list("seq", "payload")[:limit]
+    )
+    return [(seq, event_from_dict(payload)) for seq, payload in rows]
+
+
+def match_ids(*, among: Iterable[uuid.UUID] | None = None) -> Iterator[uuid.UUID]:
+    """Every match id oldest first, or those of `among` that exist."""
+    matches = Match.objects.all() if among is None else Match.objects.filter(id__in=among)
+    return matches.order_by("created_at", "id").values_list("id", flat=True).iterator()
+
+
+@dataclass(slots=True)
+class StoredMatch:
+    """Everything stored for one match, for checking it against its events."""
+
+    row: Match
+    events: list[tuple[int, str, dict]]
+    """(seq, type, payload) in seq order, as stored."""
+    deals: list[Deal]
+
+
+def match_stored(*, match_id: uuid.UUID) -> StoredMatch | None:
+    """Everything stored for the match, under its row lock (call inside a transaction): every
+    write locks that row first, so this is one consistent snapshot even on a live server."""
+    row = Match.objects.select_for_update().filter(id=match_id).first()
+    if row is None:
+        return None
+    events = list(
+        MatchEvent.objects.filter(match_id=match_id)
+        .order_by("seq")
+        .values_list("seq", "type", "payload")
+    )
+    return StoredMatch(row, events, list(Deal.objects.filter(match_id=match_id)))
+
+
+# --- Writes ---------------------------------------------------------------------------------
+
+_PROJECTION = (*match_columns(MatchState()), "updated_at")
+_FIELDS = [Match._meta.get_field(name) for name in _PROJECTION]
+_UPDATE_PROJECTION = (
+    f"UPDATE {Match._meta.db_table} SET {', '.join(f'{field.column} = %s' for field in _FIELDS)}"
+    f" WHERE {Match._meta.pk.column} = %s"
+)
+_INSERT_EVENTS = (
+    f"INSERT INTO {MatchEvent._meta.db_table} (match_id, seq, type, payload, created_at) VALUES"
+)
+
+
+def _update_projection(row: Match) -> None:
+    """`row.save(update_fields=_PROJECTION)`, in SQL written once: the ORM would spend longer
+    compiling the statement than Postgres spends running it (docs/performance.md)."""
+    values = [field.get_db_prep_save(getattr(row, field.attname), connection) for field in _FIELDS]
+    with connection.cursor() as cursor:
+        cursor.execute(_UPDATE_PROJECTION, [*values, row.pk])
+
+
+def _insert_events(row: Match, first_seq: int, events: list[Event], now: datetime) -> None:
+    """MatchEvent.objects.bulk_create, in SQL: for the same reason as `_update_projection`."""
+    payload = MatchEvent._meta.get_field("payload")
+    values = []
+    for seq, event in enumerate(events, start=first_seq):
+        data = payload.get_db_prep_save(event.to_dict(), connection)
+        values.extend((row.pk, seq, event.type, data, now))
+    rows = ", ".join(["(%s, %s, %s, %s, %s)"] * len(events))
+    with connection.cursor() as cursor:
+        cursor.execute(f"{_INSERT_EVENTS} {rows}", values)
+
+
+def _write_deals(row: Match, events: Iterable[Event], now: datetime) -> None:
+    """Apply the events' deal changes: new rows in one insert, the others as updates."""
+    new: dict[tuple[int, int], Deal] = {}
+    for event in events:
+        for change in deal_changes(event):
+            fields = {**change.fields, "ended_at": now} if not change.insert else change.fields
+            if change.insert:
+                new[change.key] = Deal(
+                    match=row, series=change.key[0], number=change.key[1], **fields
+                )
+            elif change.key is None:
+                Deal.objects.filter(match=row, outcome="").update(**fields)
+                for deal in new.values():
+                    if not deal.outcome:
+                        deal.outcome, deal.ended_at = fields["outcome"], now
+            elif change.key in new:
+                for name, value in fields.items():
+                    setattr(new[change.key], name, value)
+            else:
+                series, number = change.key
+                Deal.objects.filter(match=row, series=series, number=number).update(**fields)
+    if new:
+        Deal.objects.bulk_create(new.values())
+
+
+def _set_projection(row: Match, state: MatchState, now: datetime) -> None:
+    for name, value in match_columns(state).items():
+        setattr(row, name, value)
+    row.updated_at = now
+
+
+def match_insert(
+    *,
+    players: list[Player],
+    ai_level: str,
+    seeded: bool,
+    events: list[Event],
+    state: MatchState,
+) -> LoadedMatch:
+    """Store a new match owned by `players[0]`: its row, its seats (`players` in seat order),
+    its first events and their projection. Call inside a transaction."""
+    now = timezone.now()
+    row = Match(
+        id=uuid.uuid4(), owner=players[0], ai_level=ai_level, seed=state.seed, seeded=seeded
+    )
+    _set_projection(row, state, now)
+    row.save(force_insert=True)
+    _insert_events(row, 1, events, now)
+    _write_deals(row, events, now)
+    Seat.objects.bulk_create(
+        Seat(match=row, number=number, player=player) for number, player in enumerate(players)
+    )
+    return LoadedMatch(row, state, [SeatInfo(player.name, player.kind) for player in players])
+
+
+def match_append(*, match: LoadedMatch, events: list[Event], state: MatchState) -> None:
+    """Append `events`, which lead from the stored state to `state`, with their projection.
+    Call inside a transaction, on a match loaded with its lock."""
+    now = timezone.now()
+    first_seq = match.row.version + 1
+    _set_projection(match.row, state, now)
+    _update_projection(match.row)
+    _insert_events(match.row, first_seq, events, now)
+    _write_deals(match.row, events, now)
+    match.state = state
+
+
+def match_reproject(*, match_id: uuid.UUID, state: MatchState, deals: dict) -> None:
+    """Overwrite the stored projection of a match with `state` and `deals` (as
+    `deals_in_memory` builds them), under its row lock: the repair of rebuild_projections."""
+    row = Match.objects.select_for_update().get(id=match_id)
+    _set_projection(row, state, timezone.now())
+    _update_projection(row)
+    Deal.objects.filter(match=row).delete()
+    Deal.objects.bulk_create(
+        Deal(match=row, series=series, number=number, **fields)
+        for (series, number), fields in deals.items()
+    )

@@ -1,0 +1,55 @@
+"""What a viewer may see of the cards: the checks that test_secrecy and the wire-level leak
+tests share."""
+
+from games.engine import RANKS, evaluate
+from games.engine.state import hands_from_deck
+from games.models import Deal
+
+
+def hands_in(value, path=()):
+    """Every list of rank names anywhere in a JSON value, with its path."""
+    if isinstance(value, dict):
+        for key, item in value.items():
+            yield from hands_in(item, (*path, key))
+    elif isinstance(value, list):
+        if value and all(isinstance(item, str) and item in RANKS for item in value):
+            yield path, value
+        else:
+            for index, item in enumerate(value):
+                yield from hands_in(item, (*path, index))
+
+
+def true_hands(match_id, series, deal_number):
+    deal = Deal.objects.get(match_id=match_id, series=series, number=deal_number)
+    return hands_from_deck(tuple(deal.deck), deal.dealer)
+
+
+def check_result(result: dict, match_id) -> int:
+    """A settled deal shows hands only at a showdown, never a folded one (but your own)."""
+    hands = true_hands(match_id, result["series"], result["deal_number"])
+    shown = 0
+    for seat in result["seats"]:
+        allowed = seat["seat"] == 0 or (result["outcome"] == "showdown" and not seat["folded"])
+        if allowed:
+            assert seat["hand"] == list(hands[seat["seat"]])
+            assert seat["category"] == evaluate(hands[seat["seat"]]).category
+            shown += seat["seat"] != 0
+        else:
+            assert seat["hand"] is None and seat["category"] is None
+    return shown
+
+
+def check_view(view: dict) -> int:
+    hands = true_hands(view["id"], view["series"], view["deal_number"])
+    me = view["seats"][0]
+    if view["status"] == "in_deal" and not me["looked"]:
+        assert view["your_cards"] is None
+    else:
+        assert view["your_cards"] == list(hands[0])
+    shown = check_result(view["last_deal"], view["id"]) if view["last_deal"] else 0
+    allowed_paths = {("your_cards",)} | {
+        ("last_deal", "seats", index, "hand") for index in range(4)
+    }
+    for path, _ in hands_in(view):
+        assert path in allowed_paths, path
+    return shown

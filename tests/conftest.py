@@ -1,0 +1,18 @@
+import pytest
+
+from games.models import Match
+from games.services import match_create
+from players.services import player_create
+from tests.matches import play
+
+
+@pytest.fixture
+def make_match(db):
+    """A seeded match of a new player, with `deals` deals played: make_match(deals=2)."""
+
+    def make(*, seed: int = 1, deals: int = 0, name: str = "Roya") -> Match:
+        player, _ = player_create(name=name)
+        match = match_create(owner=player, ai_level="normal", seed=seed)
+        return play(match, deals=deals, seed=seed)
+
+    return make

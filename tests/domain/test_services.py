@@ -1,0 +1,60 @@
+"""The match services, called directly: what they return is what they stored."""
+
+import pytest
+
+from games import repository
+from games.engine import DomainError, MatchState, Status, legal_actions
+from games.services import match_act, match_create, match_next_deal, match_restart
+from players.services import player_create
+
+pytestmark = pytest.mark.django_db
+ACTIONS = ("look", "hold", "call", "raise", "fold")
+
+
+@pytest.fixture
+def owner():
+    return player_create(name="Roya")[0]
+
+
+def stored(match):
+    return repository.match_load(match_id=match.row.id, owner=match.row.owner)
+
+
+def test_a_new_match_returns_the_state_it_stored(owner):
+    match = match_create(owner=owner, ai_level="easy", seed=3)
+    assert match.state.status is Status.IN_DEAL
+    assert match.state.deal.turn == 0  # the AI seats before the owner have acted
+    assert [seat.kind for seat in match.seats] == ["human", "ai", "ai", "ai"]
+    again = stored(match)
+    assert again.state == match.state
+    assert again.row.version == match.row.version == match.state.version
+    assert again.seats == match.seats
+
+
+def test_each_write_returns_the_state_it_stored(owner):
+    match = match_create(owner=owner, ai_level="easy", seed=3)
+    match = match_act(match_id=match.row.id, player=owner, action="fold")
+    assert match.state.status is Status.DEAL_OVER  # the AI seats finished the deal
+    assert stored(match).state == match.state
+    match = match_next_deal(match_id=match.row.id, player=owner)
+    assert match.state.deal_number == 2 and stored(match).state == match.state
+    match = match_restart(match_id=match.row.id, player=owner)
+    assert (match.state.series, match.state.deal_number) == (2, 1)
+    assert stored(match).state == match.state
+
+
+def test_refusals_are_domain_errors_and_change_nothing(owner):
+    match = match_create(owner=owner, ai_level="easy", seed=3)
+    stranger = player_create(name="Bahram")[0]
+    illegal = next(action for action in ACTIONS if action not in legal_actions(match.state, 0))
+    refusals = [
+        (dict(player=stranger, action="fold"), "not_found"),
+        (dict(player=owner, action="fold", expected_version=1), "stale_version"),
+        (dict(player=owner, action=illegal), "illegal_action"),
+    ]
+    for arguments, code in refusals:
+        with pytest.raises(DomainError) as raised:
+            match_act(match_id=match.row.id, **arguments)
+        assert raised.value.code == code
+    assert stored(match).state == match.state
+    assert isinstance(match.state, MatchState)

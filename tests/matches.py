@@ -1,0 +1,23 @@
+"""Matches played through the services, for tests of the layers below the API."""
+
+import random
+
+from games.engine import Status, legal_actions
+from games.models import Match
+from games.repository import LoadedMatch
+from games.services import match_act, match_next_deal
+
+
+def play(match: LoadedMatch, *, deals: int, seed: int = 0) -> Match:
+    """Play random legal actions at seat 0 until `deals` deals have ended; the match row."""
+    rng = random.Random(seed)
+    while True:
+        state, row = match.state, match.row
+        ended = state.deal_number - (state.status is Status.IN_DEAL)
+        if ended >= deals or state.status is Status.FINISHED:
+            return row
+        if state.status is Status.DEAL_OVER:
+            match = match_next_deal(match_id=row.id, player=row.owner)
+        else:
+            action = rng.choice(legal_actions(state, 0))
+            match = match_act(match_id=row.id, player=row.owner, action=action)
