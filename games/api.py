@@ -22,6 +22,8 @@ from games.serializers import (
     MatchListQuerySerializer,
     MatchSummarySerializer,
     MatchViewSerializer,
+    MatchWriteViewSerializer,
+    RestartRequestSerializer,
     VersionRequestSerializer,
 )
 
@@ -62,7 +64,8 @@ class RateScopedViewSet(viewsets.GenericViewSet):
 class MatchWriteViewSet(RateScopedViewSet):
     # What every write to a match shares: a validated body, an optional Idempotency-Key
     # (a repeat answers the first outcome and changes nothing), and the answer, the match
-    # as its player may see it. `expected_version` travels in the body to the service.
+    # as its player may see it with the events the write appended. `expected_version`
+    # travels in the body to the service.
 
     def write(
         self,
@@ -75,8 +78,8 @@ class MatchWriteViewSet(RateScopedViewSet):
         data = valid(body_serializer, request.data)
 
         def call() -> tuple[int, dict]:
-            # Already shaped as MatchViewSerializer would output it; that serializer is the schema.
-            return status_code, selectors.match_view(match=service(data))
+            # Already shaped as MatchWriteViewSerializer would output it; that is the schema.
+            return status_code, selectors.match_write_view(match=service(data))
 
         key = request.headers.get("Idempotency-Key")
         if key is None:
@@ -132,7 +135,7 @@ class MatchViewSet(MatchWriteViewSet):
         request=MatchCreateRequestSerializer,
         parameters=[IDEMPOTENCY_KEY],
         responses={
-            201: MatchViewSerializer,
+            201: MatchWriteViewSerializer,
             400: VALIDATION_ERROR,
             401: UNAUTHORIZED,
             409: problem_response(
@@ -168,7 +171,7 @@ class MatchViewSet(MatchWriteViewSet):
         request=ActionRequestSerializer,
         parameters=[IDEMPOTENCY_KEY],
         responses={
-            200: MatchViewSerializer,
+            200: MatchWriteViewSerializer,
             400: VALIDATION_ERROR,
             401: UNAUTHORIZED,
             404: NOT_FOUND,
@@ -213,7 +216,7 @@ class MatchViewSet(MatchWriteViewSet):
         request=VersionRequestSerializer,
         parameters=[IDEMPOTENCY_KEY],
         responses={
-            200: MatchViewSerializer,
+            200: MatchWriteViewSerializer,
             400: VALIDATION_ERROR,
             401: UNAUTHORIZED,
             404: NOT_FOUND,
@@ -246,10 +249,10 @@ class MatchViewSet(MatchWriteViewSet):
         summary="Start a new 12-deal series with every total at zero",
         description="Allowed at any time; an unfinished deal is abandoned and counts for nobody. "
         "The match's history stays in its events.",
-        request=VersionRequestSerializer,
+        request=RestartRequestSerializer,
         parameters=[IDEMPOTENCY_KEY],
         responses={
-            200: MatchViewSerializer,
+            200: MatchWriteViewSerializer,
             400: VALIDATION_ERROR,
             401: UNAUTHORIZED,
             404: NOT_FOUND,
@@ -265,11 +268,12 @@ class MatchViewSet(MatchWriteViewSet):
     def restart(self, request, match_id):
         return self.write(
             request,
-            VersionRequestSerializer,
+            RestartRequestSerializer,
             lambda data: services.match_restart(
                 match_id=match_id,
                 player=request.user,
                 expected_version=data.get("expected_version"),
+                ai_level=data.get("ai_level"),
             ),
         )
 

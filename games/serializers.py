@@ -87,6 +87,21 @@ class ActionRequestSerializer(RequestBodySerializer):
     )
 
 
+class RestartRequestSerializer(RequestBodySerializer):
+    expected_version = serializers.IntegerField(
+        min_value=0,
+        max_value=MAX_VERSION,
+        required=False,
+        help_text="The version you last saw; a different current version answers 409 "
+        "stale_version and changes nothing.",
+    )
+    ai_level = ChoiceField(
+        choices=AI_LEVELS,
+        required=False,
+        help_text="The AI seats' level from the new series on; unchanged if left out.",
+    )
+
+
 class VersionRequestSerializer(RequestBodySerializer):
     expected_version = serializers.IntegerField(min_value=0, max_value=MAX_VERSION, required=False)
 
@@ -222,19 +237,22 @@ class MatchRestartedEventSerializer(serializers.Serializer):
     series = serializers.IntegerField()
 
 
-MatchEventSerializer = PolymorphicProxySerializer(
-    component_name="MatchEvent",
-    serializers={
-        "match_created": MatchCreatedEventSerializer,
-        "deal_started": DealStartedEventSerializer,
-        "action": ActionEventSerializer,
-        "deal_ended": DealEndedEventSerializer,
-        "match_finished": MatchFinishedEventSerializer,
-        "match_restarted": MatchRestartedEventSerializer,
-    },
-    resource_type_field_name="type",
-    many=False,
-)
+def match_event_field() -> PolymorphicProxySerializer:
+    """One event of the `oneOf` MatchEvent, discriminated on `type` (a new field each time:
+    DRF binds a field to one parent)."""
+    return PolymorphicProxySerializer(
+        component_name="MatchEvent",
+        serializers={
+            "match_created": MatchCreatedEventSerializer,
+            "deal_started": DealStartedEventSerializer,
+            "action": ActionEventSerializer,
+            "deal_ended": DealEndedEventSerializer,
+            "match_finished": MatchFinishedEventSerializer,
+            "match_restarted": MatchRestartedEventSerializer,
+        },
+        resource_type_field_name="type",
+        many=False,
+    )
 
 
 class MatchEventsSerializer(serializers.Serializer):
@@ -242,4 +260,12 @@ class MatchEventsSerializer(serializers.Serializer):
     has_more = serializers.BooleanField(
         help_text="More events follow: ask again with after = the last seq you got."
     )
-    events = serializers.ListField(child=MatchEventSerializer)
+    events = serializers.ListField(child=match_event_field())
+
+
+class MatchWriteViewSerializer(MatchViewSerializer):
+    events = serializers.ListField(
+        child=match_event_field(),
+        help_text="The events this request appended, in seq order, as you may see them: your "
+        "move and every AI seat's reply, to animate without calling `events`.",
+    )
