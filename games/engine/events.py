@@ -1,31 +1,42 @@
 """Events: the facts a match is made of. A match's state is the replay of its events.
 
 Every event converts to and from a JSON-ready dict whose `type` names it. The dicts
-hold everything, including the deck and the seed: `views.event_view` makes the copy
-a given seat may see.
+hold everything, including the deck and the seed. Each event type lists in `PUBLIC` the
+fields that may leave the server; `views.event_view` sends those and nothing else (and
+for deal_ended, only the hands the viewer may see).
+
+Events carry everything `evolve` needs, so that replaying a stored match never runs rule
+logic again: a rule changed later cannot change how an old match replays.
 """
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import ClassVar
+
+RULES_VERSION = 1
+"""Raise it whenever a rule changes what `decide` does; `match_created` records it."""
 
 
 @dataclass(frozen=True, slots=True)
 class MatchCreated:
     type: ClassVar[str] = "match_created"
+    PUBLIC: ClassVar[tuple[str, ...]] = ()
     seed: int
+    rules: int = RULES_VERSION
+    """The version of the rules the match is played by."""
 
     def to_dict(self) -> dict:
-        return {"type": self.type, "seed": self.seed}
+        return {"type": self.type, "seed": self.seed, "rules": self.rules}
 
     @classmethod
     def from_dict(cls, data: dict) -> "MatchCreated":
-        return cls(seed=data["seed"])
+        return cls(seed=data["seed"], rules=data["rules"])
 
 
 @dataclass(frozen=True, slots=True)
 class DealStarted:
     type: ClassVar[str] = "deal_started"
+    PUBLIC: ClassVar[tuple[str, ...]] = ("series", "deal_number", "dealer")
     series: int
     deal_number: int
     dealer: int
@@ -48,14 +59,20 @@ class DealStarted:
 
 @dataclass(frozen=True, slots=True)
 class ActionTaken:
-    """A seat's action, with that seat's stake, the high stake and the pot after it."""
+    """A seat's action, with that seat's stake, the high stake, the pot and the turn after
+    it."""
 
     type: ClassVar[str] = "action"
+    PUBLIC: ClassVar[tuple[str, ...]] = ("seat", "action", "stake", "high_stake", "pot")
     seat: int
     action: str
     stake: int
     high_stake: int
     pot: int
+    # Left out of ==: the other fields say what happened, and tests compare those; the
+    # golden replays check `turn`.
+    turn: int | None = field(default=None, compare=False)
+    """The seat to act next, or None when the betting is over (server-only)."""
 
     def to_dict(self) -> dict:
         return {
@@ -65,11 +82,19 @@ class ActionTaken:
             "stake": self.stake,
             "high_stake": self.high_stake,
             "pot": self.pot,
+            "turn": self.turn,
         }
 
     @classmethod
     def from_dict(cls, data: dict) -> "ActionTaken":
-        return cls(data["seat"], data["action"], data["stake"], data["high_stake"], data["pot"])
+        return cls(
+            data["seat"],
+            data["action"],
+            data["stake"],
+            data["high_stake"],
+            data["pot"],
+            data["turn"],
+        )
 
 
 @dataclass(frozen=True, slots=True)
@@ -115,6 +140,7 @@ class SeatResult:
 @dataclass(frozen=True, slots=True)
 class DealEnded:
     type: ClassVar[str] = "deal_ended"
+    PUBLIC: ClassVar[tuple[str, ...]] = ("series", "deal_number", "outcome", "winners", "seats")
     series: int
     deal_number: int
     outcome: str
@@ -146,6 +172,7 @@ class DealEnded:
 @dataclass(frozen=True, slots=True)
 class MatchFinished:
     type: ClassVar[str] = "match_finished"
+    PUBLIC: ClassVar[tuple[str, ...]] = ("series", "winners", "totals")
     series: int
     winners: tuple[int, ...]
     totals: tuple[Fraction, ...]
@@ -170,6 +197,7 @@ class MatchFinished:
 @dataclass(frozen=True, slots=True)
 class MatchRestarted:
     type: ClassVar[str] = "match_restarted"
+    PUBLIC: ClassVar[tuple[str, ...]] = ("series",)
     series: int
 
     def to_dict(self) -> dict:

@@ -188,10 +188,12 @@ def _decide_act(state: MatchState, command: Act) -> list[Event]:
             "illegal_action", f"'{action}' is not allowed now; allowed: {', '.join(allowed)}."
         )
     if action == "look":
-        return [ActionTaken(seat, action, deal.stakes[seat], deal.high_stake, deal.pot)]
+        return [ActionTaken(seat, action, deal.stakes[seat], deal.high_stake, deal.pot, seat)]
     after = deal.copy()
     _apply_action(after, seat, action)
-    events = [ActionTaken(seat, action, after.stakes[seat], after.high_stake, after.pot)]
+    events = [
+        ActionTaken(seat, action, after.stakes[seat], after.high_stake, after.pot, after.turn)
+    ]
     if after.turn is None:
         ended = _settle(after)
         events.append(ended)
@@ -233,7 +235,7 @@ def decide(state: MatchState, command: Command) -> list[Event]:
 
 
 def _evolve_created(state: MatchState, event: MatchCreated) -> None:
-    state.seed = event.seed
+    state.seed, state.rules = event.seed, event.rules
 
 
 def _evolve_deal_started(state: MatchState, event: DealStarted) -> None:
@@ -243,7 +245,19 @@ def _evolve_deal_started(state: MatchState, event: DealStarted) -> None:
 
 
 def _evolve_action(state: MatchState, event: ActionTaken) -> None:
-    _apply_action(state.deal, event.seat, event.action)
+    """Record the action as the event states it: no rule decides anything here."""
+    deal, seat, action = state.deal, event.seat, event.action
+    deal.history.append((seat, action))
+    if action == "look":
+        deal.looked[seat] = True
+        return
+    if action == "fold":
+        deal.folded[seat] = True
+    elif action == "raise":  # every other seat must act again
+        deal.acted = [False] * SEATS
+    deal.stakes[seat], deal.high_stake, deal.pot = event.stake, event.high_stake, event.pot
+    deal.acted[seat] = True
+    deal.turn = event.turn
 
 
 def _evolve_deal_ended(state: MatchState, event: DealEnded) -> None:

@@ -1,4 +1,5 @@
-"""Match state: what `replay(events)` builds. Snapshots convert to and from JSON-ready dicts."""
+"""Match state: what `replay(events)` builds. Snapshots convert to and from JSON-ready dicts
+that carry their format version: an older format still loads, a newer one is refused."""
 
 from dataclasses import dataclass, field
 from enum import StrEnum
@@ -8,6 +9,8 @@ from functools import lru_cache
 from .cards import SEATS, sort_hand
 from .events import DealEnded
 
+SNAPSHOT_FORMAT = 2
+"""1: no `format` and no `rules` key (the rules version was 1). 2: both."""
 MATCH_DEALS = 12
 OPENING_STAKE = 1
 MAX_STAKE = 4
@@ -18,6 +21,10 @@ class Status(StrEnum):
     IN_DEAL = "in_deal"
     DEAL_OVER = "deal_over"
     FINISHED = "finished"
+
+
+class SnapshotFormatError(ValueError):
+    """A stored snapshot in a format this code cannot read: written by newer code."""
 
 
 # At most 5**5 orders of five cards exist, so sorting each once and remembering it is cheap.
@@ -134,6 +141,8 @@ class MatchState:
     version: int = 0
     """How many events built this state: the seq of the last one."""
     seed: int | None = None
+    rules: int | None = None
+    """The rules version of the match, from match_created."""
     status: Status = Status.NOT_STARTED
     series: int = 0
     totals: list[Fraction] = field(default_factory=_zero_totals)
@@ -149,8 +158,10 @@ class MatchState:
 
     def to_dict(self) -> dict:
         return {
+            "format": SNAPSHOT_FORMAT,
             "version": self.version,
             "seed": self.seed,
+            "rules": self.rules,
             "status": self.status.value,
             "series": self.series,
             "totals": [str(total) for total in self.totals],
@@ -161,10 +172,16 @@ class MatchState:
 
     @classmethod
     def from_dict(cls, data: dict) -> "MatchState":
+        snapshot_format = data.get("format", 1)
+        if snapshot_format not in (1, SNAPSHOT_FORMAT):
+            raise SnapshotFormatError(
+                f"snapshot format {snapshot_format!r}; this code reads 1 to {SNAPSHOT_FORMAT}"
+            )
         last_result = DealEnded.from_dict(data["last_result"]) if data["last_result"] else None
         return cls(
             version=data["version"],
             seed=data["seed"],
+            rules=data["rules"] if snapshot_format >= 2 else 1,
             status=Status(data["status"]),
             series=data["series"],
             totals=[Fraction(total) for total in data["totals"]],

@@ -8,7 +8,7 @@ it has looked, and once the deal is over.
 from dataclasses import dataclass
 from fractions import Fraction
 
-from .events import DealEnded, DealStarted, Event, MatchCreated
+from .events import DealEnded, Event
 from .state import MatchState, Status
 
 
@@ -104,16 +104,9 @@ def observe(state: MatchState, seat: int) -> SeatView:
 
 
 def event_view(event: Event, viewer: int | None) -> dict:
-    """An event as `viewer` may see it: never the seed, the deck, or a hidden hand."""
-    if isinstance(event, MatchCreated):
-        return {"type": event.type}
-    if isinstance(event, DealStarted):
-        return {
-            "type": event.type,
-            "series": event.series,
-            "deal_number": event.deal_number,
-            "dealer": event.dealer,
-        }
+    """An event as `viewer` may see it: only its type's PUBLIC fields, so never the seed,
+    the deck, or a hidden hand."""
     if isinstance(event, DealEnded):
         return {"type": event.type, **result_view(event, viewer)}
-    return event.to_dict()
+    data = event.to_dict()
+    return {"type": event.type, **{name: data[name] for name in event.PUBLIC}}
