@@ -26,6 +26,7 @@ from games.engine import (
     MatchFinished,
     MatchRestarted,
     MatchState,
+    Resigned,
     evaluate,
     event_from_dict,
     evolve,
@@ -76,6 +77,8 @@ def describe(event: Event, deal: str | None) -> str:
             return f"series {event.series} over · {_seats(event.winners)} {verb} · totals {totals}"
         case MatchRestarted():
             return f"restart · series {event.series} begins"
+        case Resigned():
+            return f"seat {event.seat} resigns"
 
 
 def _replay_url(match_id, series: int, number: int) -> str:

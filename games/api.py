@@ -278,6 +278,43 @@ class MatchViewSet(MatchWriteViewSet):
         )
 
     @extend_schema(
+        operation_id="matches_resign",
+        summary="Give the match up: it ends at once",
+        description="The match is finished at once with the totals as they stand; a deal in "
+        "progress is abandoned and counts for nobody. The answer's events are `resigned` and "
+        "`match_finished`, whose winners are the leaders among the AI seats: you are never "
+        "among them. `restart` starts a new series afterwards, as after any finished match.",
+        request=VersionRequestSerializer,
+        parameters=[IDEMPOTENCY_KEY],
+        responses={
+            200: MatchWriteViewSerializer,
+            400: VALIDATION_ERROR,
+            401: UNAUTHORIZED,
+            404: NOT_FOUND,
+            409: problem_response(
+                "The match is already finished, or the version is stale.",
+                "match_finished",
+                "stale_version",
+                "idempotency_in_progress",
+            ),
+            422: problem_response(
+                "The key was used with another request.", "idempotency_key_reused"
+            ),
+        },
+    )
+    @action(detail=True, methods=["post"])
+    def resign(self, request, match_id):
+        return self.write(
+            request,
+            VersionRequestSerializer,
+            lambda data: services.match_resign(
+                match_id=match_id,
+                player=request.user,
+                expected_version=data.get("expected_version"),
+            ),
+        )
+
+    @extend_schema(
         operation_id="matches_events",
         summary="The match's events after seq `after`, as you may see them",
         parameters=[EventsQuerySerializer],

@@ -19,6 +19,7 @@ from games.engine import (
     Event,
     MatchRestarted,
     MatchState,
+    Resigned,
     event_from_dict,
 )
 from games.models import Deal, Match, MatchEvent, Seat
@@ -77,7 +78,7 @@ def deal_changes(event: Event) -> list[DealChange]:
     if isinstance(event, DealEnded):
         fields = {"outcome": event.outcome, "result": event.to_dict()}
         return [DealChange((event.series, event.deal_number), fields)]
-    if isinstance(event, MatchRestarted):
+    if isinstance(event, MatchRestarted | Resigned):
         return [DealChange(None, {"outcome": Deal.Outcome.ABANDONED})]
     return []
 

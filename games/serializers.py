@@ -237,6 +237,12 @@ class MatchRestartedEventSerializer(serializers.Serializer):
     series = serializers.IntegerField()
 
 
+class ResignedEventSerializer(serializers.Serializer):
+    seq = serializers.IntegerField()
+    type = _event_type("resigned")
+    seat = serializers.IntegerField(help_text="The seat that gave the match up.")
+
+
 def match_event_field() -> PolymorphicProxySerializer:
     """One event of the `oneOf` MatchEvent, discriminated on `type` (a new field each time:
     DRF binds a field to one parent)."""
@@ -249,6 +255,7 @@ def match_event_field() -> PolymorphicProxySerializer:
             "deal_ended": DealEndedEventSerializer,
             "match_finished": MatchFinishedEventSerializer,
             "match_restarted": MatchRestartedEventSerializer,
+            "resigned": ResignedEventSerializer,
         },
         resource_type_field_name="type",
         many=False,

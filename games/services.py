@@ -15,6 +15,7 @@ from games.engine import (
     Event,
     MatchState,
     NextDeal,
+    Resign,
     Restart,
     StartMatch,
     Status,
@@ -144,4 +145,18 @@ def match_restart(
         command=Restart(),
         expected_version=expected_version,
         ai_level=ai_level,
+    )
+
+
+@transaction.atomic
+def match_resign(
+    *, match_id: uuid.UUID, player: Player, expected_version: int | None = None
+) -> LoadedMatch:
+    """The owner gives the match up: it ends at once, the totals stand, and the winners are
+    the leaders among the AI seats."""
+    return _match_apply(
+        match_id=match_id,
+        player=player,
+        command=Resign(HUMAN_SEAT),
+        expected_version=expected_version,
     )
