@@ -49,7 +49,10 @@ def test_generated_client_plays_a_whole_match(asnas_client, server_url):
         matches_events,
         matches_list,
         matches_next_deal,
+        matches_resign,
         players_create,
+        players_tokens_issue,
+        players_tokens_revoke_current,
     )
     from asnas_client.models import (
         ActionRequestRequest,
@@ -58,7 +61,7 @@ def test_generated_client_plays_a_whole_match(asnas_client, server_url):
         MatchEvents,
         MatchFinishedEvent,
         MatchStatus,
-        MatchView,
+        MatchWriteView,
         PaginatedMatchSummaryList,
         PlayerCreated,
         PlayerCreateRequestRequest,
@@ -72,9 +75,11 @@ def test_generated_client_plays_a_whole_match(asnas_client, server_url):
     client = AuthenticatedClient(server_url, token=player.token, raise_on_unexpected_status=True)
 
     def ok(view):
-        assert isinstance(view, MatchView), view
+        assert isinstance(view, MatchWriteView), view
+        replies.extend(view.events)
         return view
 
+    replies = []
     view = ok(matches_create.sync(client=client, body=MatchCreateRequestRequest(seed=8)))
     rng = random.Random(8)
     while view.status is not MatchStatus.FINISHED:
@@ -107,8 +112,26 @@ def test_generated_client_plays_a_whole_match(asnas_client, server_url):
     assert finished.totals == [seat.total for seat in view.seats]
     assert finished.winners == view.winners
 
+    # The writes' answers carried every event, each as its union member.
+    assert [event.to_dict() for event in replies] == [event.to_dict() for event in events]
+
+    given_up = ok(
+        matches_resign.sync(
+            ok(matches_create.sync(client=client, body=MatchCreateRequestRequest())).id,
+            client=client,
+        )
+    )
+    assert given_up.status is MatchStatus.FINISHED and 0 not in given_up.winners
+    assert [event.type_.value for event in given_up.events] == ["resigned", "match_finished"]
+
+    # A second token works on its own; revoking the first leaves it working.
+    second = players_tokens_issue.sync(client=client)
+    assert players_tokens_revoke_current.sync_detailed(client=client).status_code == 204
+    client = AuthenticatedClient(server_url, token=second.token, raise_on_unexpected_status=True)
+
     listed = matches_list.sync(client=client)
     assert isinstance(listed, PaginatedMatchSummaryList)
     assert [(match.id, match.status) for match in listed.results] == [
-        (view.id, MatchStatus.FINISHED)
+        (given_up.id, MatchStatus.FINISHED),
+        (view.id, MatchStatus.FINISHED),
     ]
