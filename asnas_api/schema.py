@@ -71,30 +71,59 @@ UNAUTHORIZED = problem_response("No token, or a token that is not valid.", "not_
 NOT_FOUND = problem_response("No such match among yours.", "not_found")
 
 
-# Answers that any operation (429), or any operation with a body (413, 415), may give.
-_EVERY_OPERATION = {"429": "Too many requests; retry after the number of seconds in Retry-After."}
-_WITH_A_BODY = {
+# The codes that come from the framework rather than from one view, by what an operation
+# has: every operation may be throttled; a body may be unreadable, too large, of another
+# type or hold a field the operation does not take; a token may be missing or not valid;
+# an Idempotency-Key may be malformed.
+_EVERY_OPERATION = ("throttled",)
+_WITH_A_BODY = ("parse_error", "unknown_field", "request_too_large", "unsupported_media_type")
+_WITH_A_TOKEN = ("not_authenticated", "authentication_failed")
+_WITH_A_KEY = ("invalid_idempotency_key",)
+_DESCRIPTIONS = {
+    "400": "The request is malformed; `code` says how.",
+    "401": "No token, or a token that is not valid.",
     "413": "The request body is larger than the server reads (ASNAS_MAX_BODY_BYTES).",
     "415": "The request body is not application/json.",
+    "429": "A rate limit was hit; the body names it, and Retry-After says when to retry.",
 }
+
+
+def framework_codes(operation: dict) -> tuple[str, ...]:
+    """The framework's error codes that `operation` (an OpenAPI operation) can answer."""
+    codes = _EVERY_OPERATION
+    if "requestBody" in operation:
+        codes += _WITH_A_BODY
+    if operation.get("security") and operation["security"] != [{}]:
+        codes += _WITH_A_TOKEN
+    if any(parameter["name"] == "Idempotency-Key" for parameter in operation.get("parameters", [])):
+        codes += _WITH_A_KEY
+    return codes
 
 
 def add_common_responses(result, generator, request, public):
     """drf-spectacular postprocessing hook: the error answers that come from the framework
-    rather than from one view, each with the Problem body."""
+    rather than from one view, each with the Problem body and an example per code, from
+    the registry."""
     for path, operations in result["paths"].items():
         if not path.startswith("/api/v1/"):
             continue
         for operation in operations.values():
-            answers = {**_EVERY_OPERATION, **(_WITH_A_BODY if "requestBody" in operation else {})}
-            for status, description in answers.items():
-                operation["responses"].setdefault(
+            for code in framework_codes(operation):
+                entry = PROBLEMS[code]
+                status = str(entry.status)
+                answer = operation["responses"].setdefault(
                     status,
                     {
-                        "description": description,
+                        "description": _DESCRIPTIONS[status],
                         "content": {
                             "application/json": {"schema": {"$ref": "#/components/schemas/Problem"}}
                         },
                     },
+                )
+                examples = answer["content"]["application/json"].setdefault("examples", {})
+                # drf-spectacular's own naming, so a code a view documents is not repeated.
+                name = "".join(word.capitalize() for word in code.split("_"))
+                examples.setdefault(
+                    name, {"value": problem(entry.status, code, entry.example), "summary": code}
                 )
     return result

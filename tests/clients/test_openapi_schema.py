@@ -75,3 +75,54 @@ def test_events_are_a_union_discriminated_on_type(schema):
 def test_event_list_is_typed_as_the_union(schema):
     events = schema["components"]["schemas"]["MatchEvents"]["properties"]["events"]
     assert events["items"] == {"$ref": "#/components/schemas/MatchEvent"}
+
+
+# Codes no HTTP request can get: the API never sends these commands to the engine as such.
+ENGINE_ONLY = {"match_not_started", "match_already_started", "invalid_seat"}
+# Answered for a method a path does not have, so no operation can document it.
+NO_OPERATION = {"method_not_allowed"}
+
+
+def _examples(operation: dict) -> dict[str, str]:
+    """code -> the status it is documented under, over every example of the operation."""
+    found = {}
+    for status, answer in operation["responses"].items():
+        for content in answer.get("content", {}).values():
+            for example in content.get("examples", {}).values():
+                value = example["value"]
+                if isinstance(value, dict) and "code" in value:
+                    assert value["status"] == int(status), (status, value)
+                    found[value["code"]] = status
+    return found
+
+
+def _expected_codes(path: str, operation: dict) -> set[str]:
+    """Where each code can occur, written from the API's behaviour rather than the hook."""
+    codes = {"throttled"}
+    if "requestBody" in operation:
+        codes |= {"parse_error", "unknown_field", "validation_error", "request_too_large"}
+        codes |= {"unsupported_media_type"}
+    if operation.get("security") and operation["security"] != [{}]:
+        codes |= {"not_authenticated", "authentication_failed"}
+    if "{match_id}" in path:
+        codes.add("not_found")
+    if any(p["name"] == "Idempotency-Key" for p in operation.get("parameters", [])):
+        codes |= {"invalid_idempotency_key", "idempotency_in_progress", "idempotency_key_reused"}
+    return codes
+
+
+def test_every_error_code_is_an_example_where_it_can_occur(schema):
+    from asnas_api.problems import PROBLEMS
+
+    documented = set()
+    for path, operations in schema["paths"].items():
+        if not path.startswith("/api/v1/"):
+            continue
+        for method, operation in operations.items():
+            examples = _examples(operation)
+            missing = _expected_codes(path, operation) - examples.keys()
+            assert not missing, f"{method.upper()} {path} lacks examples of {sorted(missing)}"
+            for code, status in examples.items():
+                assert PROBLEMS[code].status == int(status), code
+            documented |= examples.keys()
+    assert documented == PROBLEMS.keys() - ENGINE_ONLY - NO_OPERATION
