@@ -15,16 +15,16 @@ from games import idempotency, selectors, services
 from games.engine import DomainError
 from games.repository import LoadedMatch
 from games.serializers import (
-    ActionRequestSerializer,
+    ActionSerializer,
     EventsQuerySerializer,
-    MatchCreateRequestSerializer,
+    MatchCreateSerializer,
     MatchEventsSerializer,
     MatchListQuerySerializer,
     MatchSummarySerializer,
     MatchViewSerializer,
     MatchWriteViewSerializer,
-    RestartRequestSerializer,
-    VersionRequestSerializer,
+    RestartSerializer,
+    VersionSerializer,
 )
 
 IDEMPOTENCY_KEY = OpenApiParameter(
@@ -112,6 +112,8 @@ class MatchViewSet(MatchWriteViewSet):
     @extend_schema(
         operation_id="matches_list",
         summary="List your matches, newest first",
+        description="Pages of 20 (`page_size` up to 100); `status` keeps only the matches in "
+        "that state, e.g. `in_deal` or `deal_over` for the ones still to play.",
         parameters=[MatchListQuerySerializer],
         responses={
             200: MatchSummarySerializer(many=True),
@@ -132,7 +134,7 @@ class MatchViewSet(MatchWriteViewSet):
         operation_id="matches_create",
         summary="Create a match: you at seat 0 against three AI seats",
         description="Deal 1 starts at once; the AI seats that act before you have acted.",
-        request=MatchCreateRequestSerializer,
+        request=MatchCreateSerializer,
         parameters=[IDEMPOTENCY_KEY],
         responses={
             201: MatchWriteViewSerializer,
@@ -150,7 +152,7 @@ class MatchViewSet(MatchWriteViewSet):
     def create(self, request):
         return self.write(
             request,
-            MatchCreateRequestSerializer,
+            MatchCreateSerializer,
             lambda data: services.match_create(
                 owner=request.user, ai_level=data["ai_level"], seed=data.get("seed")
             ),
@@ -160,6 +162,9 @@ class MatchViewSet(MatchWriteViewSet):
     @extend_schema(
         operation_id="matches_retrieve",
         summary="The match as you may see it",
+        description="Only what seat 0 may see: your cards once you have looked (or the deal is "
+        "over), other seats' hands only in a showdown's result, never a folded hand. No "
+        "`events` here: only a write's answer carries them.",
         responses={200: MatchViewSerializer, 401: UNAUTHORIZED, 404: NOT_FOUND},
     )
     def retrieve(self, request, match_id):
@@ -168,7 +173,10 @@ class MatchViewSet(MatchWriteViewSet):
     @extend_schema(
         operation_id="matches_act",
         summary="Act at your seat; the AI seats then act until your next turn",
-        request=ActionRequestSerializer,
+        description="`action` is one of `legal_actions`. A look shows your cards and keeps "
+        "your turn; any other action ends it, and the AI seats play on until it is your turn "
+        "again or the deal is over. The answer's `events` are your action and every AI reply.",
+        request=ActionSerializer,
         parameters=[IDEMPOTENCY_KEY],
         responses={
             200: MatchWriteViewSerializer,
@@ -201,7 +209,7 @@ class MatchViewSet(MatchWriteViewSet):
     def act(self, request, match_id):
         return self.write(
             request,
-            ActionRequestSerializer,
+            ActionSerializer,
             lambda data: services.match_act(
                 match_id=match_id,
                 player=request.user,
@@ -213,7 +221,9 @@ class MatchViewSet(MatchWriteViewSet):
     @extend_schema(
         operation_id="matches_next_deal",
         summary="Start the next deal once the current one is over",
-        request=VersionRequestSerializer,
+        description="Allowed when `status` is `deal_over`. The deal passes to the next "
+        "dealer, and the AI seats that act before you have acted in the answer's `events`.",
+        request=VersionSerializer,
         parameters=[IDEMPOTENCY_KEY],
         responses={
             200: MatchWriteViewSerializer,
@@ -236,7 +246,7 @@ class MatchViewSet(MatchWriteViewSet):
     def next_deal(self, request, match_id):
         return self.write(
             request,
-            VersionRequestSerializer,
+            VersionSerializer,
             lambda data: services.match_next_deal(
                 match_id=match_id,
                 player=request.user,
@@ -249,7 +259,7 @@ class MatchViewSet(MatchWriteViewSet):
         summary="Start a new 12-deal series with every total at zero",
         description="Allowed at any time; an unfinished deal is abandoned and counts for nobody. "
         "The match's history stays in its events.",
-        request=RestartRequestSerializer,
+        request=RestartSerializer,
         parameters=[IDEMPOTENCY_KEY],
         responses={
             200: MatchWriteViewSerializer,
@@ -268,7 +278,7 @@ class MatchViewSet(MatchWriteViewSet):
     def restart(self, request, match_id):
         return self.write(
             request,
-            RestartRequestSerializer,
+            RestartSerializer,
             lambda data: services.match_restart(
                 match_id=match_id,
                 player=request.user,
@@ -284,7 +294,7 @@ class MatchViewSet(MatchWriteViewSet):
         "progress is abandoned and counts for nobody. The answer's events are `resigned` and "
         "`match_finished`, whose winners are the leaders among the AI seats: you are never "
         "among them. `restart` starts a new series afterwards, as after any finished match.",
-        request=VersionRequestSerializer,
+        request=VersionSerializer,
         parameters=[IDEMPOTENCY_KEY],
         responses={
             200: MatchWriteViewSerializer,
@@ -306,7 +316,7 @@ class MatchViewSet(MatchWriteViewSet):
     def resign(self, request, match_id):
         return self.write(
             request,
-            VersionRequestSerializer,
+            VersionSerializer,
             lambda data: services.match_resign(
                 match_id=match_id,
                 player=request.user,
@@ -317,6 +327,9 @@ class MatchViewSet(MatchWriteViewSet):
     @extend_schema(
         operation_id="matches_events",
         summary="The match's events after seq `after`, as you may see them",
+        description="At most 1,000 events per page, in seq order; when `has_more` is true, "
+        "ask again with `after` set to the last seq you got. Events never show the deck, the "
+        "seed, or a hand you may not see.",
         parameters=[EventsQuerySerializer],
         responses={
             200: MatchEventsSerializer,

@@ -10,6 +10,8 @@ from games.engine import CATEGORIES, RANKS, Action
 
 ACTION_NAMES = tuple(action.value for action in Action)
 MATCH_STATUSES = ("in_deal", "deal_over", "finished")
+SEAT_KINDS = ("human", "ai")
+DEAL_OUTCOMES = ("showdown", "uncontested")
 MAX_SEED = 2**63 - 1
 MAX_VERSION = 2**31 - 1
 
@@ -59,8 +61,12 @@ class RequestBodySerializer(serializers.Serializer):
         return super().to_internal_value(data)
 
 
-class MatchCreateRequestSerializer(RequestBodySerializer):
-    ai_level = ChoiceField(choices=AI_LEVELS, default=DEFAULT_AI_LEVEL)
+class MatchCreateSerializer(RequestBodySerializer):
+    ai_level = ChoiceField(
+        choices=AI_LEVELS,
+        default=DEFAULT_AI_LEVEL,
+        help_text="How well the AI seats play; restart may change it later.",
+    )
     seed = serializers.IntegerField(
         min_value=0,
         max_value=MAX_SEED,
@@ -76,7 +82,7 @@ class MatchCreateRequestSerializer(RequestBodySerializer):
         return seed
 
 
-class ActionRequestSerializer(RequestBodySerializer):
+class ActionSerializer(RequestBodySerializer):
     action = ChoiceField(choices=ACTION_NAMES)
     expected_version = serializers.IntegerField(
         min_value=0,
@@ -87,7 +93,7 @@ class ActionRequestSerializer(RequestBodySerializer):
     )
 
 
-class RestartRequestSerializer(RequestBodySerializer):
+class RestartSerializer(RequestBodySerializer):
     expected_version = serializers.IntegerField(
         min_value=0,
         max_value=MAX_VERSION,
@@ -102,7 +108,7 @@ class RestartRequestSerializer(RequestBodySerializer):
     )
 
 
-class VersionRequestSerializer(RequestBodySerializer):
+class VersionSerializer(RequestBodySerializer):
     expected_version = serializers.IntegerField(min_value=0, max_value=MAX_VERSION, required=False)
 
 
@@ -121,7 +127,7 @@ class EventsQuerySerializer(serializers.Serializer):
 class MatchSeatSerializer(serializers.Serializer):
     seat = serializers.IntegerField(min_value=0, max_value=3)
     name = serializers.CharField()
-    kind = serializers.ChoiceField(choices=["human", "ai"])
+    kind = serializers.ChoiceField(choices=SEAT_KINDS)
     stake = serializers.IntegerField()
     folded = serializers.BooleanField()
     looked = serializers.BooleanField()
@@ -145,7 +151,7 @@ class DealResultSeatSerializer(serializers.Serializer):
 class DealResultSerializer(serializers.Serializer):
     series = serializers.IntegerField()
     deal_number = serializers.IntegerField()
-    outcome = serializers.ChoiceField(choices=["showdown", "uncontested"])
+    outcome = serializers.ChoiceField(choices=DEAL_OUTCOMES)
     winners = serializers.ListField(child=serializers.IntegerField())
     seats = DealResultSeatSerializer(many=True)
 
@@ -182,7 +188,7 @@ class MatchSummarySerializer(serializers.Serializer):
     status = serializers.ChoiceField(choices=MATCH_STATUSES)
     series = serializers.IntegerField()
     deal_number = serializers.IntegerField()
-    ai_level = serializers.CharField()
+    ai_level = serializers.ChoiceField(choices=AI_LEVELS)
     seeded = serializers.BooleanField()
     totals = serializers.ListField(child=PointsField())
     winners = serializers.ListField(child=serializers.IntegerField(), allow_null=True)

@@ -12,7 +12,7 @@ from games.api import RateScopedViewSet, valid
 from players import selectors, services
 from players.serializers import (
     PlayerCreatedSerializer,
-    PlayerCreateRequestSerializer,
+    PlayerCreateSerializer,
     PlayerProfileSerializer,
     TokenIssuedSerializer,
 )
@@ -36,13 +36,15 @@ class PlayerViewSet(RateScopedViewSet):
     @extend_schema(
         operation_id="players_create",
         summary="Register a player and get its bearer token (shown only once)",
-        request=PlayerCreateRequestSerializer,
+        description="No token needed. The server keeps only the token's hash: store it, since "
+        "it cannot be shown again. Limited per client address (ASNAS_RATE_PLAYER_CREATE).",
+        request=PlayerCreateSerializer,
         responses={201: PlayerCreatedSerializer, 400: VALIDATION_ERROR},
         examples=[OpenApiExample("Roya", value={"name": "Roya"}, request_only=True)],
         auth=[],
     )
     def create(self, request):
-        data = valid(PlayerCreateRequestSerializer, request.data)
+        data = valid(PlayerCreateSerializer, request.data)
         player, token = services.player_create(name=data["name"])
         return Response(
             PlayerCreatedSerializer({"id": player.id, "name": player.name, "token": token}).data,
@@ -52,6 +54,7 @@ class PlayerViewSet(RateScopedViewSet):
     @extend_schema(
         operation_id="players_me",
         summary="Your profile and stats",
+        description="Stats leave out seeded matches, whose deals were known in advance.",
         responses={200: PlayerProfileSerializer, 401: UNAUTHORIZED},
     )
     @action(detail=False, methods=["get"])

@@ -3,7 +3,7 @@ from rest_framework import serializers
 from games.serializers import PointsField, RequestBodySerializer
 
 
-class PlayerCreateRequestSerializer(RequestBodySerializer):
+class PlayerCreateSerializer(RequestBodySerializer):
     name = serializers.CharField(max_length=64, trim_whitespace=True)
 
 

@@ -126,3 +126,41 @@ def test_every_error_code_is_an_example_where_it_can_occur(schema):
                 assert PROBLEMS[code].status == int(status), code
             documented |= examples.keys()
     assert documented == PROBLEMS.keys() - ENGINE_ONLY - NO_OPERATION
+
+
+def test_every_operation_and_field_is_described(schema):
+    undescribed = [
+        f"{method.upper()} {path}"
+        for path, operations in schema["paths"].items()
+        for method, operation in operations.items()
+        if not operation.get("description")
+    ]
+    assert not undescribed
+    components = schema["components"]["schemas"]
+    fields = [
+        (name, field, spec)
+        for name, component in components.items()
+        for field, spec in component.get("properties", {}).items()
+    ]
+    assert len(fields) > 100
+    # A bare $ref is described by its component (enums and nested objects).
+    undescribed = [
+        (name, field)
+        for name, field, spec in fields
+        if not (spec.get("description") or components.get(_ref_name(spec), {}).get("description"))
+    ]
+    assert not undescribed
+
+
+def _ref_name(spec: dict) -> str:
+    return spec.get("$ref", "").rsplit("/", 1)[-1]
+
+
+def test_component_names_read_naturally(schema):
+    names = schema["components"]["schemas"]
+    assert not [name for name in names if name.endswith("RequestRequest")]
+    assert {"ActionRequest", "MatchCreateRequest", "MatchWriteView"} <= names.keys()
+    summary_level = names["MatchSummary"]["properties"]["ai_level"]
+    assert summary_level.get("$ref") == "#/components/schemas/AiLevel" or summary_level[
+        "allOf"
+    ] == [{"$ref": "#/components/schemas/AiLevel"}]

@@ -55,21 +55,21 @@ def test_generated_client_plays_a_whole_match(asnas_client, server_url):
         players_tokens_revoke_current,
     )
     from asnas_client.models import (
-        ActionRequestRequest,
+        ActionRequest,
         DealEndedEvent,
-        MatchCreateRequestRequest,
+        MatchCreateRequest,
         MatchEvents,
         MatchFinishedEvent,
         MatchStatus,
         MatchWriteView,
         PaginatedMatchSummaryList,
         PlayerCreated,
-        PlayerCreateRequestRequest,
+        PlayerCreateRequest,
         Problem,
     )
 
     player = players_create.sync(
-        client=Client(server_url), body=PlayerCreateRequestRequest(name="Generated")
+        client=Client(server_url), body=PlayerCreateRequest(name="Generated")
     )
     assert isinstance(player, PlayerCreated), player
     client = AuthenticatedClient(server_url, token=player.token, raise_on_unexpected_status=True)
@@ -80,7 +80,7 @@ def test_generated_client_plays_a_whole_match(asnas_client, server_url):
         return view
 
     replies = []
-    view = ok(matches_create.sync(client=client, body=MatchCreateRequestRequest(seed=8)))
+    view = ok(matches_create.sync(client=client, body=MatchCreateRequest(seed=8)))
     rng = random.Random(8)
     while view.status is not MatchStatus.FINISHED:
         if view.status is MatchStatus.DEAL_OVER:
@@ -88,7 +88,7 @@ def test_generated_client_plays_a_whole_match(asnas_client, server_url):
         else:
             assert view.turn == view.your_seat
             action = rng.choice(view.legal_actions)
-            body = ActionRequestRequest(action=action, expected_version=view.version)
+            body = ActionRequest(action=action, expected_version=view.version)
             view = ok(matches_act.sync(view.id, client=client, body=body))
     assert view.deal_number == 12 and view.winners
 
@@ -117,7 +117,7 @@ def test_generated_client_plays_a_whole_match(asnas_client, server_url):
 
     given_up = ok(
         matches_resign.sync(
-            ok(matches_create.sync(client=client, body=MatchCreateRequestRequest())).id,
+            ok(matches_create.sync(client=client, body=MatchCreateRequest())).id,
             client=client,
         )
     )
