@@ -165,8 +165,7 @@ FIELD_DOCS = {
     "stats": "Your results over your unseeded matches.",
     "matches_played": "Your unseeded matches, finished or not.",
     "matches_finished": "Your unseeded matches whose series is finished.",
-    "MatchView.winners": "The seats with the highest total once the match is finished, else "
-    "null.",
+    "MatchView.winners": "The seats with the highest total once the match is finished, else null.",
     "MatchWriteView.winners": "The seats with the highest total once the match is finished, "
     "else null.",
     "MatchSummary.winners": "The seats with the highest total once finished, else null.",
