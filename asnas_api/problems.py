@@ -122,8 +122,8 @@ PROBLEMS: dict[str, Problem] = {
     ),
     "throttled": Problem(
         429,
-        "A rate limit; `Retry-After` says when to retry.",
-        "Request was throttled.",
+        "A rate limit; the detail names it, `Retry-After` says when to retry.",
+        "Rate limit 'token' (1200/min) reached. Expected available in 37 seconds.",
         framework=True,
     ),
 }

@@ -5,9 +5,11 @@ process, as a person would run it. It runs on a fresh database on the tests' Pos
 (not pytest-django's `test_` database, whose transactions a server could not see).
 """
 
+import importlib
 import os
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -42,3 +44,33 @@ def server_url(server_env, tmp_path_factory) -> str:
     finally:
         server.terminate()
         server.wait(timeout=30)
+
+
+REPO = Path(__file__).resolve().parents[2]
+SCHEMA_FILE = REPO / "openapi.yaml"
+
+GENERATOR = Path(sys.executable).with_name("openapi-python-client")
+
+
+@pytest.fixture(scope="session")
+def asnas_client(tmp_path_factory):
+    """The generated package, imported from a temporary folder."""
+    folder = tmp_path_factory.mktemp("python-client")
+    # The generator's post-hooks would run ruff on the output, which need not be on PATH.
+    config = folder / "config.yaml"
+    config.write_text("post_hooks: []\n")
+    result = subprocess.run(
+        [GENERATOR, "generate", "--path", SCHEMA_FILE, "--meta", "none"]
+        + ["--output-path", folder / "asnas_client", "--config", config],
+        capture_output=True,
+        text=True,
+    )
+    output = result.stdout + result.stderr
+    assert result.returncode == 0, output
+    # It reports schema parts it could not turn into code as warnings and still succeeds.
+    assert "warning" not in output.lower(), output
+    sys.path.insert(0, str(folder))
+    try:
+        yield importlib.import_module("asnas_client")
+    finally:
+        sys.path.remove(str(folder))

@@ -1,44 +1,11 @@
 """A Python client generated from openapi.yaml by openapi-python-client plays a whole match
 against the real server, with the generated models only."""
 
-import importlib
 import random
-import subprocess
-import sys
-from pathlib import Path
 
 import pytest
 
 pytestmark = pytest.mark.slow
-
-REPO = Path(__file__).resolve().parents[2]
-SCHEMA_FILE = REPO / "openapi.yaml"
-
-GENERATOR = Path(sys.executable).with_name("openapi-python-client")
-
-
-@pytest.fixture(scope="module")
-def asnas_client(tmp_path_factory):
-    """The generated package, imported from a temporary folder."""
-    folder = tmp_path_factory.mktemp("python-client")
-    # The generator's post-hooks would run ruff on the output, which need not be on PATH.
-    config = folder / "config.yaml"
-    config.write_text("post_hooks: []\n")
-    result = subprocess.run(
-        [GENERATOR, "generate", "--path", SCHEMA_FILE, "--meta", "none"]
-        + ["--output-path", folder / "asnas_client", "--config", config],
-        capture_output=True,
-        text=True,
-    )
-    output = result.stdout + result.stderr
-    assert result.returncode == 0, output
-    # It reports schema parts it could not turn into code as warnings and still succeeds.
-    assert "warning" not in output.lower(), output
-    sys.path.insert(0, str(folder))
-    try:
-        yield importlib.import_module("asnas_client")
-    finally:
-        sys.path.remove(str(folder))
 
 
 def test_generated_client_plays_a_whole_match(asnas_client, server_url):
