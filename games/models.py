@@ -5,15 +5,18 @@ import uuid
 
 from django.db import models
 
+from games.engine import Status
 from players.models import Player
+
+# The engine's statuses, less not_started: a stored match has started.
+STATUS_CHOICES = [
+    (status.value, status.name.replace("_", " ").title())
+    for status in Status
+    if status is not Status.NOT_STARTED
+]
 
 
 class Match(models.Model):
-    class Status(models.TextChoices):
-        IN_DEAL = "in_deal"
-        DEAL_OVER = "deal_over"
-        FINISHED = "finished"
-
     id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
     owner = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="matches")
     ai_level = models.CharField(max_length=16)
@@ -23,7 +26,7 @@ class Match(models.Model):
         default=False, help_text="The client chose the seed; such a match is left out of stats."
     )
     version = models.PositiveIntegerField(default=0, help_text="The seq of the last event.")
-    status = models.CharField(max_length=16, choices=Status.choices)
+    status = models.CharField(max_length=16, choices=STATUS_CHOICES)
     series = models.PositiveIntegerField(default=1)
     deal_number = models.PositiveIntegerField(default=0)
     totals = models.JSONField(default=list, help_text="The four exact totals, as fractions.")
@@ -91,10 +94,14 @@ class Deal(models.Model):
 
 
 class MatchEvent(models.Model):
-    """One engine event. Append-only: rows are never updated or deleted on their own."""
+    """One engine event. Append-only: rows are never updated or deleted on their own.
+    Keyed by (match, seq): nothing points at an event, so it needs no id of its own, and the
+    key doubles as the index by match."""
 
-    id = models.BigAutoField(primary_key=True)
-    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="events")
+    pk = models.CompositePrimaryKey("match", "seq")
+    match = models.ForeignKey(
+        Match, on_delete=models.CASCADE, related_name="events", db_index=False
+    )
     seq = models.PositiveIntegerField()
     type = models.CharField(max_length=32)
     payload = models.JSONField()
@@ -102,9 +109,6 @@ class MatchEvent(models.Model):
 
     class Meta:
         ordering = ["match", "seq"]
-        constraints = [
-            models.UniqueConstraint(fields=["match", "seq"], name="event_unique_seq"),
-        ]
 
     def __str__(self) -> str:
         return f"#{self.seq} {self.type}"

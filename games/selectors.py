@@ -6,13 +6,11 @@ from datetime import UTC, datetime
 from django.db.models import QuerySet
 
 from games import repository
-from games.engine import Event, evaluate, event_view, legal_actions, observe
+from games.engine import HUMAN_SEAT, Event, evaluate, event_view, legal_actions, observe
 from games.models import Match
 from games.repository import LoadedMatch
 from players.models import Player
 
-HUMAN_SEAT = 0
-"""The owner's seat in every match; seats 1-3 are AI."""
 EVENTS_PAGE_LIMIT = 1000
 
 

@@ -9,6 +9,7 @@ from django.db import transaction
 
 from games import ai, repository
 from games.engine import (
+    HUMAN_SEAT,
     Act,
     Command,
     DomainError,
@@ -26,7 +27,6 @@ from games.engine import (
     observe,
 )
 from games.repository import LoadedMatch
-from games.selectors import HUMAN_SEAT
 from players.models import Player
 
 AI_PERSONAS = ("Darius", "Shirin", "Kaveh")

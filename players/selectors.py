@@ -1,7 +1,7 @@
 from fractions import Fraction
 
+from games.engine import HUMAN_SEAT
 from games.models import Match
-from games.selectors import HUMAN_SEAT
 from players.models import Player
 
 

@@ -5,7 +5,7 @@ returns the events it causes or raises a `RuleError`; `evolve(state, event)` app
 one event; `observe` and `legal_actions` are all that a seat may know.
 """
 
-from .cards import DECK, RANK_VALUE, RANKS, SEATS
+from .cards import DECK, HUMAN_SEAT, RANK_VALUE, RANKS, SEATS
 from .commands import Act, Action, Command, NextDeal, Resign, Restart, StartMatch
 from .errors import DomainError, RuleError
 from .events import (
@@ -29,6 +29,7 @@ __all__ = [
     "ALL_HANDS",
     "CATEGORIES",
     "DECK",
+    "HUMAN_SEAT",
     "MATCH_DEALS",
     "MAX_STAKE",
     "OPENING_STAKE",

@@ -9,6 +9,9 @@ RANK_VALUE: dict[str, int] = {rank: len(RANKS) - 1 - index for index, rank in en
 COPIES_PER_RANK = 4
 HAND_SIZE = 5
 SEATS = 4
+HUMAN_SEAT = 0
+"""The seat of the match's owner. The rules treat every seat alike; the services seat the
+human here and the AI at the others."""
 
 DECK: tuple[str, ...] = tuple(rank for rank in RANKS for _ in range(COPIES_PER_RANK))
 
