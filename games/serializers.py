@@ -82,34 +82,26 @@ class MatchCreateSerializer(RequestBodySerializer):
         return seed
 
 
-class ActionSerializer(RequestBodySerializer):
+class VersionSerializer(RequestBodySerializer):
+    expected_version = serializers.IntegerField(
+        min_value=0,
+        max_value=MAX_VERSION,
+        required=False,
+        help_text="The version you last saw; a different current version answers 409 "
+        "stale_version and changes nothing.",
+    )
+
+
+class ActionSerializer(VersionSerializer):
     action = ChoiceField(choices=ACTION_NAMES)
-    expected_version = serializers.IntegerField(
-        min_value=0,
-        max_value=MAX_VERSION,
-        required=False,
-        help_text="The version you last saw; a different current version answers 409 "
-        "stale_version and changes nothing.",
-    )
 
 
-class RestartSerializer(RequestBodySerializer):
-    expected_version = serializers.IntegerField(
-        min_value=0,
-        max_value=MAX_VERSION,
-        required=False,
-        help_text="The version you last saw; a different current version answers 409 "
-        "stale_version and changes nothing.",
-    )
+class RestartSerializer(VersionSerializer):
     ai_level = ChoiceField(
         choices=AI_LEVELS,
         required=False,
         help_text="The AI seats' level from the new series on; unchanged if left out.",
     )
-
-
-class VersionSerializer(RequestBodySerializer):
-    expected_version = serializers.IntegerField(min_value=0, max_value=MAX_VERSION, required=False)
 
 
 class MatchListQuerySerializer(serializers.Serializer):
