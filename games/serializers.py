@@ -42,8 +42,8 @@ class ChoiceField(serializers.ChoiceField):
 
 
 class RequestBodySerializer(serializers.Serializer):
-    """A request body that refuses fields it does not know: a typo such as `ai_levle` is
-    an error, not a default silently used."""
+    # A request body that refuses fields it does not know: a typo such as `ai_levle` is an
+    # error, not a default silently used. (A comment: drf-spectacular publishes docstrings.)
 
     def to_internal_value(self, data):
         if isinstance(data, dict):
@@ -62,6 +62,8 @@ class RequestBodySerializer(serializers.Serializer):
 
 
 class MatchCreateSerializer(RequestBodySerializer):
+    """A new match: every field may be left out."""
+
     ai_level = ChoiceField(
         choices=AI_LEVELS,
         default=DEFAULT_AI_LEVEL,
@@ -83,6 +85,8 @@ class MatchCreateSerializer(RequestBodySerializer):
 
 
 class VersionSerializer(RequestBodySerializer):
+    """A move that needs nothing but, if you like, the version you saw; `{}` will do."""
+
     expected_version = serializers.IntegerField(
         min_value=0,
         max_value=MAX_VERSION,
@@ -93,10 +97,14 @@ class VersionSerializer(RequestBodySerializer):
 
 
 class ActionSerializer(VersionSerializer):
+    """Your action, one of `legal_actions`."""
+
     action = ChoiceField(choices=ACTION_NAMES)
 
 
 class RestartSerializer(VersionSerializer):
+    """A new series, at the same AI level unless you name another."""
+
     ai_level = ChoiceField(
         choices=AI_LEVELS,
         required=False,
