@@ -86,6 +86,7 @@ MIDDLEWARE = [
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
+    "asnas_api.throttling.RateLimitHeadersMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
@@ -222,13 +223,16 @@ REST_FRAMEWORK = {
 
 SPECTACULAR_SETTINGS = {
     "TITLE": "asnas-api",
-    "DESCRIPTION": "Host matches of the Persian card game As-Nas.",
+    # The overview (game flow, rules, auth, idempotency, rate limits, pagination) that the
+    # docs pages show first.
+    "DESCRIPTION": (BASE_DIR / "docs" / "api.md").read_text(),
     "VERSION": "1.0.0",
     "SERVE_INCLUDE_SCHEMA": False,
     "COMPONENT_SPLIT_REQUEST": True,
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",
         "asnas_api.schema.add_common_responses",
+        "asnas_api.schema.describe_fields",
     ],
     "SWAGGER_UI_DIST": "SIDECAR",
     # One named enum per choice set that several fields share.
@@ -238,6 +242,8 @@ SPECTACULAR_SETTINGS = {
         "ActionName": "games.serializers.ACTION_NAMES",
         "MatchStatus": "games.serializers.MATCH_STATUSES",
         "AiLevel": "games.ai.AI_LEVELS",
+        "SeatKind": "games.serializers.SEAT_KINDS",
+        "DealOutcome": "games.serializers.DEAL_OUTCOMES",
     },
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",

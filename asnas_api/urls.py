@@ -4,6 +4,7 @@ from drf_spectacular.views import SpectacularRedocView, SpectacularSwaggerView
 
 from asnas_api.health import healthz, readyz
 from asnas_api.schema import CachedSchemaView
+from asnas_api.index import ApiIndex
 
 handler400 = "asnas_api.errors.bad_request"
 handler404 = "asnas_api.errors.not_found"
@@ -26,6 +27,7 @@ urlpatterns = [
         ),
         name="redoc",
     ),
+    path("api/v1/", ApiIndex.as_view(), name="api-index"),
     path("api/v1/", include("games.urls")),
     path("api/v1/", include("players.urls")),
 ]

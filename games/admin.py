@@ -30,6 +30,7 @@ from games.engine import (
     MatchFinished,
     MatchRestarted,
     MatchState,
+    Resigned,
     evaluate,
     event_from_dict,
     evolve,
@@ -99,6 +100,8 @@ def describe(event: Event, deal: str | None, names: dict[int, str] | None = None
             return f"series {event.series} over · {winners} {verb} · totals {totals}"
         case MatchRestarted():
             return f"restart · series {event.series} begins"
+        case Resigned():
+            return f"seat {event.seat} resigns"
 
 
 def _names(match: Match) -> dict[int, str]:

@@ -6,7 +6,7 @@ check_matches and for rebuild_projections alike."""
 import json
 import uuid
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 
 from django.db import connection
@@ -19,6 +19,7 @@ from games.engine import (
     Event,
     MatchRestarted,
     MatchState,
+    Resigned,
     event_from_dict,
 )
 from games.models import Deal, Match, MatchEvent, Seat
@@ -40,6 +41,8 @@ class LoadedMatch:
     row: Match
     state: MatchState
     seats: list[SeatInfo]
+    appended: list[tuple[int, Event]] = field(default_factory=list)
+    """The events this request appended, with their seqs; empty for a match only read."""
 
 
 # --- The projection -------------------------------------------------------------------------
@@ -75,7 +78,7 @@ def deal_changes(event: Event) -> list[DealChange]:
     if isinstance(event, DealEnded):
         fields = {"outcome": event.outcome, "result": event.to_dict()}
         return [DealChange((event.series, event.deal_number), fields)]
-    if isinstance(event, MatchRestarted):
+    if isinstance(event, MatchRestarted | Resigned):
         return [DealChange(None, {"outcome": Deal.Outcome.ABANDONED})]
     return []
 
@@ -118,8 +121,11 @@ def match_load(*, match_id: uuid.UUID, owner: Player, lock: bool = False) -> Loa
     return LoadedMatch(row, MatchState.from_dict(row.state), seats)
 
 
-def match_list(*, owner: Player) -> QuerySet[Match]:
-    return Match.objects.filter(owner=owner).order_by("-created_at", "-id")
+def match_list(*, owner: Player, status: str | None = None) -> QuerySet[Match]:
+    matches = Match.objects.filter(owner=owner)
+    if status is not None:
+        matches = matches.filter(status=status)
+    return matches.order_by("-created_at", "-id")
 
 
 def match_events_after(*, match_id: uuid.UUID, after: int, limit: int) -> list[tuple[int, Event]]:
@@ -247,7 +253,8 @@ def match_insert(
     Seat.objects.bulk_create(
         Seat(match=row, number=number, player=player) for number, player in enumerate(players)
     )
-    return LoadedMatch(row, state, [SeatInfo(player.name, player.kind) for player in players])
+    seats = [SeatInfo(player.name, player.kind) for player in players]
+    return LoadedMatch(row, state, seats, list(enumerate(events, start=1)))
 
 
 def match_append(*, match: LoadedMatch, events: list[Event], state: MatchState) -> None:
@@ -260,6 +267,14 @@ def match_append(*, match: LoadedMatch, events: list[Event], state: MatchState) 
     _insert_events(match.row, first_seq, events, now)
     _write_deals(match.row, events, now)
     match.state = state
+    match.appended = list(enumerate(events, start=first_seq))
+
+
+def match_set_ai_level(*, match: LoadedMatch, ai_level: str) -> None:
+    """Change the level of the AI seats from now on. Call inside a transaction, on a match
+    loaded with its lock."""
+    match.row.ai_level = ai_level
+    Match.objects.filter(id=match.row.id).update(ai_level=ai_level)
 
 
 def match_reproject(*, match_id: uuid.UUID, state: MatchState, deals: dict) -> None:

@@ -6,7 +6,7 @@ one event; `observe` and `legal_actions` are all that a seat may know.
 """
 
 from .cards import DECK, HUMAN_SEAT, RANK_VALUE, RANKS, SEATS
-from .commands import Act, Action, Command, NextDeal, Restart, StartMatch
+from .commands import Act, Action, Command, NextDeal, Resign, Restart, StartMatch
 from .errors import DomainError, RuleError
 from .events import (
     ActionTaken,
@@ -16,6 +16,7 @@ from .events import (
     MatchCreated,
     MatchFinished,
     MatchRestarted,
+    Resigned,
     SeatResult,
     event_from_dict,
 )
@@ -51,6 +52,8 @@ __all__ = [
     "MatchRestarted",
     "MatchState",
     "NextDeal",
+    "Resign",
+    "Resigned",
     "Restart",
     "RuleError",
     "SeatResult",
