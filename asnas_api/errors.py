@@ -7,6 +7,7 @@ field) for validation errors. `code` is stable and machine-readable.
 
 from http import HTTPStatus
 
+from django.db import InterfaceError, OperationalError
 from django.http import JsonResponse
 from django.views import defaults
 from rest_framework import exceptions
@@ -68,6 +69,15 @@ def exception_handler(exc, context):
     if isinstance(exc, RuleError):
         status = 422 if exc.code in _UNPROCESSABLE_RULES else 409
         exc = ApiError(status, exc.code, exc.detail)
+    if isinstance(exc, OperationalError | InterfaceError):
+        # Down, hung past the request's deadline (asnas_api.deadline), or a timeout: the
+        # request may be retried; the pool replaces broken connections by itself.
+        exc = ApiError(
+            503,
+            "database_unavailable",
+            "The database is unavailable; try again shortly.",
+            headers={"Retry-After": "5"},
+        )
     if isinstance(exc, ApiError):
         return Response(
             problem(exc.status, exc.code, exc.detail), status=exc.status, headers=exc.headers

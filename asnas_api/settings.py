@@ -74,6 +74,7 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "asnas_api.deadline.DeadlineMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -88,6 +89,7 @@ if env_bool("ASNAS_BENCH_METRICS", default=False):
 
 ROOT_URLCONF = "asnas_api.urls"
 WSGI_APPLICATION = "asnas_api.wsgi.application"
+ASGI_APPLICATION = "asnas_api.asgi.application"
 
 TEMPLATES = [
     {
@@ -111,9 +113,28 @@ if not DATABASE_URL:
 
     DATABASE_URL = embedded_db.start(DATA_DIR / "postgres")
 
-DATABASES = {
-    "default": dj_database_url.parse(DATABASE_URL, conn_max_age=60, conn_health_checks=True),
-}
+# The database may fail; a request must still answer in bounded time (docs/deployment.md).
+# Postgres enforces the statement and lock timeouts; a stopped or hung server cannot, so
+# asnas_api.deadline drops a request's connection once ASNAS_REQUEST_DEADLINE has passed.
+ASNAS_DB_CONNECT_TIMEOUT = int(os.environ.get("ASNAS_DB_CONNECT_TIMEOUT", "3"))
+ASNAS_DB_STATEMENT_TIMEOUT_MS = int(os.environ.get("ASNAS_DB_STATEMENT_TIMEOUT_MS", "4000"))
+ASNAS_DB_LOCK_TIMEOUT_MS = int(os.environ.get("ASNAS_DB_LOCK_TIMEOUT_MS", "2000"))
+ASNAS_REQUEST_DEADLINE = float(os.environ.get("ASNAS_REQUEST_DEADLINE", "5"))
+# Served under ASGI, so no persistent connections (Django's advice) but psycopg's pool, one
+# per worker process; a request waits at most `timeout` for a connection.
+DATABASES = {"default": dj_database_url.parse(DATABASE_URL, conn_max_age=0)}
+DATABASES["default"].setdefault("OPTIONS", {}).update(
+    {
+        "connect_timeout": ASNAS_DB_CONNECT_TIMEOUT,
+        "options": f"-c statement_timeout={ASNAS_DB_STATEMENT_TIMEOUT_MS}"
+        f" -c lock_timeout={ASNAS_DB_LOCK_TIMEOUT_MS}",
+        "pool": {
+            "min_size": int(os.environ.get("ASNAS_DB_POOL_MIN", "1")),
+            "max_size": int(os.environ.get("ASNAS_DB_POOL_MAX", "16")),
+            "timeout": float(os.environ.get("ASNAS_DB_POOL_TIMEOUT", "2")),
+        },
+    }
+)
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 AUTH_PASSWORD_VALIDATORS = [

@@ -23,8 +23,19 @@ def refuse_unsafe_settings() -> None:
         )
 
 
+def granian_command(host: str, port: int, workers: int) -> list[str]:
+    """The HTTP server. granian reads each request's headers in Rust and its body on the
+    event loop, so a slow client holds no Django thread (docs/deployment.md). asginl: ASGI
+    without lifespan events, which the app does not use."""
+    return (
+        [sys.executable, "-m", "granian", "--interface", "asginl", "asnas_api.asgi:application"]
+        + ["--host", host, "--port", str(port), "--workers", str(workers), "--no-ws"]
+        + ["--respawn-failed-workers", "--access-log", "--log-level", "warning"]
+    )
+
+
 class Command(BaseCommand):
-    help = "Apply migrations, then serve the API with gunicorn until Ctrl-C or SIGTERM."
+    help = "Apply migrations, then serve the API with granian until Ctrl-C or SIGTERM."
 
     def add_arguments(self, parser):
         parser.add_argument("--host", default="127.0.0.1")
@@ -39,17 +50,14 @@ class Command(BaseCommand):
     def handle(self, *args, host, port, workers, dev, verbosity, **options):
         if not dev:
             refuse_unsafe_settings()
-        # Until gunicorn runs, SIGTERM unwinds like Ctrl-C so the database handle is released.
+        # Until granian runs, SIGTERM unwinds like Ctrl-C so the database handle is released.
         signal.signal(signal.SIGTERM, signal.default_int_handler)
         call_command("migrate", interactive=False, verbosity=verbosity)
         call_command("purge_expired", verbosity=verbosity)
         connections.close_all()
 
-        gunicorn = subprocess.Popen(
-            [sys.executable, "-m", "gunicorn", "asnas_api.wsgi", "--bind", f"{host}:{port}"]
-            + ["--workers", str(workers), "--access-logfile", "-"]
-            # gunicorn's control socket has one fixed path per user; two servers would clash.
-            + ["--no-control-socket"],
+        server = subprocess.Popen(
+            granian_command(host, port, workers),
             # The workers use the database this process started instead of starting their own.
             env={**os.environ, "DATABASE_URL": settings.DATABASE_URL},
             # Its own process group: Ctrl-C reaches only this process, which forwards it once.
@@ -57,13 +65,13 @@ class Command(BaseCommand):
         )
 
         def forward(signum, frame):
-            # A closed terminal (SIGHUP) stops the server; to gunicorn SIGHUP would mean reload.
-            gunicorn.send_signal(signal.SIGTERM if signum == signal.SIGHUP else signum)
+            # A closed terminal (SIGHUP) stops the server, as SIGTERM does.
+            server.send_signal(signal.SIGTERM if signum == signal.SIGHUP else signum)
 
         for signum in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
             signal.signal(signum, forward)
 
-        returncode = gunicorn.wait()
+        returncode = server.wait()
         embedded_db.stop()
         if returncode:
-            raise CommandError(f"gunicorn exited with status {returncode}")
+            raise CommandError(f"granian exited with status {returncode}")
