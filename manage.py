@@ -5,8 +5,15 @@ import os
 import sys
 
 
+def is_http_client_only(argv: list[str]) -> bool:
+    """`play --url` talks to a running server over HTTP and needs no database of its own."""
+    return argv[1:2] == ["play"] and any(arg.split("=")[0] == "--url" for arg in argv[2:])
+
+
 def main():
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "asnas_api.settings")
+    if is_http_client_only(sys.argv):
+        os.environ["ASNAS_NO_DATABASE"] = "1"
     from django.core.management import execute_from_command_line
 
     execute_from_command_line(sys.argv)

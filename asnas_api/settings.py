@@ -108,7 +108,11 @@ TEMPLATES = [
 
 # Without DATABASE_URL, run (or attach to) the embedded Postgres whose data lives in DATA_DIR.
 DATABASE_URL = os.environ.get("DATABASE_URL")
-if not DATABASE_URL:
+# Set by manage.py for a command that is only an HTTP client: it must not start the database.
+ASNAS_NO_DATABASE = env_bool("ASNAS_NO_DATABASE", default=False)
+if ASNAS_NO_DATABASE:
+    DATABASE_URL = "postgres://unused@localhost/unused"
+elif not DATABASE_URL:
     from asnas_api import embedded_db
 
     DATABASE_URL = embedded_db.start(DATA_DIR / "postgres")

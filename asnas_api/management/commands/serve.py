@@ -1,7 +1,9 @@
+import logging
 import os
 import signal
 import subprocess
 import sys
+import time
 
 from django.conf import settings
 from django.core.management import call_command
@@ -9,6 +11,10 @@ from django.core.management.base import BaseCommand, CommandError
 from django.db import connections
 
 from asnas_api import embedded_db
+
+logger = logging.getLogger(__name__)
+# How often serve checks that its embedded Postgres still runs.
+SUPERVISE_EVERY = 0.5
 
 
 def refuse_unsafe_settings() -> None:
@@ -50,6 +56,19 @@ class Command(BaseCommand):
     def handle(self, *args, host, port, workers, dev, verbosity, **options):
         if not dev:
             refuse_unsafe_settings()
+        pgdata = embedded_db.pgdata()
+        if pgdata is not None:
+            try:
+                embedded_db.claim_serving(pgdata)
+            except RuntimeError as error:
+                raise CommandError(str(error)) from None
+            # If this process is killed outright, the guardian drops its handle and stops the
+            # database unless another process still uses it.
+            subprocess.Popen(
+                [sys.executable, "-m", "asnas_api.embedded_db", str(pgdata), str(os.getpid())],
+                preexec_fn=embedded_db.die_with_parent,
+                process_group=0,
+            )
         # Until granian runs, SIGTERM unwinds like Ctrl-C so the database handle is released.
         signal.signal(signal.SIGTERM, signal.default_int_handler)
         call_command("migrate", interactive=False, verbosity=verbosity)
@@ -62,6 +81,8 @@ class Command(BaseCommand):
             env={**os.environ, "DATABASE_URL": settings.DATABASE_URL},
             # Its own process group: Ctrl-C reaches only this process, which forwards it once.
             process_group=0,
+            # A kill -9 of serve takes granian (and so its workers) down too.
+            preexec_fn=embedded_db.die_with_parent,
         )
 
         def forward(signum, frame):
@@ -71,7 +92,26 @@ class Command(BaseCommand):
         for signum in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
             signal.signal(signum, forward)
 
-        returncode = server.wait()
+        while True:
+            try:
+                returncode = server.wait(timeout=SUPERVISE_EVERY)
+                break
+            except subprocess.TimeoutExpired:
+                if pgdata is not None:
+                    self._restart_dead_database()
         embedded_db.stop()
         if returncode:
             raise CommandError(f"granian exited with status {returncode}")
+
+    def _restart_dead_database(self) -> None:
+        started = time.monotonic()
+        try:
+            restarted = embedded_db.ensure_running()
+        except Exception as error:  # tried again at the next tick
+            logger.error("the embedded Postgres is down and did not restart: %s", error)
+            return
+        if restarted:
+            logger.error(
+                "the embedded Postgres had died; restarted it in %.1f s",
+                time.monotonic() - started,
+            )
