@@ -3,6 +3,10 @@
 
 import os
 import sys
+import tempfile
+
+# serve's fresh directory for the metrics of all its processes (asnas_api/metrics.py).
+METRICS_DIR_PREFIX = "asnas-metrics-"
 
 
 def is_http_client_only(argv: list[str]) -> bool:
@@ -14,6 +18,9 @@ def main():
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "asnas_api.settings")
     if is_http_client_only(sys.argv):
         os.environ["ASNAS_NO_DATABASE"] = "1"
+    if sys.argv[1:2] == ["serve"]:
+        # Before anything imports prometheus_client, which reads it once at import.
+        os.environ["PROMETHEUS_MULTIPROC_DIR"] = tempfile.mkdtemp(prefix=METRICS_DIR_PREFIX)
     from django.core.management import execute_from_command_line
 
     execute_from_command_line(sys.argv)

@@ -14,6 +14,7 @@ from rest_framework import exceptions
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 
+from asnas_api import metrics
 from games.engine import RuleError
 
 
@@ -72,6 +73,7 @@ def exception_handler(exc, context):
     if isinstance(exc, OperationalError | InterfaceError):
         # Down, hung past the request's deadline (asnas_api.deadline), or a timeout: the
         # request may be retried; the pool replaces broken connections by itself.
+        metrics.DATABASE_ERRORS.inc()
         exc = ApiError(
             503,
             "database_unavailable",

@@ -74,6 +74,7 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "asnas_api.metrics.MetricsMiddleware",
     "asnas_api.deadline.DeadlineMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -168,6 +169,9 @@ LOGGING = {
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": "WARNING"},
 }
+
+# /metrics answers only clients on this machine unless this is on (docs/deployment.md).
+ASNAS_METRICS_PUBLIC = env_bool("ASNAS_METRICS_PUBLIC", default=False)
 
 # Every request body of the API is a few small fields.
 ASNAS_MAX_BODY_BYTES = int(os.environ.get("ASNAS_MAX_BODY_BYTES", "16384"))

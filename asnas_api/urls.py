@@ -3,6 +3,7 @@ from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerView
 
 from asnas_api.health import healthz, readyz
+from asnas_api.metrics import metrics_view
 
 handler404 = "asnas_api.errors.not_found"
 
@@ -14,6 +15,7 @@ urlpatterns = [
     path("admin/", admin.site.urls),
     path("healthz", healthz, name="healthz"),
     path("readyz", readyz, name="readyz"),
+    path("metrics", metrics_view, name="metrics"),
     path("api/schema/", SpectacularAPIView.as_view(**DOCS), name="schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema", **DOCS), name="swagger-ui"),
     path(

@@ -122,3 +122,7 @@ def match_events(*, match: Match, after: int, limit: int = EVENTS_PAGE_LIMIT) ->
             for seq, payload in rows[:limit]
         ],
     }
+
+
+def match_count_in_play() -> int:
+    return Match.objects.exclude(status=Match.Status.FINISHED).count()

@@ -1,5 +1,6 @@
 import logging
 import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -10,7 +11,7 @@ from django.core.management import call_command
 from django.core.management.base import BaseCommand, CommandError
 from django.db import connections
 
-from asnas_api import embedded_db
+from asnas_api import embedded_db, metrics
 
 logger = logging.getLogger(__name__)
 # How often serve checks that its embedded Postgres still runs.
@@ -100,6 +101,7 @@ class Command(BaseCommand):
                 if pgdata is not None:
                     self._restart_dead_database()
         embedded_db.stop()
+        shutil.rmtree(os.environ.get("PROMETHEUS_MULTIPROC_DIR", ""), ignore_errors=True)
         if returncode:
             raise CommandError(f"granian exited with status {returncode}")
 
@@ -111,6 +113,7 @@ class Command(BaseCommand):
             logger.error("the embedded Postgres is down and did not restart: %s", error)
             return
         if restarted:
+            metrics.POSTGRES_RESTARTS.inc()
             logger.error(
                 "the embedded Postgres had died; restarted it in %.1f s",
                 time.monotonic() - started,
