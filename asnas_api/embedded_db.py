@@ -95,18 +95,19 @@ def ensure_running() -> bool:
     info = PostmasterInfo.read_from_pgdata(_server.pgdata)
     if info is not None and info.is_running():
         return False
-    with PostgresServer._lock:
-        # Backends orphaned by a killed postmaster hold its shared memory for a moment, and a
-        # new postmaster refuses to start until they are gone.
-        for attempt in range(20):
-            try:
-                _server.ensure_postgres_running()
-                return True
-            except Exception:
-                if attempt == 19:
-                    raise
-                time.sleep(0.25)
-    return True
+    # Not under the library's lock: it is one for every embedded cluster of this user on the
+    # machine, and waiting for it took seconds. serve's own lock (claim_serving) makes this
+    # the only restarter, and Postgres's postmaster.pid refuses a second postmaster anyway.
+    # Backends orphaned by a killed postmaster hold its shared memory for a moment, and a new
+    # postmaster refuses to start until they are gone.
+    for attempt in range(20):
+        try:
+            _server.ensure_postgres_running()
+            return True
+        except Exception:
+            if attempt == 19:
+                raise
+            time.sleep(0.25)
 
 
 def _alive(pid: int) -> bool:

@@ -75,7 +75,6 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "asnas_api.metrics.MetricsMiddleware",
-    "asnas_api.deadline.DeadlineMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -83,6 +82,9 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    # Innermost, and sync only: under ASGI Django then runs the whole chain in its thread in
+    # one go instead of hopping between the thread and the event loop for every middleware.
+    "asnas_api.deadline.DeadlineMiddleware",
 ]
 # `manage.py bench` asks its server for per-request costs; otherwise the hook is not loaded.
 if env_bool("ASNAS_BENCH_METRICS", default=False):
