@@ -150,12 +150,15 @@ def _forget_dead_handles(pgdata: Path) -> None:
             handles.put([pid for pid in handles.get() if _alive(pid)])
 
 
+# Loaded before any fork: a forked child of a process with threads must not dlopen.
+_libc = ctypes.CDLL(None, use_errno=True)
+
+
 def die_with_parent(signum: int = signal.SIGTERM) -> None:
     """For preexec_fn: the kernel sends `signum` to this child when its parent dies, so a
     `kill -9` of serve leaves nothing running. Set after any change of user, which clears it."""
-    libc = ctypes.CDLL(None, use_errno=True)
     parent = os.getppid()
-    libc.prctl(1, signum)  # PR_SET_PDEATHSIG
+    _libc.prctl(1, signum)  # PR_SET_PDEATHSIG
     if os.getppid() != parent:  # the parent died before the call
         os.kill(os.getpid(), signum)
 

@@ -34,9 +34,11 @@ def free_port() -> int:
 
 
 def _run_ns(pid: int) -> int:
-    """CPU time of a live process so far, in ns (schedstat is exact; /proc/PID/stat has ticks)."""
-    with open(f"/proc/{pid}/schedstat") as stat:
-        return int(stat.read().split()[0])
+    """CPU time of a live process so far, in ns, over all its threads, those that exited too
+    (granian runs Django in a thread of its worker; /proc/PID/schedstat would count only the
+    main thread)."""
+    times = psutil.Process(pid).cpu_times()
+    return round((times.user + times.system) * 1e9)
 
 
 def _reaped_ns(process: psutil.Process) -> int:
@@ -152,7 +154,7 @@ class Server:
             for process in [root, *root.children(recursive=True)]:
                 try:
                     sample[process.pid] = _run_ns(process.pid)
-                except OSError:
+                except psutil.Error:
                     pass  # exited meanwhile: its time shows up in `reaped`
             return sample
 
