@@ -1,7 +1,9 @@
 #!/usr/bin/env python
 """Django's command-line utility for administrative tasks."""
 
+import atexit
 import os
+import shutil
 import sys
 import tempfile
 
@@ -20,7 +22,9 @@ def main():
         os.environ["ASNAS_NO_DATABASE"] = "1"
     if sys.argv[1:2] == ["serve"]:
         # Before anything imports prometheus_client, which reads it once at import.
-        os.environ["PROMETHEUS_MULTIPROC_DIR"] = tempfile.mkdtemp(prefix=METRICS_DIR_PREFIX)
+        metrics_dir = tempfile.mkdtemp(prefix=METRICS_DIR_PREFIX)
+        os.environ["PROMETHEUS_MULTIPROC_DIR"] = metrics_dir
+        atexit.register(shutil.rmtree, metrics_dir, ignore_errors=True)
     from django.core.management import execute_from_command_line
 
     execute_from_command_line(sys.argv)

@@ -1,6 +1,5 @@
 import logging
 import os
-import shutil
 import signal
 import subprocess
 import sys
@@ -106,7 +105,6 @@ class Command(BaseCommand):
                 if pgdata is not None:
                     self._restart_dead_database()
         embedded_db.stop()
-        shutil.rmtree(os.environ.get("PROMETHEUS_MULTIPROC_DIR", ""), ignore_errors=True)
         if returncode:
             raise CommandError(f"granian exited with status {returncode}")
 
