@@ -8,6 +8,7 @@ field) for validation errors. `code` is stable and machine-readable.
 from http import HTTPStatus
 
 from django.core.exceptions import DisallowedHost, RequestDataTooBig
+from django.db import InterfaceError, OperationalError
 from django.http import JsonResponse
 from django.urls import Resolver404, resolve
 from django.views import defaults
@@ -15,6 +16,7 @@ from rest_framework import exceptions
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 
+from asnas_api import metrics
 from asnas_api.problems import PROBLEMS
 from asnas_api.throttling import RateLimit
 from games.engine import DomainError
@@ -59,6 +61,13 @@ def exception_handler(exc, context):
             RateLimit().count_unauthenticated(context["request"])
         except exceptions.Throttled as throttled:
             exc = throttled
+    if isinstance(exc, OperationalError | InterfaceError):
+        # Down, hung past the request's deadline (asnas_api.deadline), or a timeout: the
+        # request may be retried; the pool replaces broken connections by itself.
+        metrics.DATABASE_ERRORS.inc()
+        exc = DomainError(
+            "database_unavailable", "The database is unavailable; try again shortly."
+        )
     if isinstance(exc, DomainError):
         entry = PROBLEMS[exc.code]  # a code missing from the registry is a bug: a 500
         headers = {"Retry-After": str(entry.retry_after)} if entry.retry_after else None

@@ -155,6 +155,14 @@ PROBLEMS: dict[str, Problem] = {
         "The server failed to answer; the error was logged under this request_id.",
         framework=True,
     ),
+    "database_unavailable": Problem(
+        503,
+        "The database is down, or did not answer within the request's deadline"
+        " (`ASNAS_REQUEST_DEADLINE`); retry after `Retry-After`.",
+        "The database is unavailable; try again shortly.",
+        retry_after=5,
+        framework=True,
+    ),
 }
 
 

@@ -88,10 +88,16 @@ NOT_FOUND = problem_response("No such match among yours.", "not_found")
 
 # The codes that come from the framework rather than from one view, by what an operation
 # has: every operation may meet a bad Host or a request refused before any view, be
-# throttled, or hit a bug; a body may be unreadable, too large, of another
+# throttled, hit a bug or find the database down; a body may be unreadable, too large, of another
 # type or hold a field the operation does not take; a token may be missing or not valid;
 # an Idempotency-Key may be malformed.
-_EVERY_OPERATION = ("invalid_host", "bad_request", "throttled", "server_error")
+_EVERY_OPERATION = (
+    "invalid_host",
+    "bad_request",
+    "throttled",
+    "server_error",
+    "database_unavailable",
+)
 _WITH_A_BODY = ("parse_error", "unknown_field", "request_too_large", "unsupported_media_type")
 _WITH_A_TOKEN = ("not_authenticated", "authentication_failed")
 _WITH_A_KEY = ("invalid_idempotency_key",)
@@ -102,6 +108,7 @@ _DESCRIPTIONS = {
     "415": "The request body is not application/json.",
     "429": "A rate limit was hit; the body names it, and Retry-After says when to retry.",
     "500": "A bug: the body shows no internals; quote its request_id when reporting it.",
+    "503": "The database is unavailable for now; retry after Retry-After.",
 }
 
 

@@ -97,3 +97,7 @@ def match_events(*, match: LoadedMatch, after: int, limit: int = EVENTS_PAGE_LIM
         "has_more": len(rows) > limit,
         "events": _seen(rows[:limit]),
     }
+
+
+def match_count_in_play() -> int:
+    return Match.objects.exclude(status=Match.Status.FINISHED).count()
