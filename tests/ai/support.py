@@ -24,3 +24,15 @@ def random_table(seed):
             rows.append(tuple(x / sum(w) for x in w))
         table.append(rows)
     return table
+
+
+def swap_other_hands(deck, dealer, seat, rng):
+    """The same deck for `seat`, with every other seat's cards shuffled among them."""
+    mine = [i for i in range(20) if (dealer + 1 + i) % 4 == seat]
+    others = [i for i in range(20) if i not in mine]
+    cards = [deck[i] for i in others]
+    rng.shuffle(cards)
+    new = list(deck)
+    for i, card in zip(others, cards, strict=True):
+        new[i] = card
+    return tuple(new)

@@ -24,6 +24,7 @@ from games.engine import (
     observe,
     replay,
 )
+from tests.ai.support import swap_other_hands
 
 
 def test_levels():
@@ -64,18 +65,6 @@ def test_unknown_level_is_refused():
         choose_action("expert", observe(state, 1), legal_actions(state, 1), random.Random(1))
 
 
-def _swap_other_hands(deck, dealer, seat, rng):
-    """The same deck for `seat`, with every other seat's cards shuffled among them."""
-    mine = [i for i in range(20) if (dealer + 1 + i) % 4 == seat]
-    others = [i for i in range(20) if i not in mine]
-    cards = [deck[i] for i in others]
-    rng.shuffle(cards)
-    new = list(deck)
-    for i, card in zip(others, cards, strict=True):
-        new[i] = card
-    return tuple(new)
-
-
 @pytest.mark.parametrize("level", AI_LEVELS)
 def test_a_seat_never_reads_other_hands(level):
     """Deal the same cards to one seat and different ones to the others, replay the same
@@ -86,9 +75,7 @@ def test_a_seat_never_reads_other_hands(level):
         deck = list(DECK)
         rng.shuffle(deck)
         dealer, seat = rng.randrange(4), rng.randrange(4)
-        decks = [tuple(deck)] + [
-            _swap_other_hands(tuple(deck), dealer, seat, rng) for _ in range(3)
-        ]
+        decks = [tuple(deck)] + [swap_other_hands(tuple(deck), dealer, seat, rng) for _ in range(3)]
         states = [replay([MatchCreated(7), DealStarted(1, 1, dealer, d)]) for d in decks]
         assert len({s.deal.hands[seat] for s in states}) == 1
         assert len({s.deal.hands for s in states}) > 1
