@@ -1,6 +1,6 @@
 """Full-width CFR over exact counterfactual values, vectorised with numpy over hand classes.
 
-Offline only (training and measuring): numpy is in the `train` dependency group, and the
+Offline only (training and measuring): numpy is in the `dev` dependency group, and the
 service never imports this module.
 
 Every iteration walks the whole tree once per position q, with one 121-vector per node:
