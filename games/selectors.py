@@ -6,7 +6,15 @@ from datetime import UTC, datetime
 from django.db.models import QuerySet
 
 from games import repository
-from games.engine import HUMAN_SEAT, Event, evaluate, event_view, legal_actions, observe
+from games.engine import (
+    HUMAN_SEAT,
+    Event,
+    Status,
+    evaluate,
+    event_view,
+    legal_actions,
+    observe,
+)
 from games.models import Match
 from games.repository import LoadedMatch
 from players.models import Player
@@ -100,4 +108,4 @@ def match_events(*, match: LoadedMatch, after: int, limit: int = EVENTS_PAGE_LIM
 
 
 def match_count_in_play() -> int:
-    return Match.objects.exclude(status=Match.Status.FINISHED).count()
+    return Match.objects.exclude(status=Status.FINISHED.value).count()
