@@ -14,7 +14,7 @@ from django.db import DatabaseError, connection
 from django.http import HttpResponse, JsonResponse
 
 from asnas_api.client_address import client_address
-from asnas_api.errors import problem
+from asnas_api.errors import DATABASE_FAILURES, database_unavailable, problem
 from asnas_api.housekeeping import purge_expired
 
 access_log = logging.getLogger("asnas_api.access")
@@ -90,6 +90,13 @@ class RequestEdgeMiddleware:
             )
         )
         return response
+
+    def process_exception(self, request, exception):
+        # A view's exception, which under ASGI Django hands to handler500 in another thread,
+        # where server_error cannot see it; middleware's own reach server_error directly.
+        if isinstance(exception, DATABASE_FAILURES):
+            return database_unavailable(request)
+        return None
 
 
 def too_large(limit: int) -> JsonResponse:
