@@ -27,6 +27,7 @@ from games.engine import DomainError
 DATABASE_FAILURES = (OperationalError, InterfaceError)
 DATABASE_UNAVAILABLE = "The database is unavailable; try again shortly."
 
+
 def problem(status: int, code: str, detail: str, **extra) -> dict:
     return {
         "type": "about:blank",

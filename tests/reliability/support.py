@@ -1,15 +1,8 @@
 """Helpers shared by the reliability tests."""
 
 import asyncio
-import os
-import subprocess
-import sys
-from pathlib import Path
 
 from tests.api.test_errors import assert_problem
-from tests.servers import free_port, wait_until_ready
-
-ROOT = Path(__file__).resolve().parents[2]
 
 
 def assert_edge_problem(response, status: int, code: str) -> dict:
@@ -20,38 +13,6 @@ def assert_edge_problem(response, status: int, code: str) -> dict:
     assert body["request_id"] == response.headers["X-Request-ID"]
     assert "Traceback" not in response.content.decode()
     return body
-
-
-class Gunicorn:
-    """The app under gunicorn's sync workers, as `serve` runs it today."""
-
-    def __init__(self, database_url: str, log: Path, **env):
-        self.port = free_port()
-        self.base_url = f"http://127.0.0.1:{self.port}"
-        self.log = log
-        with log.open("a") as output:
-            self.process = subprocess.Popen(
-                [sys.executable, "-m", "gunicorn", "asnas_api.wsgi", "--workers", "2"]
-                + ["--bind", f"127.0.0.1:{self.port}", "--no-control-socket"],
-                cwd=ROOT,
-                env={**os.environ, "DATABASE_URL": database_url, **env},
-                stdout=output,
-                stderr=subprocess.STDOUT,
-                process_group=0,
-            )
-        try:
-            wait_until_ready(f"{self.base_url}/healthz", self.process, log)
-        except BaseException:
-            self.stop()
-            raise
-
-    def stop(self) -> None:
-        self.process.terminate()
-        try:
-            self.process.wait(timeout=30)
-        except subprocess.TimeoutExpired:
-            self.process.kill()
-            self.process.wait()
 
 
 async def asgi_get(app, path: str) -> tuple[int, dict[str, str], bytes]:
