@@ -29,6 +29,8 @@ logger = logging.getLogger(__name__)
 
 # The scope key under which asnas_api.asgi notes when the request was whole (monotonic).
 ARRIVED = "asnas.arrived"
+# How often the watchdog looks again at a request past its deadline that had no connection.
+RECHECK = 0.05
 
 
 class Watchdog:
@@ -67,7 +69,13 @@ class Watchdog:
                     self._wake.wait(delay)
                     continue
                 heapq.heappop(self._heap)
-                wrapper = self._watched.pop(ticket, None)
+                wrapper = self._watched.get(ticket)
+                if wrapper is not None and wrapper.connection is None:
+                    # Past its deadline with no connection yet (waiting on the pool): one it
+                    # opens later must not escape, so look again shortly.
+                    heapq.heappush(self._heap, (time.monotonic() + RECHECK, ticket))
+                    continue
+                self._watched.pop(ticket, None)
             if wrapper is not None:
                 _drop(wrapper)
 
