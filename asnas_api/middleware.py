@@ -58,7 +58,8 @@ def as_problem(response, request_id: str):
     body["request_id"] = request_id
     if response.streaming:
         response = HttpResponse(status=status)
-    response.content = json.dumps(body).encode()
+    # Compact, as DRF renders JSON: a problem reads the same whichever layer made it.
+    response.content = json.dumps(body, separators=(",", ":")).encode()
     response["Content-Type"] = PROBLEM_TYPE
     response["Content-Length"] = str(len(response.content))
     return response
