@@ -5,6 +5,11 @@ enforces nothing, and the kernel keeps acknowledging its packets, so a query cou
 ever. One watchdog thread per process shuts down the socket of any connection whose request
 has outlived ASNAS_REQUEST_DEADLINE: the blocked query then fails with OperationalError, which
 asnas_api.errors answers as 503 database_unavailable, and the pool discards the connection.
+
+Under ASGI (asnas_api.asgi) the deadline runs from when the request was whole, not from when
+the worker's Django thread took it: a request queued behind one hung on the database gets
+only what is left, and none at all (an immediate 503) if its time ran out in the queue. Under
+WSGI it runs from when the thread took the request, the server's own queue unbounded.
 """
 
 import heapq
@@ -18,7 +23,14 @@ import time
 from django.conf import settings
 from django.db import DEFAULT_DB_ALIAS, connections
 
+from asnas_api.errors import database_unavailable
+
 logger = logging.getLogger(__name__)
+
+# The scope key under which asnas_api.asgi notes when the request was whole (monotonic).
+ARRIVED = "asnas.arrived"
+# How often the watchdog looks again at a request past its deadline that had no connection.
+RECHECK = 0.05
 
 
 class Watchdog:
@@ -57,7 +69,13 @@ class Watchdog:
                     self._wake.wait(delay)
                     continue
                 heapq.heappop(self._heap)
-                wrapper = self._watched.pop(ticket, None)
+                wrapper = self._watched.get(ticket)
+                if wrapper is not None and wrapper.connection is None:
+                    # Past its deadline with no connection yet (waiting on the pool): one it
+                    # opens later must not escape, so look again shortly.
+                    heapq.heappush(self._heap, (time.monotonic() + RECHECK, ticket))
+                    continue
+                self._watched.pop(ticket, None)
             if wrapper is not None:
                 _drop(wrapper)
 
@@ -86,8 +104,14 @@ class DeadlineMiddleware:
         self.get_response = get_response
 
     def __call__(self, request):
+        now = time.monotonic()
+        arrived = getattr(request, "scope", {}).get(ARRIVED, now)
+        deadline = arrived + settings.ASNAS_REQUEST_DEADLINE
+        if deadline <= now:
+            # It waited out its deadline in this worker's queue, most likely behind requests
+            # hung on the database: answer now rather than add to the pile.
+            return database_unavailable(request)
         # connections[...] is this thread's wrapper, which the view will use.
-        deadline = time.monotonic() + settings.ASNAS_REQUEST_DEADLINE
         ticket = watchdog.watch(connections[DEFAULT_DB_ALIAS], deadline)
         try:
             return self.get_response(request)

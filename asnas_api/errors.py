@@ -5,11 +5,12 @@ Every error body has one shape, modelled on RFC 9457 problem details:
 field) for validation errors. `code` is stable and machine-readable.
 """
 
+import sys
 from http import HTTPStatus
 
 from django.core.exceptions import DisallowedHost, RequestDataTooBig
 from django.db import InterfaceError, OperationalError
-from django.http import JsonResponse
+from django.http import HttpResponse, JsonResponse
 from django.urls import Resolver404, resolve
 from django.views import defaults
 from rest_framework import exceptions
@@ -20,6 +21,11 @@ from asnas_api import metrics
 from asnas_api.problems import PROBLEMS
 from asnas_api.throttling import RateLimit
 from games.engine import DomainError
+
+# Down, hung past the request's deadline (asnas_api.deadline), or a timeout: the request may be
+# retried; the pool replaces broken connections by itself.
+DATABASE_FAILURES = (OperationalError, InterfaceError)
+DATABASE_UNAVAILABLE = "The database is unavailable; try again shortly."
 
 
 def problem(status: int, code: str, detail: str, **extra) -> dict:
@@ -61,13 +67,9 @@ def exception_handler(exc, context):
             RateLimit().count_unauthenticated(context["request"])
         except exceptions.Throttled as throttled:
             exc = throttled
-    if isinstance(exc, OperationalError | InterfaceError):
-        # Down, hung past the request's deadline (asnas_api.deadline), or a timeout: the
-        # request may be retried; the pool replaces broken connections by itself.
+    if isinstance(exc, DATABASE_FAILURES):
         metrics.DATABASE_ERRORS.inc()
-        exc = DomainError(
-            "database_unavailable", "The database is unavailable; try again shortly."
-        )
+        exc = DomainError("database_unavailable", DATABASE_UNAVAILABLE)
     if isinstance(exc, DomainError):
         entry = PROBLEMS[exc.code]  # a code missing from the registry is a bug: a 500
         headers = {"Retry-After": str(entry.retry_after)} if entry.retry_after else None
@@ -118,8 +120,27 @@ def bad_request(request, exception):
     return JsonResponse(body, status=body["status"])
 
 
+def database_unavailable(request) -> HttpResponse:
+    """A database failure outside DRF's views (a middleware, the session or auth middleware,
+    the admin): 503 with Retry-After like the API's, not a 500; a plain page outside /api/."""
+    metrics.DATABASE_ERRORS.inc()
+    headers = {"Retry-After": str(PROBLEMS["database_unavailable"].retry_after)}
+    if request.path.startswith("/api/"):
+        body = problem(503, "database_unavailable", DATABASE_UNAVAILABLE)
+        return JsonResponse(body, status=503, headers=headers)
+    return HttpResponse(
+        f"<!doctype html><title>Service unavailable</title><h1>Service unavailable</h1>"
+        f"<p>{DATABASE_UNAVAILABLE}</p>",
+        status=503,
+        headers=headers,
+    )
+
+
 def server_error(request):
-    """A bug: the traceback goes to the log, never into the answer."""
+    """A bug: the traceback goes to the log, never into the answer. Django calls this while
+    handling the exception, so a database failure is told apart here."""
+    if isinstance(sys.exc_info()[1], DATABASE_FAILURES):
+        return database_unavailable(request)
     if not request.path.startswith("/api/"):
         return defaults.server_error(request)
     detail = "The server failed to answer; the error was logged under this request_id."

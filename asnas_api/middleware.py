@@ -10,11 +10,12 @@ import uuid
 from http import HTTPStatus
 
 from django.conf import settings
-from django.db import DatabaseError, connection
+from django.db import DEFAULT_DB_ALIAS, DatabaseError, connection, connections
 from django.http import HttpResponse, JsonResponse
 
 from asnas_api.client_address import client_address
-from asnas_api.errors import problem
+from asnas_api.deadline import watchdog
+from asnas_api.errors import DATABASE_FAILURES, database_unavailable, problem
 from asnas_api.housekeeping import purge_expired
 
 access_log = logging.getLogger("asnas_api.access")
@@ -93,6 +94,13 @@ class RequestEdgeMiddleware:
         )
         return response
 
+    def process_exception(self, request, exception):
+        # A view's exception, which under ASGI Django hands to handler500 in another thread,
+        # where server_error cannot see it; middleware's own reach server_error directly.
+        if isinstance(exception, DATABASE_FAILURES):
+            return database_unavailable(request)
+        return None
+
 
 def too_large(limit: int) -> JsonResponse:
     detail = f"The request body is larger than {limit} bytes."
@@ -151,11 +159,17 @@ class PurgeExpiredMiddleware:
         return response
 
     def purge(self) -> None:
+        # It runs after the view, outside DeadlineMiddleware's watch, so it has one of its own:
+        # a hung database must not hold the request for ever.
+        deadline = time.monotonic() + settings.ASNAS_REQUEST_DEADLINE
+        ticket = watchdog.watch(connections[DEFAULT_DB_ALIAS], deadline)
         try:
             self._purge_if_unlocked()
         except DatabaseError:
             # The request was answered; the next due purge tries again.
             logger.exception("Purging expired rows failed")
+        finally:
+            watchdog.release(ticket)
 
     def _purge_if_unlocked(self) -> None:
         with connection.cursor() as cursor:

@@ -1,5 +1,6 @@
 import pytest
 
+from asnas_api import health
 from games.models import Match
 from games.services import match_create
 from players.services import player_create
@@ -16,3 +17,9 @@ def make_match(db):
         return play(match, deals=deals, seed=seed)
 
     return make
+
+
+@pytest.fixture(autouse=True)
+def fresh_readiness(monkeypatch):
+    """/readyz keeps its answer for a second per process; each test starts without one."""
+    monkeypatch.setattr(health, "readiness", health.Readiness())

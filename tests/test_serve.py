@@ -12,7 +12,7 @@ import httpx
 import psutil
 import pytest
 
-from tests.servers import free_port, served, wait_until_ready
+from tests.servers import free_port, migrated_database, served, wait_until_ready
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -196,3 +196,27 @@ def test_play_with_a_url_never_opens_the_local_database(tmp_path):
         timeout=60,
     )
     assert not (tmp_path / "postgres").exists()
+
+
+def test_the_next_serve_removes_the_metrics_directory_of_a_killed_one(tmp_path):
+    temp = tmp_path / "tmp"
+    temp.mkdir()
+    with migrated_database("metrics_dir") as database_url:
+        env = {**os.environ, "DATABASE_URL": database_url, "TMPDIR": str(temp)}
+        with served(tmp_path / "first.log", env) as (_, first):
+            (killed,) = temp.glob("asnas-metrics-*")
+            children = serve_processes(first.pid)
+            first.kill()  # skips every exit handler
+            first.wait()
+            psutil.wait_procs(children, timeout=10)
+        assert killed.exists()
+
+        with served(tmp_path / "second.log", env) as (_, second):
+            assert not killed.exists()
+            (live,) = temp.glob("asnas-metrics-*")
+            # Another serve starting now leaves the living one's directory alone.
+            sweep = "import manage; manage.remove_dead_metrics_dirs()"
+            subprocess.run([sys.executable, "-c", sweep], cwd=BASE_DIR, env=env, check=True)
+            assert live.exists()
+        assert second.returncode == 0, (tmp_path / "second.log").read_text()
+        assert not list(temp.glob("asnas-metrics-*"))

@@ -1,28 +1,29 @@
-"""The request edge against the real server (gunicorn's sync workers, as `serve` runs it):
-bodies sent chunked are read, not taken as empty, and every error is a problem body."""
+"""The request edge against the real server (`manage.py serve`, granian): bodies sent chunked
+are read, not taken as empty, and every error under /api/ is a problem body with its
+request id."""
+
+import os
 
 import httpx
 import pytest
 
-from tests.reliability.support import Gunicorn, assert_edge_problem
-from tests.servers import migrated_database
+from tests.reliability.support import assert_edge_problem
+from tests.servers import migrated_database, served
 
 pytestmark = pytest.mark.slow
 
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
-    with migrated_database("edge") as url:
-        gunicorn = Gunicorn(url, tmp_path_factory.mktemp("edge") / "gunicorn.log")
-        try:
-            yield gunicorn
-        finally:
-            gunicorn.stop()
+    with migrated_database("edge") as database_url:
+        env = {**os.environ, "DATABASE_URL": database_url}
+        with served(tmp_path_factory.mktemp("edge") / "serve.log", env) as (url, _):
+            yield url
 
 
 @pytest.fixture
 def api(server):
-    with httpx.Client(base_url=f"{server.base_url}/api/v1", timeout=30) as client:
+    with httpx.Client(base_url=f"{server}/api/v1", timeout=30) as client:
         token = client.post("/players", json={"name": "Roya"}).json()["token"]
         client.headers["Authorization"] = f"Bearer {token}"
         yield client
@@ -71,5 +72,15 @@ def test_a_body_over_a_mebibyte_is_413(api):
 
 
 def test_a_bad_host_is_a_problem(server):
-    response = httpx.get(f"{server.base_url}/api/v1/players/me", headers={"Host": "evil.example"})
+    response = httpx.get(f"{server}/api/v1/players/me", headers={"Host": "evil.example"})
     assert_edge_problem(response, 400, "invalid_host")
+
+
+def test_a_405_is_a_problem(api):
+    response = api.delete("/matches")
+    assert_edge_problem(response, 405, "method_not_allowed")
+    assert "POST" in response.headers["Allow"]
+
+
+def test_an_unknown_api_path_is_a_problem(server):
+    assert_edge_problem(httpx.get(f"{server}/api/v1/nowhere"), 404, "not_found")
