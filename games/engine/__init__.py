@@ -6,6 +6,8 @@ one event; `observe` and `legal_actions` are all that a seat may know.
 """
 
 from .cards import DECK, HUMAN_SEAT, RANK_VALUE, RANKS, SEATS
+from .codec import decode as decode_event
+from .codec import encode as encode_event
 from .commands import Act, Action, Command, NextDeal, Restart, StartMatch
 from .errors import DomainError, RuleError
 from .events import (
@@ -59,6 +61,8 @@ __all__ = [
     "Status",
     "deal_rng",
     "decide",
+    "decode_event",
+    "encode_event",
     "event_from_dict",
     "event_view",
     "evaluate",
