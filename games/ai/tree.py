@@ -61,7 +61,7 @@ class Tree:
 
 
 def build_tree(matched_fold: bool = False) -> Tree:
-    """The betting tree of one deal, from the rules in RULES.md."""
+    """The betting tree of one deal, from the rules in docs/rules.md."""
     tree = Tree()
 
     def add(history, stakes, folded, acted, high, pot, turn) -> int:
