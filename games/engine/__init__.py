@@ -22,7 +22,7 @@ from .events import (
     event_from_dict,
 )
 from .hands import ALL_HANDS, CATEGORIES, HandValue, InvalidHand, evaluate
-from .rules import deal_rng, decide, evolve, legal_actions, new_seed, replay
+from .rules import allowed_actions, deal_rng, decide, evolve, legal_actions, new_seed, replay
 from .state import MATCH_DEALS, MAX_STAKE, OPENING_STAKE, DealState, MatchState, Status
 from .views import SeatView, event_view, observe, result_view
 
@@ -59,6 +59,7 @@ __all__ = [
     "SeatView",
     "StartMatch",
     "Status",
+    "allowed_actions",
     "deal_rng",
     "decide",
     "decode_event",

@@ -70,7 +70,13 @@ def legal_actions(state: MatchState, seat: int) -> tuple[str, ...]:
         return ()
     matched = deal.stakes[seat] == deal.high_stake
     can_raise = deal.high_stake < MAX_STAKE
-    return _LEGAL[deal.looked[seat], matched, can_raise]
+    return allowed_actions(looked=deal.looked[seat], matched=matched, can_raise=can_raise)
+
+
+def allowed_actions(*, looked: bool, matched: bool, can_raise: bool) -> tuple[str, ...]:
+    """The actions a seat may take on its turn (docs/rules.md, One deal 6): the one table of
+    them, which the AI's betting trees reuse."""
+    return _LEGAL[looked, matched, can_raise]
 
 
 # Every combination of (looked, matched, can_raise), in the order the API lists actions.
