@@ -30,6 +30,7 @@ from games.engine import (
     MatchFinished,
     MatchRestarted,
     MatchState,
+    Outcome,
     decode_event,
     evaluate,
     evolve,
@@ -90,7 +91,7 @@ def describe(event: Event, deal: str | None, names: dict[int, str] | None = None
             verb = "wins" if len(event.winners) == 1 else "split"
             text = f"{deal_name(event.series, event.deal_number)} · {readable(event.outcome)}"
             text += f" · {_seats(event.winners, names)} {verb} {pot}"
-            if event.outcome == "showdown":
+            if event.outcome == Outcome.SHOWDOWN:
                 text += f" ({readable(event.seats[event.winners[0]].category)})"
             return text
         case MatchFinished():

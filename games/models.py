@@ -6,7 +6,7 @@ import uuid
 
 from django.db import models
 
-from games.engine import Status
+from games.engine import Outcome, Status
 from players.models import Player
 
 # The engine's statuses, less not_started: a stored match has started.
@@ -15,6 +15,7 @@ STATUS_CHOICES = [
     for status in Status
     if status is not Status.NOT_STARTED
 ]
+OUTCOME_CHOICES = [(outcome.value, outcome.name.title()) for outcome in Outcome]
 
 
 class Match(models.Model):
@@ -50,9 +51,7 @@ class Match(models.Model):
 
 class Seat(models.Model):
     # The unique key starts with match_id, so the foreign key needs no index of its own.
-    match = models.ForeignKey(
-        Match, on_delete=models.CASCADE, related_name="seats", db_index=False
-    )
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="seats", db_index=False)
     number = models.PositiveSmallIntegerField()
     player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="seats")
 
@@ -67,21 +66,14 @@ class Seat(models.Model):
 
 
 class Deal(models.Model):
-    class Outcome(models.TextChoices):
-        SHOWDOWN = "showdown"
-        UNCONTESTED = "uncontested"
-        ABANDONED = "abandoned"
-
-    match = models.ForeignKey(
-        Match, on_delete=models.CASCADE, related_name="deals", db_index=False
-    )
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="deals", db_index=False)
     series = models.PositiveIntegerField()
     number = models.PositiveSmallIntegerField()
     dealer = models.PositiveSmallIntegerField()
     # The deck and the result are in the deal's events, and only there: started_seq finds them.
     started_seq = models.PositiveIntegerField(help_text="The seq of its deal_started event.")
     outcome = models.CharField(
-        max_length=16, choices=Outcome.choices, blank=True, help_text="Empty while in play."
+        max_length=16, choices=OUTCOME_CHOICES, blank=True, help_text="Empty while in play."
     )
     started_at = models.DateTimeField(auto_now_add=True)
     ended_at = models.DateTimeField(null=True, blank=True)

@@ -20,6 +20,7 @@ from games.engine import (
     Event,
     MatchRestarted,
     MatchState,
+    Outcome,
     decode_event,
     encode_event,
 )
@@ -79,7 +80,7 @@ def deal_changes(seq: int, event: Event) -> list[DealChange]:
     if isinstance(event, DealEnded):
         return [DealChange((event.series, event.deal_number), {"outcome": event.outcome})]
     if isinstance(event, MatchRestarted):
-        return [DealChange(None, {"outcome": Deal.Outcome.ABANDONED})]
+        return [DealChange(None, {"outcome": Outcome.ABANDONED})]
     return []
 
 

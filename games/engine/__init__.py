@@ -23,7 +23,15 @@ from .events import (
 )
 from .hands import ALL_HANDS, CATEGORIES, HandValue, InvalidHand, evaluate
 from .rules import allowed_actions, deal_rng, decide, evolve, legal_actions, new_seed, replay
-from .state import MATCH_DEALS, MAX_STAKE, OPENING_STAKE, DealState, MatchState, Status
+from .state import (
+    MATCH_DEALS,
+    MAX_STAKE,
+    OPENING_STAKE,
+    DealState,
+    MatchState,
+    Outcome,
+    Status,
+)
 from .views import SeatView, event_view, observe, result_view
 
 __all__ = [
@@ -53,6 +61,7 @@ __all__ = [
     "MatchRestarted",
     "MatchState",
     "NextDeal",
+    "Outcome",
     "Restart",
     "RuleError",
     "SeatResult",

@@ -26,10 +26,11 @@ from .events import (
     MatchRestarted,
     SeatResult,
 )
+from .state import Outcome
 
 _CARD = {"As": "A", "Shah": "K", "Bibi": "Q", "Sarbaz": "J", "Couli": "T"}
 _ACTION = {"look": "l", "call": "c", "hold": "h", "raise": "r", "fold": "f"}
-_OUTCOME = {"showdown": "s", "uncontested": "u"}
+_OUTCOME = {Outcome.SHOWDOWN: "s", Outcome.UNCONTESTED: "u"}
 _CATEGORY = {
     "high_card": "h",
     "pair": "p",

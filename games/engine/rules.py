@@ -24,7 +24,7 @@ from .events import (
     SeatResult,
 )
 from .hands import evaluate
-from .state import MATCH_DEALS, MAX_STAKE, DealState, MatchState, Status
+from .state import MATCH_DEALS, MAX_STAKE, DealState, MatchState, Outcome, Status
 
 # Module-level aliases: enum attribute lookups are slow on the hot path.
 _IN_DEAL = Status.IN_DEAL
@@ -140,10 +140,10 @@ def _settle(deal: DealState) -> DealEnded:
     active = [seat for seat in range(SEATS) if not deal.folded[seat]]
     values = [evaluate(hand) for hand in deal.hands]
     if len(active) == 1:
-        outcome, winners = "uncontested", tuple(active)
+        outcome, winners = Outcome.UNCONTESTED, tuple(active)
     else:
         best = max(values[seat].key for seat in active)
-        outcome = "showdown"
+        outcome = Outcome.SHOWDOWN
         winners = tuple(seat for seat in active if values[seat].key == best)
     seats = []
     for seat in range(SEATS):
@@ -157,7 +157,7 @@ def _settle(deal: DealState) -> DealEnded:
                 payout=payout,
                 delta=delta,
                 folded=deal.folded[seat],
-                shown=outcome == "showdown" and not deal.folded[seat],
+                shown=outcome == Outcome.SHOWDOWN and not deal.folded[seat],
             )
         )
     return DealEnded(deal.series, deal.number, outcome, winners, tuple(seats))
