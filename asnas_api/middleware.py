@@ -57,7 +57,9 @@ def as_problem(response, request_id: str):
     body["request_id"] = request_id
     if response.streaming:
         response = HttpResponse(status=status)
-    response.content = json.dumps(body).encode()
+    # Compact, as DRF writes every other body; ASCII-escaped, so no echoed input can fail
+    # to encode.
+    response.content = json.dumps(body, separators=(",", ":")).encode()
     response["Content-Type"] = PROBLEM_TYPE
     response["Content-Length"] = str(len(response.content))
     return response

@@ -76,7 +76,13 @@ PROBLEMS: dict[str, Problem] = {
     "validation_error": Problem(
         400,
         "A field is missing or wrong; `errors` names each field.",
-        'action: "dance" is not a valid choice.',
+        'action: "dance" is not a valid choice; allowed: look, call, hold, raise, fold.',
+        framework=True,
+    ),
+    "unknown_field": Problem(
+        400,
+        "A body field the operation does not take, such as a typo; `errors` names each one.",
+        "ai_levle: Unknown field; allowed: ai_level, seed.",
         framework=True,
     ),
     "parse_error": Problem(
@@ -137,9 +143,9 @@ PROBLEMS: dict[str, Problem] = {
     ),
     "throttled": Problem(
         429,
-        "A rate limit; `Retry-After` says when to retry. Requests without a valid token count"
-        " against their address too.",
-        "Request was throttled.",
+        "A rate limit; the detail names it, `Retry-After` says when to retry. Requests without a"
+        " valid token count against their address too.",
+        "Rate limit 'token' (1200/min) reached. Expected available in 37 seconds.",
         framework=True,
     ),
     "server_error": Problem(
@@ -147,6 +153,14 @@ PROBLEMS: dict[str, Problem] = {
         "A bug; the body shows no internals, and the log has the traceback under the body's"
         " `request_id`.",
         "The server failed to answer; the error was logged under this request_id.",
+        framework=True,
+    ),
+    "database_unavailable": Problem(
+        503,
+        "The database is down, or did not answer within the request's deadline"
+        " (`ASNAS_REQUEST_DEADLINE`); retry after `Retry-After`.",
+        "The database is unavailable; try again shortly.",
+        retry_after=5,
         framework=True,
     ),
 }

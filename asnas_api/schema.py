@@ -71,7 +71,8 @@ VALIDATION_ERROR = OpenApiResponse(
                     {
                         "field": "action",
                         "code": "invalid_choice",
-                        "message": '"dance" is not a valid choice.',
+                        "message": '"dance" is not a valid choice; allowed: look, call, '
+                        "hold, raise, fold.",
                     }
                 ],
                 request_id=EXAMPLE_REQUEST_ID,
@@ -85,37 +86,152 @@ UNAUTHORIZED = problem_response("No token, or a token that is not valid.", "not_
 NOT_FOUND = problem_response("No such match among yours.", "not_found")
 
 
-# Answers that any operation (429), or any operation with a body (413, 415), may give.
-_EVERY_OPERATION = {"429": "Too many requests; retry after the number of seconds in Retry-After."}
-_WITH_A_BODY = {
+# The codes that come from the framework rather than from one view, by what an operation
+# has: every operation may meet a bad Host or a request refused before any view, be
+# throttled, hit a bug or find the database down; a body may be unreadable, too large, of another
+# type or hold a field the operation does not take; a token may be missing or not valid;
+# an Idempotency-Key may be malformed.
+_EVERY_OPERATION = (
+    "invalid_host",
+    "bad_request",
+    "throttled",
+    "server_error",
+    "database_unavailable",
+)
+_WITH_A_BODY = ("parse_error", "unknown_field", "request_too_large", "unsupported_media_type")
+_WITH_A_TOKEN = ("not_authenticated", "authentication_failed")
+_WITH_A_KEY = ("invalid_idempotency_key",)
+_DESCRIPTIONS = {
+    "400": "The request is malformed; `code` says how.",
+    "401": "No token, or a token that is not valid.",
     "413": "The request body is larger than the server reads (ASNAS_MAX_BODY_BYTES).",
     "415": "The request body is not application/json.",
+    "429": "A rate limit was hit; the body names it, and Retry-After says when to retry.",
+    "500": "A bug: the body shows no internals; quote its request_id when reporting it.",
+    "503": "The database is unavailable for now; retry after Retry-After.",
 }
+
+
+def framework_codes(operation: dict) -> tuple[str, ...]:
+    """The framework's error codes that `operation` (an OpenAPI operation) can answer."""
+    codes = _EVERY_OPERATION
+    if "requestBody" in operation:
+        codes += _WITH_A_BODY
+    if operation.get("security") and operation["security"] != [{}]:
+        codes += _WITH_A_TOKEN
+    if any(parameter["name"] == "Idempotency-Key" for parameter in operation.get("parameters", [])):
+        codes += _WITH_A_KEY
+    return codes
 
 
 def add_common_responses(result, generator, request, public):
     """drf-spectacular postprocessing hook: the error answers that come from the framework
-    rather than from one view, each with the Problem body; every error is
-    application/problem+json."""
+    rather than from one view, each with the Problem body and an example per code, from
+    the registry; every error is application/problem+json."""
     for path, operations in result["paths"].items():
         if not path.startswith("/api/v1/"):
             continue
         for operation in operations.values():
-            answers = {**_EVERY_OPERATION, **(_WITH_A_BODY if "requestBody" in operation else {})}
-            for status, description in answers.items():
-                operation["responses"].setdefault(
+            for code in framework_codes(operation):
+                entry = PROBLEMS[code]
+                status = str(entry.status)
+                answer = operation["responses"].setdefault(
                     status,
                     {
-                        "description": description,
+                        "description": _DESCRIPTIONS[status],
                         "content": {
                             "application/json": {"schema": {"$ref": "#/components/schemas/Problem"}}
                         },
+                    },
+                )
+                examples = answer["content"]["application/json"].setdefault("examples", {})
+                # drf-spectacular's own naming, so a code a view documents is not repeated.
+                name = "".join(word.capitalize() for word in code.split("_"))
+                examples.setdefault(
+                    name,
+                    {
+                        "value": problem(
+                            entry.status, code, entry.example, request_id=EXAMPLE_REQUEST_ID
+                        ),
+                        "summary": code,
                     },
                 )
             for status, response in operation["responses"].items():
                 if int(status) >= 400 and "application/json" in response.get("content", {}):
                     content = response["content"]
                     content["application/problem+json"] = content.pop("application/json")
+    return result
+
+# What a field means where its serializer gives no help_text: one entry per field name,
+# which means the same everywhere it occurs, or per "Component.field" where it does not.
+FIELD_DOCS = {
+    "seq": "The event's number in its match: 1, 2, 3... with no gaps; the match's version is "
+    "the seq of its last event.",
+    "series": "Which 12-deal series: 1, then one more on each restart.",
+    "deal_number": "The deal within the series, 1 to 12.",
+    "dealer": "The dealer's seat (0-3); the seat after the dealer acts first.",
+    "seat": "A seat at the table, 0 to 3; you are seat 0, the AI seats are 1-3.",
+    "pot": "Points staked by every seat in this deal so far.",
+    "high_stake": "The highest stake of any seat in this deal: calling matches it.",
+    "stake": "What this seat has put in this deal (1 to 4).",
+    "folded": "Whether this seat has folded this deal.",
+    "looked": "Whether this seat has looked at its cards this deal.",
+    "name": "The player's name, as shown at the table.",
+    "id": "A UUID.",
+    "created_at": "When it was created (UTC, ISO 8601).",
+    "updated_at": "When it last changed (UTC, ISO 8601).",
+    "seeded": "Whether the client chose the match's seed (tests and development): seeded "
+    "matches stay out of a player's stats.",
+    "version": "The seq of the match's last event: send it as expected_version to act only "
+    "on the match as you saw it.",
+    "expected_version": "The version you last saw; a different current version answers 409 "
+    "stale_version and changes nothing.",
+    "category": "The hand's category, if the hand may be shown to you, else null.",
+    "your_seat": "Your seat: always 0.",
+    "your_category": "The category of your five cards once you may see them, else null.",
+    "turn": "The seat whose turn it is, or null when no one is to act (the deal is over).",
+    "legal_actions": "What you may do now, in this order; empty unless it is your turn.",
+    "last_deal": "The result of the series' latest finished deal, as you may see it; null "
+    "before the first one ends.",
+    "seats": "The four seats, in seat order.",
+    "totals": "Each seat's total points this series, in seat order, exact.",
+    "stats": "Your results over your unseeded matches.",
+    "matches_played": "Your unseeded matches, finished or not.",
+    "matches_finished": "Your unseeded matches whose series is finished.",
+    "MatchView.winners": "The seats with the highest total once the match is finished, else null.",
+    "MatchWriteView.winners": "The seats with the highest total once the match is finished, "
+    "else null.",
+    "MatchSummary.winners": "The seats with the highest total once finished, else null.",
+    "DealResult.winners": "The seats that won this deal and split its pot.",
+    "DealEndedEvent.winners": "The seats that won this deal and split its pot.",
+    "MatchFinishedEvent.winners": "The seats with the highest total: the match's winners "
+    "(after a resignation, the leaders among the other seats).",
+    "MatchEvents.version": "The match's version now: the seq of its last event.",
+    "MatchEvents.events": "Up to 1,000 events, in seq order, as you may see them; when "
+    "has_more is true, ask again with after = the last seq.",
+    "FieldError.code": "Stable and machine-readable, e.g. invalid_choice, unknown_field.",
+    "FieldError.message": "For people.",
+    "Problem.type": "Always about:blank: `code` tells the problems apart.",
+    "Problem.status": "The HTTP status, repeated.",
+    "PaginatedMatchSummaryList.count": "How many matches there are in all.",
+    "PaginatedMatchSummaryList.next": "The URL of the next page, or null on the last.",
+    "PaginatedMatchSummaryList.previous": "The URL of the previous page, or null on the first.",
+    "PaginatedMatchSummaryList.results": "This page's matches, newest first.",
+    "PlayerCreateRequest.name": "Your name at the table, 1 to 64 characters; spaces at the "
+    "ends are trimmed.",
+}
+
+
+def describe_fields(result, generator, request, public):
+    """drf-spectacular postprocessing hook: every field without a description gets the one
+    FIELD_DOCS gives it."""
+    for component, schema in result["components"]["schemas"].items():
+        for name, field in schema.get("properties", {}).items():
+            text = FIELD_DOCS.get(f"{component}.{name}") or FIELD_DOCS.get(name)
+            if text and not field.get("description"):
+                if "$ref" in field:  # OpenAPI 3.0 ignores the siblings of a $ref
+                    field["allOf"] = [{"$ref": field.pop("$ref")}]
+                field["description"] = text
     return result
 
 

@@ -83,13 +83,18 @@ MIDDLEWARE = [
     "asnas_api.middleware.RequestBodyMiddleware",
     "asnas_api.middleware.PurgeExpiredMiddleware",
     "django.middleware.security.SecurityMiddleware",
+    "asnas_api.metrics.MetricsMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
+    "asnas_api.throttling.RateLimitHeadersMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    # Innermost, and sync only: under ASGI Django then runs the whole chain in its thread in
+    # one go instead of hopping between the thread and the event loop for every middleware.
+    "asnas_api.deadline.DeadlineMiddleware",
 ]
 # `manage.py bench` asks its server for per-request costs; otherwise the hook is not loaded.
 if env_bool("ASNAS_BENCH_METRICS", default=False):
@@ -97,6 +102,7 @@ if env_bool("ASNAS_BENCH_METRICS", default=False):
 
 ROOT_URLCONF = "asnas_api.urls"
 WSGI_APPLICATION = "asnas_api.wsgi.application"
+ASGI_APPLICATION = "asnas_api.asgi.application"
 
 TEMPLATES = [
     {
@@ -115,14 +121,37 @@ TEMPLATES = [
 
 # Without DATABASE_URL, run (or attach to) the embedded Postgres whose data lives in DATA_DIR.
 DATABASE_URL = os.environ.get("DATABASE_URL")
-if not DATABASE_URL:
+# Set by manage.py for a command that is only an HTTP client: it must not start the database.
+ASNAS_NO_DATABASE = env_bool("ASNAS_NO_DATABASE", default=False)
+if ASNAS_NO_DATABASE:
+    DATABASE_URL = "postgres://unused@localhost/unused"
+elif not DATABASE_URL:
     from asnas_api import embedded_db
 
     DATABASE_URL = embedded_db.start(DATA_DIR / "postgres")
 
-DATABASES = {
-    "default": dj_database_url.parse(DATABASE_URL, conn_max_age=60, conn_health_checks=True),
-}
+# The database may fail; a request must still answer in bounded time (docs/deployment.md).
+# Postgres enforces the statement and lock timeouts; a stopped or hung server cannot, so
+# asnas_api.deadline drops a request's connection once ASNAS_REQUEST_DEADLINE has passed.
+ASNAS_DB_CONNECT_TIMEOUT = int(os.environ.get("ASNAS_DB_CONNECT_TIMEOUT", "3"))
+ASNAS_DB_STATEMENT_TIMEOUT_MS = int(os.environ.get("ASNAS_DB_STATEMENT_TIMEOUT_MS", "4000"))
+ASNAS_DB_LOCK_TIMEOUT_MS = int(os.environ.get("ASNAS_DB_LOCK_TIMEOUT_MS", "2000"))
+ASNAS_REQUEST_DEADLINE = float(os.environ.get("ASNAS_REQUEST_DEADLINE", "5"))
+# Served under ASGI, so no persistent connections (Django's advice) but psycopg's pool, one
+# per worker process; a request waits at most `timeout` for a connection.
+DATABASES = {"default": dj_database_url.parse(DATABASE_URL, conn_max_age=0)}
+DATABASES["default"].setdefault("OPTIONS", {}).update(
+    {
+        "connect_timeout": ASNAS_DB_CONNECT_TIMEOUT,
+        "options": f"-c statement_timeout={ASNAS_DB_STATEMENT_TIMEOUT_MS}"
+        f" -c lock_timeout={ASNAS_DB_LOCK_TIMEOUT_MS}",
+        "pool": {
+            "min_size": int(os.environ.get("ASNAS_DB_POOL_MIN", "1")),
+            "max_size": int(os.environ.get("ASNAS_DB_POOL_MAX", "16")),
+            "timeout": float(os.environ.get("ASNAS_DB_POOL_TIMEOUT", "2")),
+        },
+    }
+)
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 AUTH_PASSWORD_VALIDATORS = [
@@ -190,6 +219,9 @@ CORS_EXPOSE_HEADERS = [
     "Idempotent-Replayed",
 ]
 
+# /metrics answers only clients on this machine unless this is on (docs/deployment.md).
+ASNAS_METRICS_PUBLIC = env_bool("ASNAS_METRICS_PUBLIC", default=False)
+
 # Every request body of the API is a few small fields.
 ASNAS_MAX_BODY_BYTES = int(os.environ.get("ASNAS_MAX_BODY_BYTES", "16384"))
 DATA_UPLOAD_MAX_MEMORY_SIZE = ASNAS_MAX_BODY_BYTES * 64  # the admin's forms
@@ -222,13 +254,16 @@ REST_FRAMEWORK = {
 
 SPECTACULAR_SETTINGS = {
     "TITLE": "asnas-api",
-    "DESCRIPTION": "Host matches of the Persian card game As-Nas.",
+    # The overview (game flow, rules, auth, idempotency, rate limits, pagination) that the
+    # docs pages show first.
+    "DESCRIPTION": (BASE_DIR / "docs" / "api.md").read_text(),
     "VERSION": "1.0.0",
     "SERVE_INCLUDE_SCHEMA": False,
     "COMPONENT_SPLIT_REQUEST": True,
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",
         "asnas_api.schema.add_common_responses",
+        "asnas_api.schema.describe_fields",
     ],
     "SWAGGER_UI_DIST": "SIDECAR",
     # One named enum per choice set that several fields share.
@@ -238,6 +273,8 @@ SPECTACULAR_SETTINGS = {
         "ActionName": "games.serializers.ACTION_NAMES",
         "MatchStatus": "games.serializers.MATCH_STATUSES",
         "AiLevel": "games.ai.AI_LEVELS",
+        "SeatKind": "games.serializers.SEAT_KINDS",
+        "DealOutcome": "games.serializers.DEAL_OUTCOMES",
     },
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",

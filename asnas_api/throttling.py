@@ -10,9 +10,12 @@ A view adds stricter scopes per method in `extra_rate_scopes`, e.g.
 """
 
 import hashlib
+import math
 import time
+from dataclasses import dataclass
 
 from django.db import connection
+from rest_framework import exceptions
 from rest_framework.settings import api_settings
 from rest_framework.throttling import BaseThrottle
 
@@ -50,6 +53,44 @@ def counter_key(scope: str, identity: object) -> str:
     return f"{scope}:{digest}"
 
 
+@dataclass(frozen=True, slots=True)
+class LimitState:
+    """One policy after counting this request: what the RateLimit headers report."""
+
+    scope: str
+    quota: int
+    window: int
+    remaining: int
+    reset: int
+    """Seconds until the window ends and the quota is whole again."""
+
+
+def rate_limit_headers(states: list[LimitState]) -> dict[str, str]:
+    """RateLimit-Policy and RateLimit as the IETF httpapi ratelimit-headers draft defines
+    them: structured-field lists with one item per named policy (quota q in window w
+    seconds; r requests remaining, t seconds until the reset)."""
+    return {
+        "RateLimit-Policy": ", ".join(f'"{s.scope}";q={s.quota};w={s.window}' for s in states),
+        "RateLimit": ", ".join(f'"{s.scope}";r={s.remaining};t={s.reset}' for s in states),
+    }
+
+
+class RateLimitHeadersMiddleware:
+    """Adds the RateLimit headers to every response whose request was counted, 429s and
+    other errors too."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        response = self.get_response(request)
+        states = getattr(request, "rate_limits", None)
+        if states:
+            for name, value in rate_limit_headers(states).items():
+                response[name] = value
+        return response
+
+
 class RateLimit(BaseThrottle):
     def allow_request(self, request, view) -> bool:
         player = request.user  # None without a valid token
@@ -57,11 +98,13 @@ class RateLimit(BaseThrottle):
         scopes += getattr(view, "extra_rate_scopes", {}).get(request.method, ())
         return self._count(request, player, scopes)
 
-    def allow_unauthenticated(self, request) -> bool:
-        """For a request refused before the throttles ran (no token, or a bad one)."""
-        return self._count(request, None, ["ip"])
+    def count_unauthenticated(self, request) -> None:
+        """For a request refused before the throttles ran (no token, or a bad one): counts it
+        against its address, and raises Throttled over the limit."""
+        self._count(request, None, ["ip"])
 
     def _count(self, request, player, scopes) -> bool:
+        """Counts the request in each scope's window; raises Throttled over any limit."""
         now = time.time()
         limits, params = {}, []
         for scope in scopes:
@@ -72,20 +115,33 @@ class RateLimit(BaseThrottle):
             allowed, period = parse_rate(api_settings.DEFAULT_THROTTLE_RATES[scope])
             key = counter_key(scope, ident)
             window_start = int(now // period * period)
-            limits[key] = (allowed, window_start + period)
+            limits[key] = (scope, allowed, period, window_start + period)
             params += [key, window_start]
         with connection.cursor() as cursor:
             cursor.execute(_COUNT.format(rows=", ".join(["(%s, %s, 1)"] * len(limits))), params)
             counts = cursor.fetchall()
-        over = [limits[key][1] - now for key, _, hits in counts if hits > limits[key][0]]
-        self.wait_seconds = max(over, default=None)
-        return not over
+        states, over = [], []
+        for key, _, hits in counts:
+            scope, allowed, period, window_end = limits[key]
+            reset = max(1, math.ceil(window_end - now))
+            state = LimitState(scope, allowed, period, max(0, allowed - hits), reset)
+            states.append(state)
+            if hits > allowed:
+                over.append(state)
+        # For RateLimitHeadersMiddleware, on the Django request that it sees.
+        request._request.rate_limits = states
+        if over:
+            worst = max(over, key=lambda state: state.reset)
+            rate = api_settings.DEFAULT_THROTTLE_RATES[worst.scope]
+            raise exceptions.Throttled(
+                wait=worst.reset,
+                # DRF appends when it frees up: "Expected available in 7 seconds."
+                detail=f"Rate limit '{worst.scope}' ({rate}) reached.",
+            )
+        return True
 
     def get_ident(self, request) -> str:
         return client_address(request)
-
-    def wait(self) -> float | None:
-        return self.wait_seconds
 
 
 def purge_rate_counters(*, before: float) -> int:

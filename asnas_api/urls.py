@@ -3,6 +3,8 @@ from django.urls import include, path
 from drf_spectacular.views import SpectacularRedocView, SpectacularSwaggerView
 
 from asnas_api.health import healthz, readyz
+from asnas_api.index import ApiIndex
+from asnas_api.metrics import metrics_view
 from asnas_api.schema import CachedSchemaView
 
 handler400 = "asnas_api.errors.bad_request"
@@ -17,6 +19,7 @@ urlpatterns = [
     path("admin/", admin.site.urls),
     path("healthz", healthz, name="healthz"),
     path("readyz", readyz, name="readyz"),
+    path("metrics", metrics_view, name="metrics"),
     path("api/schema/", CachedSchemaView.as_view(**DOCS), name="schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema", **DOCS), name="swagger-ui"),
     path(
@@ -26,6 +29,7 @@ urlpatterns = [
         ),
         name="redoc",
     ),
+    path("api/v1/", ApiIndex.as_view(), name="api-index"),
     path("api/v1/", include("games.urls")),
     path("api/v1/", include("players.urls")),
 ]

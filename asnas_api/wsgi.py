@@ -1,4 +1,4 @@
-"""WSGI entry point; `manage.py serve` runs it under gunicorn."""
+"""WSGI entry point, for WSGI servers; `manage.py serve` runs the ASGI one (asgi.py)."""
 
 import os
 

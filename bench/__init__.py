@@ -1,2 +1,2 @@
-"""The load benchmark behind `manage.py bench`: the real server (gunicorn on a fresh embedded
+"""The load benchmark behind `manage.py bench`: the real server (granian on a fresh embedded
 Postgres), simulated players over HTTP, and a report of latency, queries and server CPU."""

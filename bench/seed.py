@@ -40,9 +40,8 @@ def seed_finished_matches(
             [owners],
         )
         cursor.execute(
-            f"INSERT INTO {tables['player']} (id, name, kind, token_hash, created_at) "
-            "SELECT id, 'seed-' || n, 'human', encode(sha256(id::text::bytea), 'hex'), now() "
-            "FROM seed_owner",
+            f"INSERT INTO {tables['player']} (id, name, kind, created_at) "
+            "SELECT id, 'seed-' || n, 'human', now() FROM seed_owner",
         )
         cursor.execute("CREATE TEMP TABLE seed_match (n int, id uuid, owner_id uuid)")
         for start in range(0, count, CHUNK):

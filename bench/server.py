@@ -34,9 +34,11 @@ def free_port() -> int:
 
 
 def _run_ns(pid: int) -> int:
-    """CPU time of a live process so far, in ns (schedstat is exact; /proc/PID/stat has ticks)."""
-    with open(f"/proc/{pid}/schedstat") as stat:
-        return int(stat.read().split()[0])
+    """CPU time of a live process so far, in ns, over all its threads, those that exited too
+    (granian runs Django in a thread of its worker; /proc/PID/schedstat would count only the
+    main thread)."""
+    times = psutil.Process(pid).cpu_times()
+    return round((times.user + times.system) * 1e9)
 
 
 def _reaped_ns(process: psutil.Process) -> int:
@@ -47,16 +49,21 @@ def _reaped_ns(process: psutil.Process) -> int:
 
 @dataclass
 class CpuSample:
-    gunicorn: dict[int, int]
+    http: dict[int, int]
     postgres: dict[int, int]
     reaped: dict[str, int]
+
+
+# What `serve` runs, and for comparison the sync workers it ran before (docs/deployment.md).
+SERVERS = ("granian", "gunicorn-sync")
 
 
 class Server:
     """Start with `with Server(workers) as server:`; everything it made is gone afterwards."""
 
-    def __init__(self, workers: int):
+    def __init__(self, workers: int, kind: str = "granian"):
         self.workers = workers
+        self.kind = kind
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.root = Path(tempfile.mkdtemp(prefix="asnas-bench-"))
@@ -94,17 +101,26 @@ class Server:
             },
         }
         env.pop("SECRET_KEY", None)  # serve makes a strong key of its own in ASNAS_DATA_DIR
+        if self.kind == "granian":
+            command = ["manage.py", "serve", "--port", str(self.port)]
+        else:
+            command = ["-m", "gunicorn", "asnas_api.wsgi", "--bind", f"127.0.0.1:{self.port}"]
+            command += ["--no-control-socket"]
         with self.log.open("w") as log:
             self.serve = subprocess.Popen(
-                [sys.executable, "manage.py", "serve", "--port", str(self.port)]
-                + ["--workers", str(self.workers)],
+                [sys.executable, *command, "--workers", str(self.workers)],
                 cwd=settings.BASE_DIR,
                 env=env,
                 stdout=log,
                 stderr=subprocess.STDOUT,
             )
         self._wait_until_ready()
-        self.gunicorn = psutil.Process(self.serve.pid).children()[0]
+        # serve's child is granian's main process; gunicorn's master is the process itself.
+        self.http = (
+            psutil.Process(self.serve.pid).children()[0]
+            if self.kind == "granian"
+            else psutil.Process(self.serve.pid)
+        )
 
     def _wait_until_ready(self, timeout: float = 120) -> None:
         deadline = time.monotonic() + timeout
@@ -138,30 +154,29 @@ class Server:
             for process in [root, *root.children(recursive=True)]:
                 try:
                     sample[process.pid] = _run_ns(process.pid)
-                except OSError:
+                except psutil.Error:
                     pass  # exited meanwhile: its time shows up in `reaped`
             return sample
 
         return CpuSample(
-            gunicorn=tree(self.gunicorn),
+            http=tree(self.http),
             postgres=tree(self.postmaster),
             reaped={
-                "gunicorn": _reaped_ns(self.gunicorn),
+                "http": _reaped_ns(self.http),
                 "postgres": _reaped_ns(self.postmaster),
             },
         )
 
 
 def cpu_between(before: CpuSample, after: CpuSample) -> dict[str, int]:
-    """Server CPU ns spent between two samples: gunicorn (master and workers) and Postgres."""
+    """Server CPU ns spent between two samples: the HTTP server (all its processes) and
+    Postgres."""
 
     def spent(start: dict[int, int], end: dict[int, int]) -> int:
         return sum(ns - start.get(pid, 0) for pid, ns in end.items())
 
     return {
-        "gunicorn": spent(before.gunicorn, after.gunicorn)
-        + after.reaped["gunicorn"]
-        - before.reaped["gunicorn"],
+        "http": spent(before.http, after.http) + after.reaped["http"] - before.reaped["http"],
         "postgres": spent(before.postgres, after.postgres)
         + after.reaped["postgres"]
         - before.reaped["postgres"],

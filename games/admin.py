@@ -31,6 +31,7 @@ from games.engine import (
     MatchRestarted,
     MatchState,
     Outcome,
+    Resigned,
     decode_event,
     evaluate,
     evolve,
@@ -101,6 +102,8 @@ def describe(event: Event, deal: str | None, names: dict[int, str] | None = None
             return f"series {event.series} over · {winners} {verb} · totals {totals}"
         case MatchRestarted():
             return f"restart · series {event.series} begins"
+        case Resigned():
+            return f"seat {event.seat} resigns"
 
 
 def _names(match: Match) -> dict[int, str]:
@@ -118,7 +121,7 @@ def _replay_deal(events, name: str, names: dict[int, str]) -> tuple[DealState, l
     state = MatchState()
     steps = []
     for seq, event in events:
-        if isinstance(event, MatchFinished | MatchRestarted):
+        if isinstance(event, MatchFinished | MatchRestarted | Resigned):
             break
         evolve(state, event)
         deal = state.deal
@@ -472,7 +475,7 @@ class MatchAdmin(StrictFiltersAdmin):
         players = {seat.number: seat.player for seat in match.seats.select_related("player")}
         names = {number: player.name for number, player in players.items()}
         deal, steps = _replay_deal(events, deal_name(series, number), names)
-        ended = any(isinstance(event, MatchRestarted) for _, event in events)
+        cut_short = next((e for _, e in events if isinstance(e, MatchRestarted | Resigned)), None)
         result = {seat.seat: seat for seat in deal.result.seats} if deal.result else {}
         hands = [
             {
@@ -488,7 +491,8 @@ class MatchAdmin(StrictFiltersAdmin):
         if deal.result:
             outcome = readable(deal.result.outcome)
         else:
-            outcome = "abandoned (restart)" if ended else "in play"
+            reason = "resigned" if isinstance(cut_short, Resigned) else "restart"
+            outcome = "in play" if cut_short is None else f"abandoned ({reason})"
         context = {
             **self.admin_site.each_context(request),
             "opts": self.opts,

@@ -1,25 +1,30 @@
-"""The match API. Views only translate: validate input, call one service or selector,
-serialize the output. Errors are mapped in asnas_api.errors."""
+"""The match API: one viewset on the router. Views only translate: validate input, call one
+service or selector, serialize the output. Errors are mapped in asnas_api.errors."""
+
+from collections.abc import Callable
 
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiExample, OpenApiParameter, extend_schema
-from rest_framework import status
+from rest_framework import status, viewsets
+from rest_framework.decorators import action
 from rest_framework.pagination import PageNumberPagination
-from rest_framework.permissions import IsAuthenticated
 from rest_framework.response import Response
-from rest_framework.views import APIView
 
 from asnas_api.schema import NOT_FOUND, UNAUTHORIZED, VALIDATION_ERROR, problem_response
 from games import idempotency, selectors, services
 from games.engine import DomainError
+from games.repository import LoadedMatch
 from games.serializers import (
-    ActionRequestSerializer,
+    ActionSerializer,
     EventsQuerySerializer,
-    MatchCreateRequestSerializer,
+    MatchCreateSerializer,
     MatchEventsSerializer,
+    MatchListQuerySerializer,
     MatchSummarySerializer,
     MatchViewSerializer,
-    VersionRequestSerializer,
+    MatchWriteViewSerializer,
+    RestartSerializer,
+    VersionSerializer,
 )
 
 IDEMPOTENCY_KEY = OpenApiParameter(
@@ -32,76 +37,126 @@ IDEMPOTENCY_KEY = OpenApiParameter(
 )
 
 
+def move_responses(conflict: str, *conflicts: str, unprocessable: tuple[str, ...] = ()) -> dict:
+    """The answers of a write to an existing match: its MatchWriteView, or the problems every
+    such write may meet and the 409s (`conflicts`, described by `conflict`) and 422s of its own."""
+    return {
+        200: MatchWriteViewSerializer,
+        400: VALIDATION_ERROR,
+        401: UNAUTHORIZED,
+        404: NOT_FOUND,
+        409: problem_response(conflict, *conflicts, "stale_version", "idempotency_in_progress"),
+        422: problem_response(
+            "The rules do not allow this action now, or the key was used with another request."
+            if unprocessable
+            else "The key was used with another request.",
+            *unprocessable,
+            "idempotency_key_reused",
+        ),
+    }
+
+
 class MatchPagination(PageNumberPagination):
     page_size = 20
     page_size_query_param = "page_size"
     max_page_size = 100
 
 
-def _match_view(match) -> dict:
-    # Already shaped as MatchViewSerializer would output it; that serializer is the schema.
-    return selectors.match_view(match=match)
+def valid(serializer_class, data) -> dict:
+    serializer = serializer_class(data=data)
+    serializer.is_valid(raise_exception=True)
+    return serializer.validated_data
 
 
-def _write_response(request, write, *, status_code: int = status.HTTP_200_OK) -> Response:
-    """Run a service `write` that returns a match, and answer with its MatchView. With an
-    Idempotency-Key, a repeat of the same request answers the first outcome instead."""
+class RateScopedViewSet(viewsets.GenericViewSet):
+    # Actions may count against stricter rate limits, named per action in
+    # `action_rate_scopes`; RateLimit reads them per request as `extra_rate_scopes`.
+    # (Comments, not docstrings: drf-spectacular would publish a docstring.)
 
-    def call() -> tuple[int, dict]:
-        return status_code, _match_view(write())
+    action_rate_scopes: dict[str, tuple[str, ...]] = {}
 
-    key = request.headers.get("Idempotency-Key")
-    if key is None:
-        code, body = call()
-        return Response(body, status=code)
-    code, body, replayed = idempotency.idempotent_call(
-        player=request.user,
-        key=idempotency.validate_key(key),
-        fingerprint=idempotency.fingerprint(request.method, request.path, request.data),
-        call=call,
-    )
-    return Response(
-        body, status=code, headers={"Idempotent-Replayed": "true"} if replayed else None
-    )
+    @property
+    def extra_rate_scopes(self) -> dict[str, tuple[str, ...]]:
+        return {self.request.method: self.action_rate_scopes.get(self.action, ())}
 
 
-def _found(match_id, player):
-    match = selectors.match_get(match_id=match_id, player=player)
-    if match is None:
-        raise DomainError("not_found", "No such match.")
-    return match
+class MatchWriteViewSet(RateScopedViewSet):
+    # What every write to a match shares: a validated body, an optional Idempotency-Key
+    # (a repeat answers the first outcome and changes nothing), and the answer, the match
+    # as its player may see it with the events the write appended. `expected_version`
+    # travels in the body to the service.
+
+    def write(
+        self,
+        request,
+        body_serializer,
+        service: Callable[[dict], LoadedMatch],
+        *,
+        status_code: int = status.HTTP_200_OK,
+    ) -> Response:
+        data = valid(body_serializer, request.data)
+
+        def call() -> tuple[int, dict]:
+            # Already shaped as MatchWriteViewSerializer would output it; that is the schema.
+            return status_code, selectors.match_write_view(match=service(data))
+
+        key = request.headers.get("Idempotency-Key")
+        if key is None:
+            code, body = call()
+            return Response(body, status=code)
+        code, body, replayed = idempotency.idempotent_call(
+            player=request.user,
+            key=idempotency.validate_key(key),
+            fingerprint=idempotency.fingerprint(request.method, request.path, request.data),
+            call=call,
+        )
+        return Response(
+            body, status=code, headers={"Idempotent-Replayed": "true"} if replayed else None
+        )
 
 
-class MatchListCreateApi(APIView):
-    permission_classes = [IsAuthenticated]
-    extra_rate_scopes = {"POST": ("match_create",)}
+class MatchViewSet(MatchWriteViewSet):
+    lookup_url_kwarg = "match_id"
+    lookup_value_converter = "uuid"
     # Named here, drf-spectacular documents the page envelope and its query parameters.
     pagination_class = MatchPagination
+    action_rate_scopes = {"create": ("match_create",)}
+
+    def _found(self) -> LoadedMatch:
+        match = selectors.match_get(match_id=self.kwargs["match_id"], player=self.request.user)
+        if match is None:
+            raise DomainError("not_found", "No such match.")
+        return match
 
     @extend_schema(
         operation_id="matches_list",
         summary="List your matches, newest first",
+        description="Pages of 20 (`page_size` up to 100); `status` keeps only the matches in "
+        "that state, e.g. `in_deal` or `deal_over` for the ones still to play.",
+        parameters=[MatchListQuerySerializer],
         responses={
             200: MatchSummarySerializer(many=True),
+            400: VALIDATION_ERROR,
             401: UNAUTHORIZED,
             404: problem_response(
                 "The page number is not a page of the list.", ("not_found", "Invalid page.")
             ),
         },
     )
-    def get(self, request):
-        paginator = self.pagination_class()
-        page = paginator.paginate_queryset(selectors.match_list(player=request.user), request, self)
-        return paginator.get_paginated_response(MatchSummarySerializer(page, many=True).data)
+    def list(self, request):
+        query = valid(MatchListQuerySerializer, request.query_params)
+        matches = selectors.match_list(player=request.user, status=query.get("status"))
+        page = self.paginate_queryset(matches)
+        return self.get_paginated_response(MatchSummarySerializer(page, many=True).data)
 
     @extend_schema(
         operation_id="matches_create",
         summary="Create a match: you at seat 0 against three AI seats",
         description="Deal 1 starts at once; the AI seats that act before you have acted.",
-        request=MatchCreateRequestSerializer,
+        request=MatchCreateSerializer,
         parameters=[IDEMPOTENCY_KEY],
         responses={
-            201: MatchViewSerializer,
+            201: MatchWriteViewSerializer,
             400: VALIDATION_ERROR,
             401: UNAUTHORIZED,
             409: problem_response(
@@ -113,57 +168,42 @@ class MatchListCreateApi(APIView):
         },
         examples=[OpenApiExample("hard AI", value={"ai_level": "hard"}, request_only=True)],
     )
-    def post(self, request):
-        data = _valid(MatchCreateRequestSerializer, request.data)
-        return _write_response(
+    def create(self, request):
+        return self.write(
             request,
-            lambda: services.match_create(
+            MatchCreateSerializer,
+            lambda data: services.match_create(
                 owner=request.user, ai_level=data["ai_level"], seed=data.get("seed")
             ),
             status_code=status.HTTP_201_CREATED,
         )
 
-
-class MatchDetailApi(APIView):
-    permission_classes = [IsAuthenticated]
-
     @extend_schema(
         operation_id="matches_retrieve",
         summary="The match as you may see it",
+        description="Only what seat 0 may see: your cards once you have looked (or the deal is "
+        "over), other seats' hands only in a showdown's result, never a folded hand. No "
+        "`events` here: only a write's answer carries them.",
         responses={200: MatchViewSerializer, 401: UNAUTHORIZED, 404: NOT_FOUND},
     )
-    def get(self, request, match_id):
-        return Response(_match_view(_found(match_id, request.user)))
-
-
-class MatchActionApi(APIView):
-    permission_classes = [IsAuthenticated]
+    def retrieve(self, request, match_id):
+        return Response(selectors.match_view(match=self._found()))
 
     @extend_schema(
         operation_id="matches_act",
         summary="Act at your seat; the AI seats then act until your next turn",
-        request=ActionRequestSerializer,
+        description="`action` is one of `legal_actions`. A look shows your cards and keeps "
+        "your turn; any other action ends it, and the AI seats play on until it is your turn "
+        "again or the deal is over. The answer's `events` are your action and every AI reply.",
+        request=ActionSerializer,
         parameters=[IDEMPOTENCY_KEY],
-        responses={
-            200: MatchViewSerializer,
-            400: VALIDATION_ERROR,
-            401: UNAUTHORIZED,
-            404: NOT_FOUND,
-            409: problem_response(
-                "The match is not in a state for this action.",
-                "not_your_turn",
-                "deal_over",
-                "match_finished",
-                "stale_version",
-                "idempotency_in_progress",
-            ),
-            422: problem_response(
-                "The rules do not allow this action now, or the key was used with another request.",
-                "illegal_action",
-                "already_looked",
-                "idempotency_key_reused",
-            ),
-        },
+        responses=move_responses(
+            "The match is not in a state for this action.",
+            "not_your_turn",
+            "deal_over",
+            "match_finished",
+            unprocessable=("illegal_action", "already_looked"),
+        ),
         examples=[
             OpenApiExample("look", value={"action": "look"}, request_only=True),
             OpenApiExample(
@@ -171,11 +211,12 @@ class MatchActionApi(APIView):
             ),
         ],
     )
-    def post(self, request, match_id):
-        data = _valid(ActionRequestSerializer, request.data)
-        return _write_response(
+    @action(detail=True, methods=["post"], url_path="actions")
+    def act(self, request, match_id):
+        return self.write(
             request,
-            lambda: services.match_act(
+            ActionSerializer,
+            lambda data: services.match_act(
                 match_id=match_id,
                 player=request.user,
                 action=data["action"],
@@ -183,85 +224,84 @@ class MatchActionApi(APIView):
             ),
         )
 
-
-class MatchNextDealApi(APIView):
-    permission_classes = [IsAuthenticated]
-
     @extend_schema(
         operation_id="matches_next_deal",
         summary="Start the next deal once the current one is over",
-        request=VersionRequestSerializer,
+        description="Allowed when `status` is `deal_over`. The deal passes to the next "
+        "dealer, and the AI seats that act before you have acted in the answer's `events`.",
+        request=VersionSerializer,
         parameters=[IDEMPOTENCY_KEY],
-        responses={
-            200: MatchViewSerializer,
-            400: VALIDATION_ERROR,
-            401: UNAUTHORIZED,
-            404: NOT_FOUND,
-            409: problem_response(
-                "The current deal is still on, or the match is finished.",
-                "deal_in_progress",
-                "match_finished",
-                "stale_version",
-                "idempotency_in_progress",
-            ),
-            422: problem_response(
-                "The key was used with another request.", "idempotency_key_reused"
-            ),
-        },
+        responses=move_responses(
+            "The current deal is still on, or the match is finished.",
+            "deal_in_progress",
+            "match_finished",
+        ),
     )
-    def post(self, request, match_id):
-        data = _valid(VersionRequestSerializer, request.data)
-        return _write_response(
+    @action(detail=True, methods=["post"], url_path="next-deal")
+    def next_deal(self, request, match_id):
+        return self.write(
             request,
-            lambda: services.match_next_deal(
+            VersionSerializer,
+            lambda data: services.match_next_deal(
                 match_id=match_id,
                 player=request.user,
                 expected_version=data.get("expected_version"),
             ),
         )
-
-
-class MatchRestartApi(APIView):
-    permission_classes = [IsAuthenticated]
 
     @extend_schema(
         operation_id="matches_restart",
         summary="Start a new 12-deal series with every total at zero",
         description="Allowed at any time; an unfinished deal is abandoned and counts for nobody. "
         "The match's history stays in its events.",
-        request=VersionRequestSerializer,
+        request=RestartSerializer,
         parameters=[IDEMPOTENCY_KEY],
-        responses={
-            200: MatchViewSerializer,
-            400: VALIDATION_ERROR,
-            401: UNAUTHORIZED,
-            404: NOT_FOUND,
-            409: problem_response(
-                "The version is stale.", "stale_version", "idempotency_in_progress"
-            ),
-            422: problem_response(
-                "The key was used with another request.", "idempotency_key_reused"
-            ),
-        },
+        responses=move_responses("The version is stale."),
     )
-    def post(self, request, match_id):
-        data = _valid(VersionRequestSerializer, request.data)
-        return _write_response(
+    @action(detail=True, methods=["post"])
+    def restart(self, request, match_id):
+        return self.write(
             request,
-            lambda: services.match_restart(
+            RestartSerializer,
+            lambda data: services.match_restart(
+                match_id=match_id,
+                player=request.user,
+                expected_version=data.get("expected_version"),
+                ai_level=data.get("ai_level"),
+            ),
+        )
+
+    @extend_schema(
+        operation_id="matches_resign",
+        summary="Give the match up: it ends at once",
+        description="The match is finished at once with the totals as they stand; a deal in "
+        "progress is abandoned and counts for nobody. The answer's events are `resigned` and "
+        "`match_finished`, whose winners are the leaders among the AI seats: you are never "
+        "among them. `restart` starts a new series afterwards, as after any finished match.",
+        request=VersionSerializer,
+        parameters=[IDEMPOTENCY_KEY],
+        responses=move_responses(
+            "The match is already finished, or the version is stale.", "match_finished"
+        ),
+    )
+    @action(detail=True, methods=["post"])
+    def resign(self, request, match_id):
+        return self.write(
+            request,
+            VersionSerializer,
+            lambda data: services.match_resign(
                 match_id=match_id,
                 player=request.user,
                 expected_version=data.get("expected_version"),
             ),
         )
 
-
-class MatchEventsApi(APIView):
-    permission_classes = [IsAuthenticated]
-
     @extend_schema(
         operation_id="matches_events",
         summary="The match's events after seq `after`, as you may see them",
+        description="At most 1,000 events per page, in seq order; when `has_more` is true, "
+        "ask again with `after` set to the last seq you got. Events never show the deck, the "
+        "seed, or a hand you may not see.",
         parameters=[EventsQuerySerializer],
         responses={
             200: MatchEventsSerializer,
@@ -270,13 +310,7 @@ class MatchEventsApi(APIView):
             404: NOT_FOUND,
         },
     )
-    def get(self, request, match_id):
-        query = _valid(EventsQuerySerializer, request.query_params)
-        match = _found(match_id, request.user)
-        return Response(selectors.match_events(match=match, after=query["after"]))
-
-
-def _valid(serializer_class, data) -> dict:
-    serializer = serializer_class(data=data)
-    serializer.is_valid(raise_exception=True)
-    return serializer.validated_data
+    @action(detail=True, methods=["get"])
+    def events(self, request, match_id):
+        query = valid(EventsQuerySerializer, request.query_params)
+        return Response(selectors.match_events(match=self._found(), after=query["after"]))

@@ -6,7 +6,7 @@ check_matches and for rebuild_projections alike."""
 import json
 import uuid
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 
 from django.db import connection
@@ -21,6 +21,7 @@ from games.engine import (
     MatchRestarted,
     MatchState,
     Outcome,
+    Resigned,
     decode_event,
     encode_event,
 )
@@ -43,6 +44,8 @@ class LoadedMatch:
     row: Match
     state: MatchState
     seats: list[SeatInfo]
+    appended: list[tuple[int, Event]] = field(default_factory=list)
+    """The events this request appended, with their seqs; empty for a match only read."""
 
 
 # --- The projection -------------------------------------------------------------------------
@@ -79,7 +82,7 @@ def deal_changes(seq: int, event: Event) -> list[DealChange]:
         return [DealChange((event.series, event.deal_number), fields, insert=True)]
     if isinstance(event, DealEnded):
         return [DealChange((event.series, event.deal_number), {"outcome": event.outcome})]
-    if isinstance(event, MatchRestarted):
+    if isinstance(event, MatchRestarted | Resigned):
         return [DealChange(None, {"outcome": Outcome.ABANDONED})]
     return []
 
@@ -129,8 +132,11 @@ def match_load(*, match_id: uuid.UUID, owner: Player, lock: bool = False) -> Loa
     return LoadedMatch(row, MatchState.from_dict(row.state), seats)
 
 
-def match_list(*, owner: Player) -> QuerySet[Match]:
-    return Match.objects.filter(owner=owner).order_by("-created_at", "-id")
+def match_list(*, owner: Player, status: str | None = None) -> QuerySet[Match]:
+    matches = Match.objects.filter(owner=owner)
+    if status is not None:
+        matches = matches.filter(status=status)
+    return matches.order_by("-created_at", "-id")
 
 
 def match_event_lines(
@@ -292,7 +298,8 @@ def match_insert(
     Seat.objects.bulk_create(
         Seat(match=row, number=number, player=player) for number, player in enumerate(players)
     )
-    return LoadedMatch(row, state, [SeatInfo(player.name, player.kind) for player in players])
+    seats = [SeatInfo(player.name, player.kind) for player in players]
+    return LoadedMatch(row, state, seats, list(enumerate(events, start=1)))
 
 
 def match_append(*, match: LoadedMatch, events: list[Event], state: MatchState) -> None:
@@ -305,6 +312,14 @@ def match_append(*, match: LoadedMatch, events: list[Event], state: MatchState) 
     _insert_events(match.row, first_seq, events, now)
     _write_deals(match.row, first_seq, events, now)
     match.state = state
+    match.appended = list(enumerate(events, start=first_seq))
+
+
+def match_set_ai_level(*, match: LoadedMatch, ai_level: str) -> None:
+    """Change the level of the AI seats from now on. Call inside a transaction, on a match
+    loaded with its lock."""
+    match.row.ai_level = ai_level
+    Match.objects.filter(id=match.row.id).update(ai_level=ai_level)
 
 
 def match_reproject(*, match_id: uuid.UUID, state: MatchState, deals: dict) -> None:

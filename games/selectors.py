@@ -6,7 +6,15 @@ from datetime import UTC, datetime
 from django.db.models import QuerySet
 
 from games import repository
-from games.engine import HUMAN_SEAT, evaluate, event_view, legal_actions, observe
+from games.engine import (
+    HUMAN_SEAT,
+    Event,
+    Status,
+    evaluate,
+    event_view,
+    legal_actions,
+    observe,
+)
 from games.models import Match
 from games.repository import LoadedMatch
 from players.models import Player
@@ -14,8 +22,8 @@ from players.models import Player
 EVENTS_PAGE_LIMIT = 1000
 
 
-def match_list(*, player: Player) -> QuerySet[Match]:
-    return repository.match_list(owner=player)
+def match_list(*, player: Player, status: str | None = None) -> QuerySet[Match]:
+    return repository.match_list(owner=player, status=status)
 
 
 def match_get(*, match_id: uuid.UUID, player: Player) -> LoadedMatch | None:
@@ -79,11 +87,25 @@ def match_view(*, match: LoadedMatch) -> dict:
     }
 
 
+def match_write_view(*, match: LoadedMatch) -> dict:
+    """The MatchWriteView a write answers with: the MatchView, and the events the write
+    appended as seat 0 may see them, so a client can show what the AI seats did."""
+    return {**match_view(match=match), "events": _seen(match.appended)}
+
+
+def _seen(events: list[tuple[int, Event]]) -> list[dict]:
+    return [{"seq": seq, **event_view(event, HUMAN_SEAT)} for seq, event in events]
+
+
 def match_events(*, match: LoadedMatch, after: int, limit: int = EVENTS_PAGE_LIMIT) -> dict:
     """Events after seq `after`, in order, as seat 0 may see them."""
     rows = repository.match_events_after(match_id=match.row.id, after=after, limit=limit + 1)
     return {
         "version": match.row.version,
         "has_more": len(rows) > limit,
-        "events": [{"seq": seq, **event_view(event, HUMAN_SEAT)} for seq, event in rows[:limit]],
+        "events": _seen(rows[:limit]),
     }
+
+
+def match_count_in_play() -> int:
+    return Match.objects.exclude(status=Status.FINISHED.value).count()

@@ -10,6 +10,8 @@ from games.engine import CATEGORIES, RANKS, Action
 
 ACTION_NAMES = tuple(action.value for action in Action)
 MATCH_STATUSES = ("in_deal", "deal_over", "finished")
+SEAT_KINDS = ("human", "ai")
+DEAL_OUTCOMES = ("showdown", "uncontested")
 MAX_SEED = 2**63 - 1
 MAX_VERSION = 2**31 - 1
 
@@ -26,8 +28,47 @@ class PointsField(serializers.CharField):
     pass
 
 
-class MatchCreateRequestSerializer(serializers.Serializer):
-    ai_level = serializers.ChoiceField(choices=AI_LEVELS, default=DEFAULT_AI_LEVEL)
+class ChoiceField(serializers.ChoiceField):
+    """A choice whose refusal lists the choices, so a client need not look them up."""
+
+    default_error_messages = {
+        "invalid_choice": '"{input}" is not a valid choice; allowed: {allowed}.',
+    }
+
+    def fail(self, key, **kwargs):
+        if key == "invalid_choice":
+            kwargs["allowed"] = ", ".join(str(choice) for choice in self.choices)
+        super().fail(key, **kwargs)
+
+
+class RequestBodySerializer(serializers.Serializer):
+    # A request body that refuses fields it does not know: a typo such as `ai_levle` is an
+    # error, not a default silently used. (A comment: drf-spectacular publishes docstrings.)
+
+    def to_internal_value(self, data):
+        if isinstance(data, dict):
+            unknown = sorted(set(data) - set(self.fields))
+            if unknown:
+                allowed = ", ".join(self.fields) or "none"
+                raise serializers.ValidationError(
+                    {
+                        name: serializers.ErrorDetail(
+                            f"Unknown field; allowed: {allowed}.", code="unknown_field"
+                        )
+                        for name in unknown
+                    }
+                )
+        return super().to_internal_value(data)
+
+
+class MatchCreateSerializer(RequestBodySerializer):
+    """A new match: every field may be left out."""
+
+    ai_level = ChoiceField(
+        choices=AI_LEVELS,
+        default=DEFAULT_AI_LEVEL,
+        help_text="How well the AI seats play; restart may change it later.",
+    )
     seed = serializers.IntegerField(
         min_value=0,
         max_value=MAX_SEED,
@@ -43,8 +84,9 @@ class MatchCreateRequestSerializer(serializers.Serializer):
         return seed
 
 
-class ActionRequestSerializer(serializers.Serializer):
-    action = serializers.ChoiceField(choices=ACTION_NAMES)
+class VersionSerializer(RequestBodySerializer):
+    """A move that needs nothing but, if you like, the version you saw; `{}` will do."""
+
     expected_version = serializers.IntegerField(
         min_value=0,
         max_value=MAX_VERSION,
@@ -54,8 +96,26 @@ class ActionRequestSerializer(serializers.Serializer):
     )
 
 
-class VersionRequestSerializer(serializers.Serializer):
-    expected_version = serializers.IntegerField(min_value=0, max_value=MAX_VERSION, required=False)
+class ActionSerializer(VersionSerializer):
+    """Your action, one of `legal_actions`."""
+
+    action = ChoiceField(choices=ACTION_NAMES)
+
+
+class RestartSerializer(VersionSerializer):
+    """A new series, at the same AI level unless you name another."""
+
+    ai_level = ChoiceField(
+        choices=AI_LEVELS,
+        required=False,
+        help_text="The AI seats' level from the new series on; unchanged if left out.",
+    )
+
+
+class MatchListQuerySerializer(serializers.Serializer):
+    status = ChoiceField(
+        choices=MATCH_STATUSES, required=False, help_text="Only the matches with this status."
+    )
 
 
 class EventsQuerySerializer(serializers.Serializer):
@@ -67,7 +127,7 @@ class EventsQuerySerializer(serializers.Serializer):
 class MatchSeatSerializer(serializers.Serializer):
     seat = serializers.IntegerField(min_value=0, max_value=3)
     name = serializers.CharField()
-    kind = serializers.ChoiceField(choices=["human", "ai"])
+    kind = serializers.ChoiceField(choices=SEAT_KINDS)
     stake = serializers.IntegerField()
     folded = serializers.BooleanField()
     looked = serializers.BooleanField()
@@ -91,7 +151,7 @@ class DealResultSeatSerializer(serializers.Serializer):
 class DealResultSerializer(serializers.Serializer):
     series = serializers.IntegerField()
     deal_number = serializers.IntegerField()
-    outcome = serializers.ChoiceField(choices=["showdown", "uncontested"])
+    outcome = serializers.ChoiceField(choices=DEAL_OUTCOMES)
     winners = serializers.ListField(child=serializers.IntegerField())
     seats = DealResultSeatSerializer(many=True)
 
@@ -128,7 +188,7 @@ class MatchSummarySerializer(serializers.Serializer):
     status = serializers.ChoiceField(choices=MATCH_STATUSES)
     series = serializers.IntegerField()
     deal_number = serializers.IntegerField()
-    ai_level = serializers.CharField()
+    ai_level = serializers.ChoiceField(choices=AI_LEVELS)
     seeded = serializers.BooleanField()
     totals = serializers.ListField(child=PointsField())
     winners = serializers.ListField(child=serializers.IntegerField(), allow_null=True)
@@ -183,19 +243,29 @@ class MatchRestartedEventSerializer(serializers.Serializer):
     series = serializers.IntegerField()
 
 
-MatchEventSerializer = PolymorphicProxySerializer(
-    component_name="MatchEvent",
-    serializers={
-        "match_created": MatchCreatedEventSerializer,
-        "deal_started": DealStartedEventSerializer,
-        "action": ActionEventSerializer,
-        "deal_ended": DealEndedEventSerializer,
-        "match_finished": MatchFinishedEventSerializer,
-        "match_restarted": MatchRestartedEventSerializer,
-    },
-    resource_type_field_name="type",
-    many=False,
-)
+class ResignedEventSerializer(serializers.Serializer):
+    seq = serializers.IntegerField()
+    type = _event_type("resigned")
+    seat = serializers.IntegerField(help_text="The seat that gave the match up.")
+
+
+def match_event_field() -> PolymorphicProxySerializer:
+    """One event of the `oneOf` MatchEvent, discriminated on `type` (a new field each time:
+    DRF binds a field to one parent)."""
+    return PolymorphicProxySerializer(
+        component_name="MatchEvent",
+        serializers={
+            "match_created": MatchCreatedEventSerializer,
+            "deal_started": DealStartedEventSerializer,
+            "action": ActionEventSerializer,
+            "deal_ended": DealEndedEventSerializer,
+            "match_finished": MatchFinishedEventSerializer,
+            "match_restarted": MatchRestartedEventSerializer,
+            "resigned": ResignedEventSerializer,
+        },
+        resource_type_field_name="type",
+        many=False,
+    )
 
 
 class MatchEventsSerializer(serializers.Serializer):
@@ -203,4 +273,12 @@ class MatchEventsSerializer(serializers.Serializer):
     has_more = serializers.BooleanField(
         help_text="More events follow: ask again with after = the last seq you got."
     )
-    events = serializers.ListField(child=MatchEventSerializer)
+    events = serializers.ListField(child=match_event_field())
+
+
+class MatchWriteViewSerializer(MatchViewSerializer):
+    events = serializers.ListField(
+        child=match_event_field(),
+        help_text="The events this request appended, in seq order, as you may see them: your "
+        "move and every AI seat's reply, to animate without calling `events`.",
+    )

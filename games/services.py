@@ -16,6 +16,7 @@ from games.engine import (
     Event,
     MatchState,
     NextDeal,
+    Resign,
     Restart,
     StartMatch,
     Status,
@@ -81,7 +82,12 @@ def match_create(*, owner: Player, ai_level: str, seed: int | None = None) -> Lo
 
 
 def _match_apply(
-    *, match_id: uuid.UUID, player: Player, command: Command, expected_version: int | None
+    *,
+    match_id: uuid.UUID,
+    player: Player,
+    command: Command,
+    expected_version: int | None,
+    ai_level: str | None = None,
 ) -> LoadedMatch:
     match = repository.match_load(match_id=match_id, owner=player, lock=True)
     if match is None:
@@ -91,6 +97,8 @@ def _match_apply(
             "stale_version",
             f"The match is at version {match.row.version}, not {expected_version}; reload it.",
         )
+    if ai_level is not None and ai_level != match.row.ai_level:
+        repository.match_set_ai_level(match=match, ai_level=ai_level)
     # The loaded state is the stored one, parsed for this request only: the step may change it.
     step = _Step(match.state)
     step.apply(command)
@@ -123,9 +131,32 @@ def match_next_deal(
 
 @transaction.atomic
 def match_restart(
+    *,
+    match_id: uuid.UUID,
+    player: Player,
+    expected_version: int | None = None,
+    ai_level: str | None = None,
+) -> LoadedMatch:
+    """A new 12-deal series with every total at zero; an unfinished deal is abandoned.
+    `ai_level`, if given, is the AI seats' level from the new series on."""
+    return _match_apply(
+        match_id=match_id,
+        player=player,
+        command=Restart(),
+        expected_version=expected_version,
+        ai_level=ai_level,
+    )
+
+
+@transaction.atomic
+def match_resign(
     *, match_id: uuid.UUID, player: Player, expected_version: int | None = None
 ) -> LoadedMatch:
-    """A new 12-deal series with every total at zero; an unfinished deal is abandoned."""
+    """The owner gives the match up: it ends at once, the totals stand, and the winners are
+    the leaders among the AI seats."""
     return _match_apply(
-        match_id=match_id, player=player, command=Restart(), expected_version=expected_version
+        match_id=match_id,
+        player=player,
+        command=Resign(HUMAN_SEAT),
+        expected_version=expected_version,
     )

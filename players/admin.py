@@ -10,7 +10,7 @@ from players.models import Player
 @admin.register(Player)
 class PlayerAdmin(StrictFiltersAdmin):
     """Read-only: players are made through the API, the only place that hands out tokens.
-    Tokens are never shown, not even their hashes: token_hash is left out of every query."""
+    Tokens are never shown, not even their hashes: they live in another table, never read here."""
 
     # The id beside the name: the AI personas share names with people ("Darius").
     list_display = ("name", "id", "kind", "matches", "created_at")
@@ -22,7 +22,7 @@ class PlayerAdmin(StrictFiltersAdmin):
     def get_queryset(self, request):
         # Every player, the AI personas too, has a seat in each match it plays.
         matches = Count("seats")
-        return super().get_queryset(request).defer("token_hash").annotate(match_count=matches)
+        return super().get_queryset(request).annotate(match_count=matches)
 
     @admin.display(description="matches", ordering="match_count")
     def matches(self, player: Player) -> str:

@@ -1,50 +1,64 @@
+"""The player API: one viewset on the router. Registering is the one public action; every
+other one needs a token."""
+
 from drf_spectacular.utils import OpenApiExample, extend_schema
 from rest_framework import status
-from rest_framework.permissions import AllowAny, IsAuthenticated
+from rest_framework.decorators import action
+from rest_framework.permissions import AllowAny
 from rest_framework.response import Response
-from rest_framework.views import APIView
 
 from asnas_api.schema import UNAUTHORIZED, VALIDATION_ERROR
+from games.api import RateScopedViewSet, valid
 from players import selectors, services
 from players.serializers import (
     PlayerCreatedSerializer,
-    PlayerCreateRequestSerializer,
+    PlayerCreateSerializer,
     PlayerProfileSerializer,
+    TokenIssuedSerializer,
 )
 
 
-class PlayerCreateApi(APIView):
-    authentication_classes = []
-    permission_classes = [AllowAny]
-    extra_rate_scopes = {"POST": ("player_create",)}
+class PlayerViewSet(RateScopedViewSet):
+    public_actions = {"create"}
+    action_rate_scopes = {"create": ("player_create",)}
+
+    def initialize_request(self, request, *args, **kwargs):
+        # DRF picks the authenticators here, before it sets self.action from the same map.
+        self.is_public = self.action_map.get(request.method.lower()) in self.public_actions
+        return super().initialize_request(request, *args, **kwargs)
+
+    def get_authenticators(self):
+        return [] if self.is_public else super().get_authenticators()
+
+    def get_permissions(self):
+        return [AllowAny()] if self.action in self.public_actions else super().get_permissions()
 
     @extend_schema(
         operation_id="players_create",
         summary="Register a player and get its bearer token (shown only once)",
-        request=PlayerCreateRequestSerializer,
+        description="No token needed. The server keeps only the token's hash: store it, since "
+        "it cannot be shown again. Limited per client address (ASNAS_RATE_PLAYER_CREATE).",
+        request=PlayerCreateSerializer,
         responses={201: PlayerCreatedSerializer, 400: VALIDATION_ERROR},
         examples=[OpenApiExample("Roya", value={"name": "Roya"}, request_only=True)],
         auth=[],
     )
-    def post(self, request):
-        serializer = PlayerCreateRequestSerializer(data=request.data)
-        serializer.is_valid(raise_exception=True)
-        player, token = services.player_create(name=serializer.validated_data["name"])
+    def create(self, request):
+        data = valid(PlayerCreateSerializer, request.data)
+        player, token = services.player_create(name=data["name"])
         return Response(
             PlayerCreatedSerializer({"id": player.id, "name": player.name, "token": token}).data,
             status=status.HTTP_201_CREATED,
         )
 
-
-class PlayerMeApi(APIView):
-    permission_classes = [IsAuthenticated]
-
     @extend_schema(
         operation_id="players_me",
         summary="Your profile and stats",
+        description="Stats leave out seeded matches, whose deals were known in advance.",
         responses={200: PlayerProfileSerializer, 401: UNAUTHORIZED},
     )
-    def get(self, request):
+    @action(detail=False, methods=["get"])
+    def me(self, request):
         player = request.user
         profile = {
             "id": player.id,
@@ -53,3 +67,45 @@ class PlayerMeApi(APIView):
             "stats": selectors.player_stats(player=player),
         }
         return Response(PlayerProfileSerializer(profile).data)
+
+    @extend_schema(
+        operation_id="players_tokens_issue",
+        summary="Issue another token, for another device",
+        description="Authenticated with one of your tokens; every token you hold keeps working "
+        "until it is rotated or revoked. Keep at least one: a lost last token cannot be "
+        "recovered, since the server keeps only hashes.",
+        request=None,
+        responses={201: TokenIssuedSerializer, 401: UNAUTHORIZED},
+    )
+    @action(detail=False, methods=["post"], url_path="me/tokens")
+    def tokens_issue(self, request):
+        token = services.token_issue(player=request.user)
+        return Response(
+            TokenIssuedSerializer({"token": token}).data, status=status.HTTP_201_CREATED
+        )
+
+    @extend_schema(
+        operation_id="players_tokens_rotate",
+        summary="Replace the token in use with a new one",
+        description="The token that authenticated this request stops working at once; use the "
+        "one in the answer from now on. Your other tokens are untouched.",
+        request=None,
+        responses={200: TokenIssuedSerializer, 401: UNAUTHORIZED},
+    )
+    @action(detail=False, methods=["post"], url_path="me/tokens/rotate")
+    def tokens_rotate(self, request):
+        token = services.token_rotate(player=request.user, token=request.auth)
+        return Response(TokenIssuedSerializer({"token": token}).data)
+
+    @extend_schema(
+        operation_id="players_tokens_revoke_current",
+        summary="Revoke the token in use",
+        description="The token that authenticated this request stops working at once, as on a "
+        "logout. If it was your last token, nothing can give you access to this player again.",
+        request=None,
+        responses={204: None, 401: UNAUTHORIZED},
+    )
+    @action(detail=False, methods=["delete"], url_path="me/tokens/current")
+    def tokens_revoke_current(self, request):
+        services.token_revoke(player=request.user, token=request.auth)
+        return Response(status=status.HTTP_204_NO_CONTENT)

@@ -3,12 +3,15 @@
 from drf_spectacular.extensions import OpenApiAuthenticationExtension
 from rest_framework import authentication, exceptions
 
-from players.models import Player
+from players.models import Player, Token
 from players.tokens import hash_token
 
 # Raw SQL: every request runs it, and the ORM takes longer to compile it than Postgres takes to
 # run it (docs/performance.md).
-_PLAYER_BY_TOKEN = f"SELECT * FROM {Player._meta.db_table} WHERE token_hash = %s AND kind = %s"
+_PLAYER_BY_TOKEN = (
+    f"SELECT p.* FROM {Player._meta.db_table} p JOIN {Token._meta.db_table} t"
+    " ON t.player_id = p.id WHERE t.token_hash = %s AND p.kind = %s"
+)
 
 
 class BearerTokenAuthentication(authentication.BaseAuthentication):
@@ -16,8 +19,13 @@ class BearerTokenAuthentication(authentication.BaseAuthentication):
 
     def authenticate(self, request):
         header = authentication.get_authorization_header(request).split()
-        if not header or header[0].lower() != self.keyword.lower().encode():
+        if not header:
             return None
+        if header[0].lower() != self.keyword.lower().encode():
+            scheme = header[0].decode("ascii", "replace")
+            raise exceptions.AuthenticationFailed(
+                f"Use 'Authorization: Bearer <token>'; the scheme '{scheme}' is not accepted."
+            )
         if len(header) != 2:
             raise exceptions.AuthenticationFailed(
                 "The Authorization header must be 'Bearer <token>'."

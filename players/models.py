@@ -13,11 +13,6 @@ class Player(models.Model):
     id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
     name = models.CharField(max_length=64)
     kind = models.CharField(max_length=8, choices=Kind.choices, default=Kind.HUMAN)
-    # SHA-256 of the bearer token; the token itself is shown once and never stored.
-    # NULL, not "", for AI personas: they have no token, and NULLs never collide when unique.
-    token_hash = models.CharField(  # noqa: DJ001
-        max_length=64, unique=True, null=True, blank=True, editable=False
-    )
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -36,3 +31,16 @@ class Player(models.Model):
     @property
     def is_authenticated(self) -> bool:
         return True
+
+
+class Token(models.Model):
+    """One bearer token of a human player, say one per device. Only its SHA-256 is kept: the
+    token itself is shown once, so a lost token can be replaced but never recovered."""
+
+    token_hash = models.CharField(max_length=64, primary_key=True, editable=False)
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="tokens")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    def __str__(self) -> str:
+        # Never the hash: a name for logs and the shell must not help anyone guess a token.
+        return f"token of player {self.player_id}, issued {self.created_at:%Y-%m-%d %H:%M:%S}"

@@ -1,9 +1,11 @@
 from rest_framework import serializers
 
-from games.serializers import PointsField
+from games.serializers import PointsField, RequestBodySerializer
 
 
-class PlayerCreateRequestSerializer(serializers.Serializer):
+class PlayerCreateSerializer(RequestBodySerializer):
+    """A new player."""
+
     name = serializers.CharField(max_length=64, trim_whitespace=True)
 
 
@@ -11,6 +13,12 @@ class PlayerCreatedSerializer(serializers.Serializer):
     id = serializers.UUIDField()
     name = serializers.CharField()
     token = serializers.CharField(help_text="Send as 'Authorization: Bearer <token>'. Shown once.")
+
+
+class TokenIssuedSerializer(serializers.Serializer):
+    token = serializers.CharField(
+        help_text="A new bearer token: send as 'Authorization: Bearer <token>'. Shown once."
+    )
 
 
 class PlayerStatsSerializer(serializers.Serializer):

@@ -1,8 +1,7 @@
-from django.urls import path
+from rest_framework.routers import SimpleRouter
 
 from players import api
 
-urlpatterns = [
-    path("players", api.PlayerCreateApi.as_view(), name="players"),
-    path("players/me", api.PlayerMeApi.as_view(), name="players-me"),
-]
+router = SimpleRouter(trailing_slash=False, use_regex_path=False)
+router.register("players", api.PlayerViewSet, basename="player")
+urlpatterns = router.urls

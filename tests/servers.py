@@ -62,3 +62,32 @@ def migrated_database(prefix: str):
             connection.execute(
                 sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(sql.Identifier(name))
             )
+
+
+@contextlib.contextmanager
+def served(log: Path, env: dict[str, str], workers: int = 2, ready: bool = True):
+    """`manage.py serve --dev` with `env` (DATABASE_URL for a database of its own, or
+    ASNAS_DATA_DIR for an embedded one); yields (base URL, process), stopped at the end."""
+    port = free_port()
+    with log.open("w") as output:
+        server = subprocess.Popen(
+            [sys.executable, "manage.py", "serve", "--dev", "--port", str(port)]
+            + ["--workers", str(workers)],
+            cwd=BASE_DIR,
+            env=env,
+            stdout=output,
+            stderr=subprocess.STDOUT,
+        )
+    url = f"http://127.0.0.1:{port}"
+    try:
+        if ready:
+            wait_until_ready(f"{url}/readyz", server, log, timeout=120)
+        yield url, server
+    finally:
+        if server.poll() is None:
+            server.terminate()
+            try:
+                server.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                server.kill()
+                server.wait()

@@ -62,7 +62,11 @@ def test_settings_read_the_environment(monkeypatch, tmp_path):
     assert loaded.DATA_DIR == tmp_path
     database = loaded.DATABASES["default"]
     assert (database["HOST"], database["PORT"], database["NAME"]) == ("db.example", 5433, "asnas")
-    assert (database["CONN_MAX_AGE"], database["CONN_HEALTH_CHECKS"]) == (60, True)
+    assert database["CONN_MAX_AGE"] == 0, "pooled, as Django advises under ASGI"
+    options = database["OPTIONS"]
+    assert options["connect_timeout"] == 3
+    assert "statement_timeout=" in options["options"] and "lock_timeout=" in options["options"]
+    assert options["pool"]["timeout"] <= 3
 
 
 @pytest.mark.parametrize(

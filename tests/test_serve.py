@@ -1,14 +1,18 @@
 """The embedded database's life cycle, seen from real processes as a person would run them."""
 
+import json
 import os
 import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
 
+import httpx
+import psutil
 import pytest
 
-from tests.servers import free_port, wait_until_ready
+from tests.servers import free_port, served, wait_until_ready
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -105,3 +109,90 @@ def test_serve_refuses_unsafe_settings_without_dev(env, complaint):
     )
     assert result.returncode != 0
     assert complaint in result.stderr
+
+
+def serve_processes(serve_pid: int) -> list[psutil.Process]:
+    return psutil.Process(serve_pid).children(recursive=True)
+
+
+def test_serve_owns_its_embedded_database(tmp_path):
+    """Restarts a killed Postgres with the committed writes, refuses a second serve on the
+    same data, and leaves nothing running when it is killed itself."""
+    data_dir = tmp_path / "data"
+    pgdata = data_dir / "postgres"
+    with served(tmp_path / "serve.log", embedded_env(data_dir)) as (url, server):
+        client = httpx.Client(base_url=url, timeout=10)
+        token = client.post("/api/v1/players", json={"name": "Roya"}).json()["token"]
+        client.headers["Authorization"] = f"Bearer {token}"
+        match_url = f"/api/v1/matches/{client.post('/api/v1/matches', json={}).json()['id']}"
+
+        second = subprocess.run(
+            [sys.executable, "manage.py", "serve", "--dev", "--port", str(free_port())],
+            cwd=BASE_DIR,
+            env=embedded_env(data_dir),
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
+        assert second.returncode != 0
+        assert "already serves from" in second.stderr
+        assert client.get(match_url).status_code == 200, "the first serve's database is intact"
+
+        [postmaster] = postmasters(pgdata)
+        os.kill(postmaster, signal.SIGKILL)
+        killed = time.monotonic()
+        while (status := client.get(match_url).status_code) == 200:
+            assert time.monotonic() - killed < 5
+        assert status == 503
+        while client.get(match_url).status_code != 200:
+            assert time.monotonic() - killed < 10, "serve did not bring Postgres back"
+            time.sleep(0.1)
+        recovered = time.monotonic() - killed
+        assert "restarted it" in (tmp_path / "serve.log").read_text()
+        assert recovered < 10
+
+        children = serve_processes(server.pid)
+        server.kill()
+        server.wait()
+        _, alive = psutil.wait_procs(children, timeout=15)
+        assert not alive, f"left running after kill -9 of serve: {alive}"
+        deadline = time.monotonic() + 15
+        while postmasters(pgdata):
+            assert time.monotonic() < deadline, "Postgres outlived a killed serve"
+            time.sleep(0.2)
+
+
+def test_a_damaged_handle_file_is_repaired_with_a_warning(tmp_path):
+    pgdata = tmp_path / "postgres"
+
+    def migrate_check() -> subprocess.CompletedProcess:
+        return subprocess.run(
+            [sys.executable, "manage.py", "migrate", "--check"],
+            cwd=BASE_DIR,
+            env=embedded_env(tmp_path),
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
+
+    migrate_check()  # makes the cluster
+    # What a process killed mid-write used to leave behind, and worse.
+    for damage in ["", "[12", "{}"]:
+        (pgdata / ".handle_pids.json").write_text(damage)
+        result = migrate_check()
+        assert "Traceback" not in result.stderr, result.stderr
+        assert "damaged" in result.stderr
+        assert json.loads((pgdata / ".handle_pids.json").read_text()) == []
+        assert not postmasters(pgdata), "the last user out still stops the server"
+
+
+def test_play_with_a_url_never_opens_the_local_database(tmp_path):
+    subprocess.run(
+        [sys.executable, "manage.py", "play", "--url", f"http://127.0.0.1:{free_port()}"],
+        cwd=BASE_DIR,
+        env=embedded_env(tmp_path),
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+        timeout=60,
+    )
+    assert not (tmp_path / "postgres").exists()

@@ -1,4 +1,5 @@
-"""Offline training of the `hard` strategy: MCCFR, exact measurement, the asset file."""
+"""Offline training of the `hard` strategy: full-width CFR variants (`solver.py`, the
+default) or sampled MCCFR (`cfr.py`), exact measurement, the asset file."""
 
 import multiprocessing
 import time
@@ -7,9 +8,37 @@ from pathlib import Path
 from . import strategy
 from .cfr import Trainer
 from .exploit import exploitability
+from .solver import METHODS, Solver
 from .tree import TREE
 
-ALGORITHM = "external-sampling MCCFR, regret matching, linear averaging"
+MCCFR = "mccfr"
+ALGORITHMS = {
+    MCCFR: "external-sampling MCCFR, regret matching, linear averaging",
+    "cfr": "full-width CFR over exact counterfactual values, regret matching, uniform average",
+    "lcfr": "full-width linear CFR over exact counterfactual values, regret matching",
+    "cfr+": "full-width CFR+ over exact counterfactual values, regret matching+, "
+    "alternating updates, linear averaging",
+    "dcfr": "full-width discounted CFR (alpha 1.5, beta 0, gamma 2) over exact "
+    "counterfactual values",
+}
+assert set(ALGORITHMS) == {MCCFR, *METHODS}
+
+
+def train_full_width(
+    method: str, iterations: int, *, on_progress=None, report_every: int = 0, on_report=None
+) -> Solver:
+    """`iterations` full-width iterations of `method` (see `solver`); deterministic.
+    `on_report(iterations, exploitability_dict)` gets an exact measurement of the average
+    strategy every `report_every` iterations (each costs about one iteration)."""
+    solver = Solver(method)
+    while solver.iterations < iterations:
+        solver.run(1)
+        if on_progress:
+            on_progress(solver.iterations)
+        if report_every and on_report and solver.iterations % report_every == 0:
+            if solver.iterations < iterations:
+                on_report(solver.iterations, solver.evaluator.exploitability(solver.average_rows()))
+    return solver
 
 
 def train(
@@ -88,20 +117,29 @@ def merge(averages, seed: int, iterations: int) -> Trainer:
     return merged
 
 
-def write(trainer: Trainer, path: Path, seconds: float | None = None, progress=None) -> dict:
-    """Quantize the trainer's average strategy, measure the quantized table exactly, and
-    write the asset. Returns its header."""
+def write(
+    trainer: Trainer | Solver,
+    path: Path,
+    seconds: float | None = None,
+    progress=None,
+    cpu_seconds: float | None = None,
+) -> dict:
+    """Quantize the trainer's average strategy, measure the quantized table exactly (with
+    exploit.py, independent of the solver), and write the asset. Returns its header."""
     quantized = strategy.dequantize(strategy.quantize_table(trainer.average_table()))
     measured = exploitability(quantized, progress=progress)
     workers = getattr(trainer, "workers", 1)
+    method = getattr(trainer, "method", MCCFR)
     meta = {
-        "algorithm": ALGORITHM,
-        "seed": trainer.seed,
+        "algorithm": ALGORITHMS[method],
+        "method": method,
+        "seed": getattr(trainer, "seed", None),
         "workers": workers,
         "iterations": trainer.iterations,
         "exploitability": round(measured["average"], 6),
         "exploitability_by_position": [round(x, 6) for x in measured["positions"]],
         "training_seconds": None if seconds is None else round(seconds),
+        "training_cpu_seconds": None if cpu_seconds is None else round(cpu_seconds),
         "note": "iterations are per worker; worker i trains from seed + i" if workers > 1 else "",
         "written": time.strftime("%Y-%m-%d"),
     }

@@ -8,7 +8,7 @@ one event; `observe` and `legal_actions` are all that a seat may know.
 from .cards import DECK, HUMAN_SEAT, RANK_VALUE, RANKS, SEATS
 from .codec import decode as decode_event
 from .codec import encode as encode_event
-from .commands import Act, Action, Command, NextDeal, Restart, StartMatch
+from .commands import Act, Action, Command, NextDeal, Resign, Restart, StartMatch
 from .errors import DomainError, RuleError
 from .events import (
     ActionTaken,
@@ -18,6 +18,7 @@ from .events import (
     MatchCreated,
     MatchFinished,
     MatchRestarted,
+    Resigned,
     SeatResult,
     event_from_dict,
 )
@@ -62,6 +63,8 @@ __all__ = [
     "MatchState",
     "NextDeal",
     "Outcome",
+    "Resign",
+    "Resigned",
     "Restart",
     "RuleError",
     "SeatResult",

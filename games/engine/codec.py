@@ -10,6 +10,7 @@ A line is a type letter, then comma-separated fields in the order of the event's
       <hand>.<category>.<stake>.<payout>.<delta>.<folded><shown>, in seat order
   F<series>,<winners>,<total>;...                   match_finished
   R<series>                                         match_restarted
+  S<seat>                                           resigned
 Stored lines are never rewritten: a new event type takes a new letter, and a changed event a
 new letter too, so that every line ever stored still decodes the same.
 """
@@ -24,6 +25,7 @@ from .events import (
     MatchCreated,
     MatchFinished,
     MatchRestarted,
+    Resigned,
     SeatResult,
 )
 from .state import Outcome
@@ -80,6 +82,8 @@ def encode(event: Event) -> str:
             return f"F{event.series},{_digits(event.winners)},{totals}"
         case MatchRestarted():
             return f"R{event.series}"
+        case Resigned():
+            return f"S{event.seat}"
     raise TypeError(f"not an event: {event!r}")
 
 
@@ -128,4 +132,7 @@ def decode(line: str) -> Event:
         case "R":
             (series,) = fields
             return MatchRestarted(int(series))
+        case "S":
+            (seat,) = fields
+            return Resigned(int(seat))
     raise KeyError(f"unknown event letter {kind!r}")

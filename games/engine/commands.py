@@ -35,4 +35,11 @@ class Restart:
     pass
 
 
-Command = StartMatch | Act | NextDeal | Restart
+@dataclass(frozen=True, slots=True)
+class Resign:
+    """A seat gives the match up: it ends at once, and that seat cannot be among its winners."""
+
+    seat: int
+
+
+Command = StartMatch | Act | NextDeal | Restart | Resign

@@ -208,11 +208,38 @@ class MatchRestarted:
         return cls(series=data["series"])
 
 
-Event = MatchCreated | DealStarted | ActionTaken | DealEnded | MatchFinished | MatchRestarted
+@dataclass(frozen=True, slots=True)
+class Resigned:
+    """A seat gave the match up. An unfinished deal is abandoned and counts for nobody; the
+    match_finished that follows names the winners."""
+
+    type: ClassVar[str] = "resigned"
+    PUBLIC: ClassVar[tuple[str, ...]] = ("seat",)
+    seat: int
+
+    def to_dict(self) -> dict:
+        return {"type": self.type, "seat": self.seat}
+
+    @classmethod
+    def from_dict(cls, data: dict) -> "Resigned":
+        return cls(seat=data["seat"])
+
+
+Event = (
+    MatchCreated | DealStarted | ActionTaken | DealEnded | MatchFinished | MatchRestarted | Resigned
+)
 
 EVENT_TYPES: dict[str, type] = {
     cls.type: cls
-    for cls in (MatchCreated, DealStarted, ActionTaken, DealEnded, MatchFinished, MatchRestarted)
+    for cls in (
+        MatchCreated,
+        DealStarted,
+        ActionTaken,
+        DealEnded,
+        MatchFinished,
+        MatchRestarted,
+        Resigned,
+    )
 }
 
 

@@ -11,7 +11,7 @@ from fractions import Fraction
 from functools import cache
 
 from .cards import DECK, SEATS
-from .commands import Act, Command, NextDeal, Restart, StartMatch
+from .commands import Act, Command, NextDeal, Resign, Restart, StartMatch
 from .errors import RuleError
 from .events import (
     ActionTaken,
@@ -21,6 +21,7 @@ from .events import (
     MatchCreated,
     MatchFinished,
     MatchRestarted,
+    Resigned,
     SeatResult,
 )
 from .hands import evaluate
@@ -222,6 +223,23 @@ def _decide_next_deal(state: MatchState) -> list[Event]:
     return [_deal(state.seed, state.series, deal.number + 1, deal.dealer)]
 
 
+def _decide_resign(state: MatchState, command: Resign) -> list[Event]:
+    """The match ends at once with the totals as they stand (an unfinished deal counts for
+    nobody), and the winners are the leaders among the other seats."""
+    _require_started(state)
+    if state.status is _FINISHED:
+        raise RuleError("match_finished", "The match is finished; restart to play again.")
+    seat = command.seat
+    if type(seat) is not int or not 0 <= seat < SEATS:
+        raise RuleError("invalid_seat", f"Seats are numbered 0 to {SEATS - 1}.")
+    others = [total for other, total in enumerate(state.totals) if other != seat]
+    best = max(others)
+    winners = tuple(
+        other for other, total in enumerate(state.totals) if other != seat and total == best
+    )
+    return [Resigned(seat), MatchFinished(state.series, winners, tuple(state.totals))]
+
+
 def decide(state: MatchState, command: Command) -> list[Event]:
     """The events `command` causes in `state`, or a RuleError. Never changes `state`."""
     match command:
@@ -237,6 +255,8 @@ def decide(state: MatchState, command: Command) -> list[Event]:
             _require_started(state)
             series = state.series + 1
             return [MatchRestarted(series), _deal(state.seed, series, 1, None)]
+        case Resign():
+            return _decide_resign(state, command)
     raise TypeError(f"not a command: {command!r}")
 
 
@@ -289,6 +309,12 @@ def _evolve_restarted(state: MatchState, event: MatchRestarted) -> None:
     state.winners = None
 
 
+def _evolve_resigned(state: MatchState, event: Resigned) -> None:
+    # An unfinished deal stops where it is: nobody's turn, and no result.
+    if state.deal is not None:
+        state.deal.turn = None
+
+
 _EVOLVERS = {
     MatchCreated: _evolve_created,
     DealStarted: _evolve_deal_started,
@@ -296,6 +322,7 @@ _EVOLVERS = {
     DealEnded: _evolve_deal_ended,
     MatchFinished: _evolve_finished,
     MatchRestarted: _evolve_restarted,
+    Resigned: _evolve_resigned,
 }
 
 

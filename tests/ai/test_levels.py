@@ -4,9 +4,11 @@ import random
 
 import pytest
 
-from games.ai import AI_LEVELS, DEFAULT_AI_LEVEL, ai_rng, choose_action
+from games.ai import AI_LEVELS, DEFAULT_AI_LEVEL, ai_rng, choose_action, heuristics
 from games.ai.exploit import exploitability
-from games.ai.tables import easy_table, normal_table
+from games.ai.hands import PERCENTILE
+from games.ai.tables import easy_table, engine_legal, normal_table, view_at
+from games.ai.tree import build_tree
 from games.engine import (
     DECK,
     Act,
@@ -22,6 +24,7 @@ from games.engine import (
     observe,
     replay,
 )
+from tests.ai.support import swap_other_hands
 
 
 def test_levels():
@@ -62,18 +65,6 @@ def test_unknown_level_is_refused():
         choose_action("expert", observe(state, 1), legal_actions(state, 1), random.Random(1))
 
 
-def _swap_other_hands(deck, dealer, seat, rng):
-    """The same deck for `seat`, with every other seat's cards shuffled among them."""
-    mine = [i for i in range(20) if (dealer + 1 + i) % 4 == seat]
-    others = [i for i in range(20) if i not in mine]
-    cards = [deck[i] for i in others]
-    rng.shuffle(cards)
-    new = list(deck)
-    for i, card in zip(others, cards, strict=True):
-        new[i] = card
-    return tuple(new)
-
-
 @pytest.mark.parametrize("level", AI_LEVELS)
 def test_a_seat_never_reads_other_hands(level):
     """Deal the same cards to one seat and different ones to the others, replay the same
@@ -84,9 +75,7 @@ def test_a_seat_never_reads_other_hands(level):
         deck = list(DECK)
         rng.shuffle(deck)
         dealer, seat = rng.randrange(4), rng.randrange(4)
-        decks = [tuple(deck)] + [
-            _swap_other_hands(tuple(deck), dealer, seat, rng) for _ in range(3)
-        ]
+        decks = [tuple(deck)] + [swap_other_hands(tuple(deck), dealer, seat, rng) for _ in range(3)]
         states = [replay([MatchCreated(7), DealStarted(1, 1, dealer, d)]) for d in decks]
         assert len({s.deal.hands[seat] for s in states}) == 1
         assert len({s.deal.hands for s in states}) > 1
@@ -123,3 +112,57 @@ def test_heuristic_tables_are_distributions(make):
 @pytest.mark.slow
 def test_normal_is_far_more_exploitable_than_the_target():
     assert exploitability(normal_table())["average"] > 0.05
+
+
+BANNED = {
+    "fold while holding is free": lambda beats, legal: "hold" in legal and {"fold"},
+    "raise a bottom-quarter hand after looking": lambda beats, legal: (
+        beats is not None and beats < 0.25 and {"raise"}
+    ),
+    "call with a bottom-tenth hand after looking": lambda beats, legal: (
+        beats is not None and beats < 0.10 and {"call"}
+    ),
+    "fold a top-tenth hand after looking": lambda beats, legal: (
+        beats is not None and beats >= 0.90 and {"fold"}
+    ),
+}
+
+
+@pytest.mark.parametrize("level", ["easy", "normal"])
+def test_easy_and_normal_never_make_an_absurd_move(level):
+    """Every betting situation (fold while matched included), every hand, looked or not."""
+    tree = build_tree(matched_fold=True)
+    decide_easy = {True: heuristics.easy_looked, False: heuristics.easy_blind}
+    checked = 0
+    for n in tree.decision_nodes():
+        history = view_at(tree, n, None).history
+        for hand in [None, *range(121)]:
+            looked = hand is not None
+            if level == "normal" and not looked:
+                continue  # normal always looks first
+            legal = engine_legal(tree, n, looked=True)
+            legal = tuple(a for a in legal if a != "look")
+            view = view_at(tree, n, hand, history)
+            choose = heuristics.normal if level == "normal" else decide_easy[looked]
+            distribution = choose(view, legal)
+            beats = PERCENTILE[hand] if looked else None
+            for name, rule in BANNED.items():
+                for action in rule(beats, legal) or ():
+                    assert distribution.get(action, 0.0) == 0.0, (name, n, hand, distribution)
+            assert sum(distribution.values()) == pytest.approx(1.0)
+            checked += 1
+    assert checked >= 788 * 121
+
+
+def test_the_levels_still_have_their_character():
+    """easy still raises middling hands on a whim and plays blind; normal still folds
+    weak hands facing a price."""
+    tree = build_tree(matched_fold=True)
+    legal = ("call", "raise", "fold")
+    facing_a_raise = tree.index[("raise",)]
+    middling = min(range(121), key=lambda h: abs(PERCENTILE[h] - 0.5))
+    view = view_at(tree, facing_a_raise, middling)
+    assert heuristics.easy_looked(view, legal)["raise"] > 0
+    assert heuristics.easy(view_at(tree, 0, None), ("look", "hold", "raise", "fold"))["hold"] > 0
+    weak = min(range(121), key=lambda h: abs(PERCENTILE[h] - 0.2))
+    assert heuristics.normal(view_at(tree, facing_a_raise, weak), legal) == {"fold": 1.0}

@@ -29,4 +29,3 @@ def test_the_service_refuses_to_start_without_a_valid_strategy(tmp_path):
     assert result.returncode != 0
     assert "StrategyError" in result.stderr
     assert "missing.json" in result.stderr
-

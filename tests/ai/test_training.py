@@ -42,3 +42,15 @@ def test_written_asset_reads_back(tmp_path):
     assert loaded.header["sha256"] == header["sha256"]
     assert loaded.rows == strategy.quantize_table(trainer.average_table())
     assert loaded.table()[0][0] == pytest.approx(trainer.average_table()[0][0], abs=1e-4)
+
+
+@pytest.mark.slow
+def test_a_full_width_table_is_written_with_its_method_and_exact_measure(tmp_path):
+    solver = training.train_full_width("cfr+", 2)
+    path = tmp_path / "s.json"
+    header = training.write(solver, path, seconds=1.0, cpu_seconds=1.0)
+    loaded = strategy.read_asset(path)
+    assert loaded.header["method"] == "cfr+" and loaded.header["seed"] is None
+    assert loaded.header["algorithm"].startswith("full-width CFR+")
+    assert 0 < header["exploitability"] < 1.0
+    assert loaded.rows == strategy.quantize_table(solver.average_table())

@@ -40,7 +40,16 @@ def check_result(result: dict, match_id) -> int:
     return shown
 
 
+def check_event(event: dict, match_id) -> int:
+    """An event shows hands only in a deal's result, as check_result allows."""
+    assert "deck" not in event and "seed" not in event
+    for path, _ in hands_in(event):
+        assert event["type"] == "deal_ended" and path[0] == "seats" and path[2] == "hand"
+    return check_result(event, match_id) if event["type"] == "deal_ended" else 0
+
+
 def check_view(view: dict) -> int:
+    """A MatchView, or a write's answer with the events it appended."""
     hands = true_hands(view["id"], view["series"], view["deal_number"])
     me = view["seats"][0]
     if view["status"] == "in_deal" and not me["looked"]:
@@ -51,6 +60,7 @@ def check_view(view: dict) -> int:
     allowed_paths = {("your_cards",)} | {
         ("last_deal", "seats", index, "hand") for index in range(4)
     }
-    for path, _ in hands_in(view):
+    events = view.get("events", [])
+    for path, _ in hands_in({key: value for key, value in view.items() if key != "events"}):
         assert path in allowed_paths, path
-    return shown
+    return shown + sum(check_event(event, view["id"]) for event in events)

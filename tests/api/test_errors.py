@@ -25,7 +25,11 @@ def test_unknown_action_is_a_validation_error_naming_the_field(client, new_match
     before = snapshot(view["id"])
     body = assert_problem(act(client, view["id"], {"action": "dance"}), 400, "validation_error")
     assert body["errors"] == [
-        {"field": "action", "code": "invalid_choice", "message": '"dance" is not a valid choice.'}
+        {
+            "field": "action",
+            "code": "invalid_choice",
+            "message": '"dance" is not a valid choice; allowed: look, call, hold, raise, fold.',
+        }
     ]
     assert snapshot(view["id"]) == before
 
@@ -124,7 +128,10 @@ def test_not_your_turn_when_the_projection_has_an_ai_to_act(client, new_match):
 def test_stale_expected_version_is_refused(client, new_match, path):
     view = new_match()
     before = snapshot(view["id"])
-    body = {"action": "fold", "expected_version": view["version"] - 1}
+    body = {
+        "expected_version": view["version"] - 1,
+        **({"action": "fold"} if path == "actions" else {}),
+    }
     response = client.post(f"/api/v1/matches/{view['id']}/{path}", body, format="json")
     assert_problem(response, 409, "stale_version")
     assert snapshot(view["id"]) == before

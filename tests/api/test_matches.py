@@ -69,7 +69,8 @@ def test_list_matches_newest_first_and_paginated(client, new_match):
 def test_get_match_returns_the_same_view(client, new_match):
     view = new_match(seed=5)
     got = client.get(f"/api/v1/matches/{view['id']}").json()
-    assert got == view
+    # A plain read has no `events`: only a write's answer carries what it appended.
+    assert got == {key: value for key, value in view.items() if key != "events"}
 
 
 @pytest.mark.parametrize("seed", [1, 2, 3])

@@ -5,6 +5,7 @@ process, as a person would run it. It runs on a fresh database on the tests' Pos
 (not pytest-django's `test_` database, whose transactions a server could not see).
 """
 
+import importlib
 import os
 import subprocess
 import sys
@@ -77,3 +78,32 @@ def artifacts() -> Path:
     folder = BASE_DIR / ".artifacts"
     folder.mkdir(exist_ok=True)
     return folder
+
+
+SCHEMA_FILE = BASE_DIR / "openapi.yaml"
+
+GENERATOR = Path(sys.executable).with_name("openapi-python-client")
+
+
+@pytest.fixture(scope="session")
+def asnas_client(tmp_path_factory):
+    """The generated package, imported from a temporary folder."""
+    folder = tmp_path_factory.mktemp("python-client")
+    # The generator's post-hooks would run ruff on the output, which need not be on PATH.
+    config = folder / "config.yaml"
+    config.write_text("post_hooks: []\n")
+    result = subprocess.run(
+        [GENERATOR, "generate", "--path", SCHEMA_FILE, "--meta", "none"]
+        + ["--output-path", folder / "asnas_client", "--config", config],
+        capture_output=True,
+        text=True,
+    )
+    output = result.stdout + result.stderr
+    assert result.returncode == 0, output
+    # It reports schema parts it could not turn into code as warnings and still succeeds.
+    assert "warning" not in output.lower(), output
+    sys.path.insert(0, str(folder))
+    try:
+        yield importlib.import_module("asnas_client")
+    finally:
+        sys.path.remove(str(folder))

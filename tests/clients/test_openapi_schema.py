@@ -62,7 +62,7 @@ def test_events_are_a_union_discriminated_on_type(schema):
     assert event["discriminator"]["propertyName"] == "type"
     mapping = event["discriminator"]["mapping"]
     assert sorted(mapping.values()) == sorted(member["$ref"] for member in event["oneOf"])
-    assert len(mapping) == 6
+    assert len(mapping) == 7
     # Each member's `type` admits only its own tag, so even a generator that ignores the
     # discriminator and tries the members in turn picks the right one.
     for tag, ref in mapping.items():
@@ -75,3 +75,92 @@ def test_events_are_a_union_discriminated_on_type(schema):
 def test_event_list_is_typed_as_the_union(schema):
     events = schema["components"]["schemas"]["MatchEvents"]["properties"]["events"]
     assert events["items"] == {"$ref": "#/components/schemas/MatchEvent"}
+
+
+# Codes no HTTP request can get: the API never sends these commands to the engine as such.
+ENGINE_ONLY = {"match_not_started", "match_already_started", "invalid_seat"}
+# Answered for a method a path does not have, so no operation can document it.
+NO_OPERATION = {"method_not_allowed"}
+
+
+def _examples(operation: dict) -> dict[str, str]:
+    """code -> the status it is documented under, over every example of the operation."""
+    found = {}
+    for status, answer in operation["responses"].items():
+        for content in answer.get("content", {}).values():
+            for example in content.get("examples", {}).values():
+                value = example["value"]
+                if isinstance(value, dict) and "code" in value:
+                    assert value["status"] == int(status), (status, value)
+                    found[value["code"]] = status
+    return found
+
+
+def _expected_codes(path: str, operation: dict) -> set[str]:
+    """Where each code can occur, written from the API's behaviour rather than the hook."""
+    codes = {"throttled"}
+    if "requestBody" in operation:
+        codes |= {"parse_error", "unknown_field", "validation_error", "request_too_large"}
+        codes |= {"unsupported_media_type"}
+    if operation.get("security") and operation["security"] != [{}]:
+        codes |= {"not_authenticated", "authentication_failed"}
+    if "{match_id}" in path:
+        codes.add("not_found")
+    if any(p["name"] == "Idempotency-Key" for p in operation.get("parameters", [])):
+        codes |= {"invalid_idempotency_key", "idempotency_in_progress", "idempotency_key_reused"}
+    return codes
+
+
+def test_every_error_code_is_an_example_where_it_can_occur(schema):
+    from asnas_api.problems import PROBLEMS
+
+    documented = set()
+    for path, operations in schema["paths"].items():
+        if not path.startswith("/api/v1/"):
+            continue
+        for method, operation in operations.items():
+            examples = _examples(operation)
+            missing = _expected_codes(path, operation) - examples.keys()
+            assert not missing, f"{method.upper()} {path} lacks examples of {sorted(missing)}"
+            for code, status in examples.items():
+                assert PROBLEMS[code].status == int(status), code
+            documented |= examples.keys()
+    assert documented == PROBLEMS.keys() - ENGINE_ONLY - NO_OPERATION
+
+
+def test_every_operation_and_field_is_described(schema):
+    undescribed = [
+        f"{method.upper()} {path}"
+        for path, operations in schema["paths"].items()
+        for method, operation in operations.items()
+        if not operation.get("description")
+    ]
+    assert not undescribed
+    components = schema["components"]["schemas"]
+    fields = [
+        (name, field, spec)
+        for name, component in components.items()
+        for field, spec in component.get("properties", {}).items()
+    ]
+    assert len(fields) > 100
+    # A bare $ref is described by its component (enums and nested objects).
+    undescribed = [
+        (name, field)
+        for name, field, spec in fields
+        if not (spec.get("description") or components.get(_ref_name(spec), {}).get("description"))
+    ]
+    assert not undescribed
+
+
+def _ref_name(spec: dict) -> str:
+    return spec.get("$ref", "").rsplit("/", 1)[-1]
+
+
+def test_component_names_read_naturally(schema):
+    names = schema["components"]["schemas"]
+    assert not [name for name in names if name.endswith("RequestRequest")]
+    assert {"ActionRequest", "MatchCreateRequest", "MatchWriteView"} <= names.keys()
+    summary_level = names["MatchSummary"]["properties"]["ai_level"]
+    assert summary_level.get("$ref") == "#/components/schemas/AiLevel" or summary_level[
+        "allOf"
+    ] == [{"$ref": "#/components/schemas/AiLevel"}]

@@ -101,7 +101,7 @@ def test_play_without_url_starts_a_server_and_stops_it(tmp_path):
     assert "Choose the AI level" in output and "AI normal" in output
     assert "deal 1 of 12" in output and "Saved: run play again" in output
     assert "local" in json.loads((tmp_path / "play.json").read_text())
-    assert "Booting worker" in (tmp_path / "play-server.log").read_text()
+    assert '"GET /readyz HTTP/1.1" 200' in (tmp_path / "play-server.log").read_text()
     assert not postgres_running(tmp_path / "postgres"), "the server and its database stopped"
 
 

@@ -28,3 +28,6 @@ def test_typescript_client_compiles_strict_and_plays_a_whole_match(
     assert len(summary["events"]) == summary["version"]
     assert summary["events"][0] == "created"
     assert summary["events"][-1] == f"finished, totals {' '.join(summary['totals'])}"
+    assert summary["replies_are_the_events"]
+    assert summary["resigned"][0] == "seat 0 resigned"
+    assert summary["resigned"][1].startswith("finished, totals 0 0 0 0")

@@ -12,6 +12,7 @@ from games.engine import (
     DealEnded,
     MatchFinished,
     NextDeal,
+    Resigned,
     Restart,
     SeatResult,
     Status,
@@ -69,7 +70,7 @@ def test_the_golden_events_decode_to_their_stored_dicts_in_a_tenth_of_the_bytes(
     assert compact * 6 < as_json, (compact, as_json)
 
 
-def test_negative_and_fractional_scores_are_exact():
+def test_negative_and_fractional_scores_and_resignations_are_exact():
     seats = tuple(
         SeatResult(
             seat,
@@ -84,10 +85,11 @@ def test_negative_and_fractional_scores_are_exact():
         for seat in range(4)
     )
     ended = DealEnded(2, 12, "showdown", (0, 2, 3), seats)
+    resigned = Resigned(3)
     finished = MatchFinished(
         2, (0, 3), (Fraction(-1, 3), Fraction(0), Fraction(5), Fraction(11, 3))
     )
-    for event in (ended, finished):
+    for event in (ended, finished, resigned):
         assert decode_event(encode_event(event)) == event
 
 

@@ -122,6 +122,14 @@ HAPPY = {
     ),
     "POST /api/v1/matches/{match_id}/restart": lambda w: _in(w["finished"], body={}),
     "GET /api/v1/matches/{match_id}/events": lambda w: _in(w["finished"], query={"after": 0}),
+    "POST /api/v1/matches/{match_id}/resign": lambda w: _in(
+        w["in_deal"], body={"expected_version": w["in_deal"]["version"]}
+    ),
+    "GET /api/v1/": lambda w: {},
+    "POST /api/v1/players/me/tokens": lambda w: {},
+    # These two end the token in use: the generated cases after them get a documented 401.
+    "POST /api/v1/players/me/tokens/rotate": lambda w: {},
+    "DELETE /api/v1/players/me/tokens/current": lambda w: {},
 }
 
 

@@ -87,3 +87,44 @@ def test_purge_expired_deletes_only_what_has_expired(rates, make_client):
     call_command("purge_expired")
     assert set(RateCounter.objects.values_list("key", flat=True)) == current_counters
     assert list(IdempotencyRecord.objects.values_list("key", flat=True)) == ["fresh"]
+
+
+def parse_list(header: str) -> dict[str, dict[str, int]]:
+    """A structured-field list of named policies: '"ip";q=5;w=60, ...' -> {ip: {q: 5, w: 60}}."""
+    items = {}
+    for item in header.split(", "):
+        name, *params = item.split(";")
+        items[name.strip('"')] = {key: int(value) for key, value in (p.split("=") for p in params)}
+    return items
+
+
+def test_every_limited_response_tells_the_policies_and_what_is_left(rates, make_client):
+    rates(token="3/min", match_create="5/hour")
+    roya = make_client("Roya")
+    response = roya.post("/api/v1/matches", {}, format="json")
+    policy = parse_list(response["RateLimit-Policy"])
+    assert policy["token"] == {"q": 3, "w": 60}
+    assert policy["match_create"] == {"q": 5, "w": 3600}
+    assert policy["ip"] == {"q": 1000, "w": 60}
+    left = parse_list(response["RateLimit"])
+    assert left["token"]["r"] == 2 and left["match_create"]["r"] == 4
+    assert 0 < left["token"]["t"] <= 60 and 0 < left["match_create"]["t"] <= 3600
+    assert parse_list(roya.get("/api/v1/players/me")["RateLimit"])["token"]["r"] == 1
+    # Errors are counted too, and say so.
+    missing = roya.get("/api/v1/matches/00000000-0000-0000-0000-000000000000")
+    assert missing.status_code == 404
+    assert parse_list(missing["RateLimit"])["token"]["r"] == 0
+
+
+def test_a_429_names_the_limit_and_when_it_frees_up(rates, make_client):
+    rates(token="1/min")
+    roya = make_client("Roya")
+    roya.get("/api/v1/players/me")
+    response = roya.get("/api/v1/players/me")
+    body = assert_problem(response, 429, "throttled")
+    wait = int(response["Retry-After"])
+    assert 0 < wait <= 60
+    assert body["detail"] == (
+        f"Rate limit 'token' (1/min) reached. Expected available in {wait} seconds."
+    )
+    assert parse_list(response["RateLimit"])["token"] == {"r": 0, "t": wait}

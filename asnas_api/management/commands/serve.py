@@ -1,14 +1,20 @@
+import logging
 import os
 import signal
 import subprocess
 import sys
+import time
 
 from django.conf import settings
 from django.core.management import call_command
 from django.core.management.base import BaseCommand, CommandError
-from django.db import connections
+from django.db import connection, connections
 
-from asnas_api import embedded_db
+from asnas_api import embedded_db, metrics
+
+logger = logging.getLogger(__name__)
+# How often serve checks that its embedded Postgres still runs.
+SUPERVISE_EVERY = 0.5
 
 
 def refuse_unsafe_settings() -> None:
@@ -23,8 +29,19 @@ def refuse_unsafe_settings() -> None:
         )
 
 
+def granian_command(host: str, port: int, workers: int) -> list[str]:
+    """The HTTP server. granian reads each request's headers in Rust and its body on the
+    event loop, so a slow client holds no Django thread (docs/deployment.md). asginl: ASGI
+    without lifespan events, which the app does not use."""
+    return (
+        [sys.executable, "-m", "granian", "--interface", "asginl", "asnas_api.asgi:application"]
+        + ["--host", host, "--port", str(port), "--workers", str(workers), "--no-ws"]
+        + ["--respawn-failed-workers", "--access-log", "--log-level", "warning"]
+    )
+
+
 class Command(BaseCommand):
-    help = "Apply migrations, then serve the API with gunicorn until Ctrl-C or SIGTERM."
+    help = "Apply migrations, then serve the API with granian until Ctrl-C or SIGTERM."
 
     def add_arguments(self, parser):
         parser.add_argument("--host", default="127.0.0.1")
@@ -39,31 +56,68 @@ class Command(BaseCommand):
     def handle(self, *args, host, port, workers, dev, verbosity, **options):
         if not dev:
             refuse_unsafe_settings()
-        # Until gunicorn runs, SIGTERM unwinds like Ctrl-C so the database handle is released.
+        pgdata = embedded_db.pgdata()
+        if pgdata is not None:
+            try:
+                embedded_db.claim_serving(pgdata)
+            except RuntimeError as error:
+                raise CommandError(str(error)) from None
+            # If this process is killed outright, the guardian drops its handle and stops the
+            # database unless another process still uses it.
+            subprocess.Popen(
+                [sys.executable, "-m", "asnas_api.embedded_db", str(pgdata), str(os.getpid())],
+                preexec_fn=embedded_db.die_with_parent,
+                process_group=0,
+            )
+        # Until granian runs, SIGTERM unwinds like Ctrl-C so the database handle is released.
         signal.signal(signal.SIGTERM, signal.default_int_handler)
         call_command("migrate", interactive=False, verbosity=verbosity)
         call_command("purge_expired", verbosity=verbosity)
+        if pgdata is not None:
+            with connection.cursor() as cursor:
+                # After a crash Postgres fsyncs every file of its data directory one by one
+                # before recovering (3 s here); one syncfs call does the same in a blink.
+                cursor.execute("ALTER SYSTEM SET recovery_init_sync_method = 'syncfs'")
         connections.close_all()
 
-        gunicorn = subprocess.Popen(
-            [sys.executable, "-m", "gunicorn", "asnas_api.wsgi", "--bind", f"{host}:{port}"]
-            + ["--workers", str(workers), "--access-logfile", "-"]
-            # gunicorn's control socket has one fixed path per user; two servers would clash.
-            + ["--no-control-socket"],
+        server = subprocess.Popen(
+            granian_command(host, port, workers),
             # The workers use the database this process started instead of starting their own.
             env={**os.environ, "DATABASE_URL": settings.DATABASE_URL},
             # Its own process group: Ctrl-C reaches only this process, which forwards it once.
             process_group=0,
+            # A kill -9 of serve takes granian (and so its workers) down too.
+            preexec_fn=embedded_db.die_with_parent,
         )
 
         def forward(signum, frame):
-            # A closed terminal (SIGHUP) stops the server; to gunicorn SIGHUP would mean reload.
-            gunicorn.send_signal(signal.SIGTERM if signum == signal.SIGHUP else signum)
+            # A closed terminal (SIGHUP) stops the server, as SIGTERM does.
+            server.send_signal(signal.SIGTERM if signum == signal.SIGHUP else signum)
 
         for signum in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
             signal.signal(signum, forward)
 
-        returncode = gunicorn.wait()
+        while True:
+            try:
+                returncode = server.wait(timeout=SUPERVISE_EVERY)
+                break
+            except subprocess.TimeoutExpired:
+                if pgdata is not None:
+                    self._restart_dead_database()
         embedded_db.stop()
         if returncode:
-            raise CommandError(f"gunicorn exited with status {returncode}")
+            raise CommandError(f"granian exited with status {returncode}")
+
+    def _restart_dead_database(self) -> None:
+        started = time.monotonic()
+        try:
+            restarted = embedded_db.ensure_running()
+        except Exception as error:  # tried again at the next tick
+            logger.error("the embedded Postgres is down and did not restart: %s", error)
+            return
+        if restarted:
+            metrics.POSTGRES_RESTARTS.inc()
+            logger.error(
+                "the embedded Postgres had died; restarted it in %.1f s",
+                time.monotonic() - started,
+            )

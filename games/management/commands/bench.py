@@ -14,7 +14,7 @@ from rich.console import Console
 from bench import report
 from bench.players import Player, hit_healthz
 from bench.seed import seed_finished_matches
-from bench.server import Server, cpu_between
+from bench.server import SERVERS, Server, cpu_between
 from games.ai import AI_LEVELS, DEFAULT_AI_LEVEL
 from games.engine import MATCH_DEALS
 from games.management.progress import progress_bar
@@ -22,7 +22,7 @@ from games.management.progress import progress_bar
 
 class Command(BaseCommand):
     help = (
-        "Start gunicorn on a fresh embedded Postgres, measure bare /healthz, then let simulated "
+        "Start the server on a fresh embedded Postgres, measure bare /healthz, then let simulated "
         "players play whole matches over HTTP; report latency, queries and server CPU."
     )
     requires_system_checks = []
@@ -30,7 +30,10 @@ class Command(BaseCommand):
     def add_arguments(self, parser):
         parser.add_argument("--players", type=int, default=8, help="concurrent players")
         parser.add_argument("--matches-per-player", type=int, default=2)
-        parser.add_argument("--workers", type=int, default=4, help="gunicorn workers")
+        parser.add_argument("--workers", type=int, default=4, help="server worker processes")
+        parser.add_argument(
+            "--server", choices=SERVERS, default=SERVERS[0], help="the HTTP server to measure"
+        )
         parser.add_argument(
             "--seed-matches",
             type=int,
@@ -52,11 +55,18 @@ class Command(BaseCommand):
         console = Console(stderr=True)
         self.progress = progress_bar(disable=options["no_progress"], console=console)
         load_before = os.getloadavg()
-        with Server(options["workers"]) as server, self.progress:
+        with Server(options["workers"], options["server"]) as server, self.progress:
             healthz, play = self._run(server, options)
         config = {
             key: options[key]
-            for key in ("players", "matches_per_player", "workers", "seed_matches", "ai_level")
+            for key in (
+                "server",
+                "players",
+                "matches_per_player",
+                "workers",
+                "seed_matches",
+                "ai_level",
+            )
         }
         config.update(cpus=os.cpu_count(), load_before=load_before, load_after=os.getloadavg())
         result = report.build(config=config, healthz=healthz, play=play)

@@ -8,66 +8,109 @@ from django.core.management.base import BaseCommand, CommandError
 from games.ai import strategy, training
 from games.management.progress import progress_bar
 
+SHIPPED_METHOD = "cfr+"
+SHIPPED_ITERATIONS = {training.MCCFR: 7_000_000, "cfr+": 500}
+"""Iterations (per worker for MCCFR) of the tables each method made; cfr+ is shipped."""
+DEFAULT_ITERATIONS = 500
+DEFAULT_REPORT_EVERY = {training.MCCFR: 1_000_000}
+
 
 class Command(BaseCommand):
     help = (
-        "Train the hard AI with external-sampling MCCFR over the full game (788 betting "
-        "nodes x 121 hands), measure it exactly and write games/ai/hard_strategy.json."
+        "Train the hard AI over the full game (788 betting nodes x 121 hands) with "
+        "full-width CFR+ (default), another full-width CFR variant or sampled MCCFR, "
+        "measure it exactly and write games/ai/hard_strategy.json."
     )
     requires_system_checks = []
     requires_migrations_checks = False
 
     def add_arguments(self, parser):
         parser.add_argument(
-            "--iterations", type=int, default=7_000_000, help="per worker (default: as shipped)"
+            "--method",
+            choices=sorted(training.ALGORITHMS),
+            default=SHIPPED_METHOD,
+            help="cfr, lcfr, cfr+, dcfr: full-width and deterministic (numpy); "
+            "mccfr: sampled, pure Python (default: cfr+, as shipped)",
         )
-        parser.add_argument("--seed", type=int, default=9, help="default: as shipped")
+        parser.add_argument(
+            "--iterations",
+            type=int,
+            help="per worker for mccfr (default: as shipped for cfr+ and mccfr, "
+            f"{DEFAULT_ITERATIONS} for the others)",
+        )
+        parser.add_argument("--seed", type=int, default=9, help="mccfr only (default: as shipped)")
         parser.add_argument(
             "--report-every",
             type=int,
-            default=1_000_000,
-            help="iterations between exact exploitability reports (0: only at the end)",
+            help="iterations between exact exploitability reports (0: only at the end; "
+            "default 1,000,000 for mccfr, 50 for the others)",
         )
         parser.add_argument(
             "--workers",
             type=int,
             default=2,
-            help="independent runs in parallel processes (seeds seed, seed+1, ...), "
-            "merged at the end; periodic reports need --workers 1",
+            help="mccfr only: independent runs in parallel processes (seeds seed, seed+1, "
+            "...), merged at the end; periodic reports need --workers 1",
         )
         parser.add_argument("--output", type=Path, default=strategy.ASSET_PATH)
         parser.add_argument("--no-progress", action="store_true")
 
     def handle(
-        self, *args, iterations, seed, report_every, workers, output, no_progress, **options
+        self,
+        *args,
+        method,
+        iterations,
+        seed,
+        report_every,
+        workers,
+        output,
+        no_progress,
+        **options,
     ):
+        iterations = iterations or SHIPPED_ITERATIONS.get(method, DEFAULT_ITERATIONS)
+        report_every = (
+            DEFAULT_REPORT_EVERY.get(method, 50) if report_every is None else report_every
+        )
+        sampled = method == training.MCCFR
         if iterations < 1 or workers < 1:
             raise CommandError("--iterations and --workers must be at least 1")
-        self.stdout.write(
-            f"Training {iterations:,} MCCFR iterations, seed {seed}"
-            + (
-                f", in each of {workers} workers (seeds {seed}..{seed + workers - 1})"
-                if workers > 1
-                else ""
+        if sampled:
+            self.stdout.write(
+                f"Training {iterations:,} MCCFR iterations, seed {seed}"
+                + (
+                    f", in each of {workers} workers (seeds {seed}..{seed + workers - 1})"
+                    if workers > 1
+                    else ""
+                )
             )
-        )
+        else:
+            self.stdout.write(f"Training {iterations:,} full-width {method} iterations")
         progress = progress_bar(disable=no_progress)
-        started = time.perf_counter()
+        started, cpu_started = time.perf_counter(), time.process_time()
         with progress:
-            task = progress.add_task("iterations", total=iterations * workers)
+            task = progress.add_task("iterations", total=iterations * (workers if sampled else 1))
 
             def on_report(done, measured):
-                by_position = " ".join(f"{x:.4f}" for x in measured["positions"])
+                by_position = " ".join(f"{x:.5f}" for x in measured["positions"])
                 progress.console.print(
-                    f"{done:>12,} iterations  {time.perf_counter() - started:7.0f} s  "
-                    f"exploitability {measured['average']:.5f} pts/deal "
+                    f"{done:>12,} iterations  {time.perf_counter() - started:7.0f} s wall  "
+                    f"{time.process_time() - cpu_started:7.0f} s cpu  "
+                    f"exploitability {measured['average']:.6f} pts/deal "
                     f"(by position from the dealer: {by_position})"
                 )
 
             def on_progress(done):
                 progress.update(task, completed=done)
 
-            if workers == 1:
+            if not sampled:
+                trainer = training.train_full_width(
+                    method,
+                    iterations,
+                    on_progress=on_progress,
+                    report_every=report_every,
+                    on_report=on_report,
+                )
+            elif workers == 1:
                 trainer = training.train(
                     iterations,
                     seed,
@@ -80,12 +123,16 @@ class Command(BaseCommand):
                     iterations, seed, workers, on_progress=on_progress
                 )
         seconds = time.perf_counter() - started
-        self.stdout.write("Measuring the quantized table exactly over all 261,331 deals...")
-        header = training.write(trainer, output, seconds)
+        cpu_seconds = time.process_time() - cpu_started
+        self.stdout.write(
+            f"Trained in {seconds:.0f} s wall, {cpu_seconds:.0f} s cpu (this process). "
+            "Measuring the quantized table exactly over all 261,331 deals..."
+        )
+        header = training.write(trainer, output, seconds, cpu_seconds=cpu_seconds)
         self.stdout.write(
             self.style.SUCCESS(
                 f"Wrote {output} ({output.stat().st_size / 1024:.0f} KiB): exploitability "
-                f"{header['exploitability']:.5f} pts/deal, rules {header['rules_version']}, "
+                f"{header['exploitability']:.6f} pts/deal, rules {header['rules_version']}, "
                 f"sha256 {header['sha256'][:16]}..."
             )
         )

@@ -81,6 +81,8 @@ function describe(event: MatchEvent): string {
       return `finished, totals ${event.totals.join(" ")}`;
     case "match_restarted":
       return `series ${event.series}`;
+    case "resigned":
+      return `seat ${event.seat} resigned`;
     default: {
       const unknown: never = event;
       return unknown;
@@ -91,10 +93,15 @@ function describe(event: MatchEvent): string {
 async function main(): Promise<void> {
   const player = await call("players_create", "POST", "/players", { name: "TypeScript" });
   token = player.token;
+  // A token of its own for this "device", then rotated: the old one stops at once.
+  token = (await call("players_tokens_issue", "POST", "/players/me/tokens")).token;
+  token = (await call("players_tokens_rotate", "POST", "/players/me/tokens/rotate")).token;
   let view = await call("matches_create", "POST", "/matches", {
     ai_level: "easy",
     ...(seed ? { seed: Number(seed) } : {}),
   });
+  // Each write's answer carries the events it appended: together, the whole history.
+  const replies: MatchEvent[] = [...view.events];
   while (view.status !== "finished") {
     const path = `/matches/${view.id}`;
     view =
@@ -104,7 +111,10 @@ async function main(): Promise<void> {
             action: choose(view),
             expected_version: view.version,
           });
+    replies.push(...view.events);
   }
+  const resigned = await call("matches_create", "POST", "/matches", { ai_level: "normal" });
+  const gaveUp = await call("matches_resign", "POST", `/matches/${resigned.id}/resign`, {});
 
   const events: MatchEvent[] = [];
   for (let more = true; more; ) {
@@ -122,6 +132,8 @@ async function main(): Promise<void> {
       deals,
       version: view.version,
       events: events.map(describe),
+      replies_are_the_events: JSON.stringify(replies) === JSON.stringify(events),
+      resigned: gaveUp.events.map(describe),
       winners: view.winners,
       totals: view.seats.map((seat) => seat.total),
     }),

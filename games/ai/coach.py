@@ -1,0 +1,128 @@
+"""The coach: advice for a human's decision in a single-player match.
+
+`coach(view, legal, ai_level)` reads only that seat's `SeatView` (its own cards once it has
+looked, the public betting) and gives:
+
+- the `hard` strategy's probability of each legal action;
+- each action's expected score for this deal, in points, against the AI seats' strategies
+  (the table of `ai_level`), the human continuing as `hard` would. It is exact: summed over
+  every deal still possible (the human's own hand fixed, the other three hands weighted by
+  how many shuffles deal them and by the chance that the AI seats would have bet as they
+  did holding them), not sampled;
+- the hand's rank among the 121 classes (1 = strongest) and its exact chance to beat
+  three random hands at a showdown, outright and tied.
+
+Before the human has looked there is no hand to speak of: the advice is to look (free,
+and what `hard` always does first), with no values or strength, so a hint never
+reveals a card the player has not seen.
+"""
+
+from dataclasses import dataclass
+from fractions import Fraction
+from functools import cache
+
+from games.engine import SEATS, SeatView
+
+from .exploit import action_columns, position_deals, subtree_values
+from .hands import N_HANDS, STRENGTH, hand_class
+from .strategy import SCALE, load_strategy
+from .tables import level_table
+from .tree import TREE
+
+
+@dataclass(frozen=True)
+class ActionAdvice:
+    action: str
+    hard_probability: float
+    expected_value: float | None
+    """Expected score of this deal in points, or None before looking."""
+
+
+@dataclass(frozen=True)
+class Hint:
+    actions: tuple[ActionAdvice, ...]
+    values_are_exact: bool
+    """True: the values sum over every possible deal (none are sampled)."""
+    hand_rank: int | None
+    """1 = the strongest of the 121 hand classes; None before looking."""
+    showdown_win: Fraction | None
+    """The chance that the hand beats three random hands outright."""
+    showdown_tie: Fraction | None
+    """The chance that it ties for best with one or more of them."""
+
+
+def coach(view: SeatView, legal: tuple[str, ...], ai_level: str) -> Hint:
+    """Advice for the seat of `view` whose turn it is (`legal`: its legal actions)."""
+    if view.your_cards is None:
+        return Hint(
+            actions=tuple(ActionAdvice(a, 1.0 if a == "look" else 0.0, None) for a in legal),
+            values_are_exact=True,
+            hand_rank=None,
+            showdown_win=None,
+            showdown_tie=None,
+        )
+    hand = hand_class(view.your_cards)
+    position = (view.seat - view.dealer) % SEATS
+    node = TREE.index[tuple(action for _, action in view.history if action != "look")]
+    hands, weights = position_deals(position)[hand]
+    reach = _reach_of_history(node, hands, weights, ai_level)
+    total = sum(reach)
+    if not total:  # the AI seats' table never bets so; fall back on the deals alone
+        reach, total = [float(w) for w in weights], float(sum(weights))
+    own = _hard_table()
+    columns = _columns(ai_level)
+    row = load_strategy().rows[node][hand]
+    advice = []
+    for action in legal:
+        if action in TREE.actions[node]:
+            i = TREE.actions[node].index(action)
+            child = TREE.children[node][i]
+            _, value = subtree_values(own, columns, position, hand, hands, reach, child)
+            advice.append(ActionAdvice(action, row[i] / SCALE, value / total))
+        else:  # folding while matched: dominated, not in the table; the stake is lost
+            advice.append(ActionAdvice(action, 0.0, -float(TREE.stakes[node][position])))
+    win, tie = showdown_chances(hand)
+    return Hint(tuple(advice), True, N_HANDS - STRENGTH[hand], win, tie)
+
+
+def _reach_of_history(node: int, hands, weights, ai_level: str) -> list[float]:
+    """Per deal: its weight times the chance that the AI seats, holding that deal's
+    hands, bet as the history to `node` says (the human's own bets are given)."""
+    columns = _columns(ai_level)
+    human = TREE.player[node]
+    reach = [float(w) for w in weights]
+    n = 0
+    for action in TREE.history[node]:
+        p = TREE.player[n]
+        i = TREE.actions[n].index(action)
+        if p != human:
+            column = columns[n][i]
+            reach = [r * column[x] for r, x in zip(reach, hands[p], strict=True)]
+        n = TREE.children[n][i]
+    return reach
+
+
+@cache
+def _hard_table():
+    return load_strategy().table()
+
+
+@cache
+def _columns(ai_level: str):
+    return action_columns(level_table(ai_level))
+
+
+@cache
+def showdown_chances(hand: int) -> tuple[Fraction, Fraction]:
+    """(win outright, tie for best) of `hand` against three random hands, exactly."""
+    hands, weights = position_deals(0)[hand]
+    mine = STRENGTH[hand]
+    win = tie = total = 0
+    for a, b, c, w in zip(hands[1], hands[2], hands[3], weights, strict=True):
+        best = max(STRENGTH[a], STRENGTH[b], STRENGTH[c])
+        total += w
+        if best < mine:
+            win += w
+        elif best == mine:
+            tie += w
+    return Fraction(win, total), Fraction(tie, total)
