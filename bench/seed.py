@@ -6,7 +6,7 @@ from collections.abc import Callable
 
 from django.db import connection, transaction
 
-from games.models import Deal, Match, MatchEvent, Seat
+from games.models import Deal, EventBatch, Match, Seat
 from players.models import Player
 
 CHUNK = 5_000
@@ -16,8 +16,8 @@ MATCHES_PER_OWNER = 100
 MATCH_COLUMNS = (
     "ai_level, seed, seeded, version, status, series, deal_number, totals, winners, state"
 )
-DEAL_COLUMNS = "series, number, dealer, deck, outcome, result, started_at, ended_at"
-EVENT_COLUMNS = "seq, type, payload, created_at"
+DEAL_COLUMNS = "series, number, dealer, started_seq, outcome, started_at, ended_at"
+EVENT_COLUMNS = "seq, events, created_at"
 
 
 def seed_finished_matches(
@@ -30,7 +30,7 @@ def seed_finished_matches(
         "match": Match._meta.db_table,
         "seat": Seat._meta.db_table,
         "deal": Deal._meta.db_table,
-        "event": MatchEvent._meta.db_table,
+        "event": EventBatch._meta.db_table,
         "player": Player._meta.db_table,
     }
     with connection.cursor() as cursor:

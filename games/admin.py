@@ -11,7 +11,7 @@ from fractions import Fraction
 
 from django.contrib import admin, messages
 from django.core.exceptions import BadRequest, PermissionDenied
-from django.core.paginator import InvalidPage, Paginator
+from django.core.paginator import Paginator
 from django.http import Http404
 from django.template.response import TemplateResponse
 from django.urls import path, reverse
@@ -30,14 +30,16 @@ from games.engine import (
     MatchFinished,
     MatchRestarted,
     MatchState,
+    Outcome,
     Resigned,
+    decode_event,
     evaluate,
-    event_from_dict,
     evolve,
 )
 from games.engine.state import hands_from_deck
 from games.integrity import check_matches, summary
 from games.models import Deal, Match, Seat
+from games.repository import deal_events, match_event_lines, match_events
 
 _VERBS = {"call": "calls to", "hold": "holds at", "raise": "raises to"}
 # Events on one page of a match's timeline: a match restarted thousands of times has tens of
@@ -90,7 +92,7 @@ def describe(event: Event, deal: str | None, names: dict[int, str] | None = None
             verb = "wins" if len(event.winners) == 1 else "split"
             text = f"{deal_name(event.series, event.deal_number)} · {readable(event.outcome)}"
             text += f" · {_seats(event.winners, names)} {verb} {pot}"
-            if event.outcome == "showdown":
+            if event.outcome == Outcome.SHOWDOWN:
                 text += f" ({readable(event.seats[event.winners[0]].category)})"
             return text
         case MatchFinished():
@@ -113,14 +115,13 @@ def _replay_url(match_id, series: int, number: int) -> str:
 
 
 def _replay_deal(events, name: str, names: dict[int, str]) -> tuple[DealState, list[dict]]:
-    """Replay one deal's (seq, payload) events through the engine, from its deal_started on:
+    """Replay one deal's (seq, event) events through the engine, from its deal_started on:
     the deal as it ends, and after each event every seat's stake, the pot, the high stake and
     whose turn it is."""
     state = MatchState()
     steps = []
-    for seq, payload in events:
-        event = event_from_dict(payload)
-        if isinstance(event, MatchFinished):
+    for seq, event in events:
+        if isinstance(event, MatchFinished | MatchRestarted | Resigned):
             break
         evolve(state, event)
         deal = state.deal
@@ -224,6 +225,7 @@ class DealInline(admin.TabularInline):
             def get_queryset(self):
                 if not hasattr(self, "_queryset"):
                     deals = list(super().get_queryset().filter(series=series))
+                    _attach_deck_and_result(obj, deals)
                     _annotate_running_totals(deals, names)
                     self._queryset = deals
                 return self._queryset
@@ -250,7 +252,7 @@ class DealInline(admin.TabularInline):
     def settlement(self, deal: Deal) -> str:
         if deal.result is None:
             return deal.get_outcome_display() or "in play"
-        return describe(DealEnded.from_dict(deal.result), None, deal.names)
+        return describe(deal.result, None, deal.names)
 
     @admin.display(description="score → running total")
     def scores(self, deal: Deal) -> str:
@@ -280,6 +282,28 @@ class DealInline(admin.TabularInline):
         return False
 
 
+def _attach_deck_and_result(match: Match, deals: list[Deal]) -> None:
+    """Give each deal of one series, in order, its `deck` and its `result` (the DealEnded
+    event, None while in play or abandoned), read from the series' events alone."""
+    if not deals:
+        return
+    later = match.deals.filter(started_seq__gt=deals[-1].started_seq).order_by("started_seq")
+    end = later.values_list("started_seq", flat=True).first()
+    events = match_events(
+        match_id=match.pk,
+        first=deals[0].started_seq,
+        last=None if end is None else end - 1,
+    )
+    decks, results = {}, {}
+    for _, event in events:
+        if isinstance(event, DealStarted):
+            decks[event.deal_number] = event.deck
+        elif isinstance(event, DealEnded):
+            results[event.deal_number] = event
+    for deal in deals:
+        deal.deck, deal.result = decks[deal.number], results.get(deal.number)
+
+
 def _annotate_running_totals(deals: list[Deal], names: dict[int, str]) -> None:
     """Give each deal of one series, in order, its seats' names, its score per seat
     (`deltas`, None while in play) and the series' totals after it (`running`)."""
@@ -288,7 +312,7 @@ def _annotate_running_totals(deals: list[Deal], names: dict[int, str]) -> None:
         deal.names = names
         deal.deltas = None
         if deal.result is not None:
-            deal.deltas = [Fraction(seat["delta"]) for seat in deal.result["seats"]]
+            deal.deltas = [seat.delta for seat in deal.result.seats]
             running = [total + delta for total, delta in zip(running, deal.deltas, strict=True)]
         deal.running = list(running)
 
@@ -403,32 +427,25 @@ class MatchAdmin(StrictFiltersAdmin):
         """One page of the events in seq order, described: the last page unless ?timeline=N
         asks for another. The deal an action belongs to is read from the latest deal_started
         before the page, so each page costs the same few queries."""
-        events = match.events.order_by("seq").values_list("seq", "created_at", "payload")
-        pages = Paginator(events, TIMELINE_PAGE)
+        pages = Paginator(range(1, match.version + 1), TIMELINE_PAGE)
         number = _number_parameter(
             request, "timeline", default=pages.num_pages, last=pages.num_pages
         )
-        try:
-            page = pages.page(number)
-        except InvalidPage as error:  # a count that changed between the two queries
-            raise BadRequest(str(error)) from error
+        page = pages.page(number)
         names = _names(match)
-        first_seq = page.object_list[0][0] if page.object_list else 1
-        opening = (
-            match.events.filter(type=DealStarted.type, seq__lt=first_seq)
-            .order_by("-seq")
-            .values_list("payload", flat=True)
-            .first()
-        )
-        deal = deal_name(opening["series"], opening["deal_number"]) if opening else None
+        seqs = page.object_list
+        first_seq, last_seq = (seqs[0], seqs[-1]) if seqs else (1, 0)
+        opening = match.deals.filter(started_seq__lt=first_seq).order_by("-started_seq").first()
+        deal = deal_name(opening.series, opening.number) if opening else None
         rows = []
-        for seq, created_at, payload in page.object_list:
+        lines = match_event_lines(match_id=match.pk, first=first_seq, last=last_seq)
+        for seq, created_at, line in lines:
             row = {"seq": seq, "created_at": created_at, "replay_url": None}
             try:
-                event = event_from_dict(payload)
+                event = decode_event(line)
             except (KeyError, TypeError, ValueError):
                 # Show a corrupt event rather than fail the page that should reveal it.
-                rows.append({**row, "text": f"unreadable event: {payload!r}"})
+                rows.append({**row, "text": f"unreadable event: {line!r}"})
                 continue
             if isinstance(event, DealStarted):
                 deal = deal_name(event.series, event.deal_number)
@@ -452,24 +469,13 @@ class MatchAdmin(StrictFiltersAdmin):
             raise Http404("No such match.")
         if not self.has_view_permission(request, match):
             raise PermissionDenied
-        # A deal's events run from its deal_started to the next deal_started or restart.
-        bounds = (
-            match.events.filter(type__in=(DealStarted.type, MatchRestarted.type))
-            .order_by("seq")
-            .values_list("seq", "payload__series", "payload__deal_number")
-        )
-        starts = [seq for seq, *deal in bounds if deal == [series, number]]
-        if not starts:
+        events = deal_events(match_id=match.pk, series=series, number=number)
+        if not events:
             raise Http404("No such deal.")
-        end = next((seq for seq, *_ in bounds if seq > starts[0]), None)
-        events = match.events.filter(seq__gte=starts[0]).order_by("seq")
-        if end is not None:
-            events = events.filter(seq__lt=end)
         players = {seat.number: seat.player for seat in match.seats.select_related("player")}
         names = {number: player.name for number, player in players.items()}
-        deal, steps = _replay_deal(
-            events.values_list("seq", "payload"), deal_name(series, number), names
-        )
+        deal, steps = _replay_deal(events, deal_name(series, number), names)
+        cut_short = next((e for _, e in events if isinstance(e, MatchRestarted | Resigned)), None)
         result = {seat.seat: seat for seat in deal.result.seats} if deal.result else {}
         hands = [
             {
@@ -485,7 +491,8 @@ class MatchAdmin(StrictFiltersAdmin):
         if deal.result:
             outcome = readable(deal.result.outcome)
         else:
-            outcome = "abandoned (restart)" if end is not None else "in play"
+            reason = "resigned" if isinstance(cut_short, Resigned) else "restart"
+            outcome = "in play" if cut_short is None else f"abandoned ({reason})"
         context = {
             **self.admin_site.each_context(request),
             "opts": self.opts,

@@ -10,7 +10,7 @@ from collections.abc import Iterable, Iterator
 from django.db import transaction
 
 from games import repository
-from games.engine import MatchState, event_from_dict, evolve
+from games.engine import MatchState, decode_event, evolve
 from games.repository import StoredMatch
 
 
@@ -34,27 +34,25 @@ def _diff(path: str, stored, replayed, problems: list[str]) -> None:
 
 
 def replay_stored(
-    events: list[tuple[int, str, dict]], problems: list[str]
+    events: list[tuple[int, str]], problems: list[str]
 ) -> tuple[MatchState, dict] | None:
-    """The state and deal rows that the stored (seq, type, payload) `events` project to, or
+    """The state and deal rows that the stored (seq, encoded event) `events` project to, or
     None when they cannot be replayed; adds what is wrong with the log to `problems`."""
-    seqs = [seq for seq, _, _ in events]
+    seqs = [seq for seq, _ in events]
     if seqs != list(range(1, len(seqs) + 1)):
         missing = sorted(set(range(1, max(seqs) + 1)) - set(seqs))
         problems.append(f"events: seqs are not 1..{len(seqs)}; missing {reprlib.repr(missing)}")
     state = MatchState()
     deals: dict[tuple[int, int], dict] = {}
-    for seq, type_, payload in events:
+    for seq, line in events:
         try:
-            event = event_from_dict(payload)
+            event = decode_event(line)
             evolve(state, event)
-            repository.deals_in_memory(deals, event)
+            repository.deals_in_memory(deals, seq, event)
         # A corrupt log can break the replay in any way; whatever breaks it is the finding.
         except Exception as error:
             problems.append(f"event {seq}: cannot be replayed ({type(error).__name__}: {error})")
             return None
-        if event.type != type_:
-            problems.append(f"event {seq}: type column {type_!r}, payload type {event.type!r}")
     return state, deals
 
 

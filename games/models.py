@@ -1,11 +1,12 @@
-"""Matches are event-sourced: MatchEvent rows are the truth, and Match.state is their
-projection (`replay(events)`), written in the same transaction as the events."""
+"""Matches are event-sourced: the events (EventBatch rows) are the truth, and Match.state,
+its columns and the Deal rows are their projection (`replay(events)`), written in the same
+transaction as the events. Each fact is stored once (docs/performance.md, "Storage")."""
 
 import uuid
 
 from django.db import models
 
-from games.engine import Status
+from games.engine import Outcome, Status
 from players.models import Player
 
 # The engine's statuses, less not_started: a stored match has started.
@@ -14,6 +15,7 @@ STATUS_CHOICES = [
     for status in Status
     if status is not Status.NOT_STARTED
 ]
+OUTCOME_CHOICES = [(outcome.value, outcome.name.title()) for outcome in Outcome]
 
 
 class Match(models.Model):
@@ -48,7 +50,8 @@ class Match(models.Model):
 
 
 class Seat(models.Model):
-    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="seats")
+    # The unique key starts with match_id, so the foreign key needs no index of its own.
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="seats", db_index=False)
     number = models.PositiveSmallIntegerField()
     player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="seats")
 
@@ -63,21 +66,15 @@ class Seat(models.Model):
 
 
 class Deal(models.Model):
-    class Outcome(models.TextChoices):
-        SHOWDOWN = "showdown"
-        UNCONTESTED = "uncontested"
-        ABANDONED = "abandoned"
-
-    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="deals")
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="deals", db_index=False)
     series = models.PositiveIntegerField()
     number = models.PositiveSmallIntegerField()
     dealer = models.PositiveSmallIntegerField()
-    # The shuffled deck (card i goes to seat dealer+1+i mod 4). Staff only; never sent out.
-    deck = models.JSONField()
+    # The deck and the result are in the deal's events, and only there: started_seq finds them.
+    started_seq = models.PositiveIntegerField(help_text="The seq of its deal_started event.")
     outcome = models.CharField(
-        max_length=16, choices=Outcome.choices, blank=True, help_text="Empty while in play."
+        max_length=16, choices=OUTCOME_CHOICES, blank=True, help_text="Empty while in play."
     )
-    result = models.JSONField(null=True, blank=True, help_text="The deal_ended event, in full.")
     started_at = models.DateTimeField(auto_now_add=True)
     ended_at = models.DateTimeField(null=True, blank=True)
 
@@ -93,25 +90,26 @@ class Deal(models.Model):
         return f"Series {self.series} deal {self.number}"
 
 
-class MatchEvent(models.Model):
-    """One engine event. Append-only: rows are never updated or deleted on their own.
-    Keyed by (match, seq): nothing points at an event, so it needs no id of its own, and the
-    key doubles as the index by match."""
+class EventBatch(models.Model):
+    """The events of one write, in seq order, as the lines of `events` (their compact form,
+    games/engine/codec.py). Keyed by (match, seq), `seq` being the seq of its last event, so
+    event n is in the first batch of its match with seq >= n. Append-only: rows are never
+    updated or deleted on their own. Nothing points at a batch, so it needs no id."""
 
     pk = models.CompositePrimaryKey("match", "seq")
     match = models.ForeignKey(
-        Match, on_delete=models.CASCADE, related_name="events", db_index=False
+        Match, on_delete=models.CASCADE, related_name="event_batches", db_index=False
     )
-    seq = models.PositiveIntegerField()
-    type = models.CharField(max_length=32)
-    payload = models.JSONField()
-    created_at = models.DateTimeField(auto_now_add=True)
+    seq = models.PositiveIntegerField(help_text="The seq of the last event in the batch.")
+    events = models.TextField(help_text="One encoded event a line.")
+    created_at = models.DateTimeField()
 
     class Meta:
         ordering = ["match", "seq"]
+        verbose_name_plural = "event batches"
 
     def __str__(self) -> str:
-        return f"#{self.seq} {self.type}"
+        return f"events to #{self.seq}"
 
 
 class IdempotencyRecord(models.Model):

@@ -1,5 +1,5 @@
 """The repository: the only code that reads or writes match rows (Match, Seat, Deal,
-MatchEvent). A match is event-sourced: its events are the truth, and everything else is
+EventBatch). A match is event-sourced: its events are the truth, and everything else is
 their projection, which `match_columns` and `deal_changes` define once for the writes, for
 check_matches and for rebuild_projections alike."""
 
@@ -10,7 +10,8 @@ from dataclasses import dataclass, field
 from datetime import datetime
 
 from django.db import connection
-from django.db.models import QuerySet
+from django.db.models import QuerySet, Subquery, Value
+from django.db.models.functions import Coalesce
 from django.utils import timezone
 
 from games.engine import (
@@ -19,10 +20,12 @@ from games.engine import (
     Event,
     MatchRestarted,
     MatchState,
+    Outcome,
     Resigned,
-    event_from_dict,
+    decode_event,
+    encode_event,
 )
-from games.models import Deal, Match, MatchEvent, Seat
+from games.models import Deal, EventBatch, Match, Seat
 from players.models import Player
 
 
@@ -71,22 +74,23 @@ class DealChange:
     insert: bool = False
 
 
-def deal_changes(event: Event) -> list[DealChange]:
+def deal_changes(seq: int, event: Event) -> list[DealChange]:
+    """What event number `seq` does to the Deal rows. They keep only what the admin lists a
+    deal by; its deck and result are read from its events."""
     if isinstance(event, DealStarted):
-        fields = {"dealer": event.dealer, "deck": list(event.deck), "outcome": "", "result": None}
+        fields = {"dealer": event.dealer, "started_seq": seq, "outcome": ""}
         return [DealChange((event.series, event.deal_number), fields, insert=True)]
     if isinstance(event, DealEnded):
-        fields = {"outcome": event.outcome, "result": event.to_dict()}
-        return [DealChange((event.series, event.deal_number), fields)]
+        return [DealChange((event.series, event.deal_number), {"outcome": event.outcome})]
     if isinstance(event, MatchRestarted | Resigned):
-        return [DealChange(None, {"outcome": Deal.Outcome.ABANDONED})]
+        return [DealChange(None, {"outcome": Outcome.ABANDONED})]
     return []
 
 
-def deals_in_memory(deals: dict[tuple[int, int], dict], event: Event) -> None:
-    """Apply `event`'s deal changes to `deals`, the deal rows' fields keyed by (series,
-    number): the projection of the Deal rows without a database."""
-    for change in deal_changes(event):
+def deals_in_memory(deals: dict[tuple[int, int], dict], seq: int, event: Event) -> None:
+    """Apply the deal changes of event number `seq` to `deals`, the deal rows' fields keyed
+    by (series, number): the projection of the Deal rows without a database."""
+    for change in deal_changes(seq, event):
         if change.insert:
             deals[change.key] = dict(change.fields)
         elif change.key is not None:
@@ -95,6 +99,13 @@ def deals_in_memory(deals: dict[tuple[int, int], dict], event: Event) -> None:
             for deal in deals.values():
                 if not deal["outcome"]:
                     deal.update(change.fields)
+
+
+def numbered_lines(batches: Iterable[tuple[int, str]]) -> Iterator[tuple[int, str]]:
+    """(seq, encoded event) for each event of the (seq, events) batches."""
+    for last, text in batches:
+        lines = text.split("\n")
+        yield from enumerate(lines, start=last - len(lines) + 1)
 
 
 # --- Reads ----------------------------------------------------------------------------------
@@ -128,14 +139,54 @@ def match_list(*, owner: Player, status: str | None = None) -> QuerySet[Match]:
     return matches.order_by("-created_at", "-id")
 
 
+def match_event_lines(
+    *, match_id: uuid.UUID, first: int = 1, last: int | None = None
+) -> list[tuple[int, datetime, str]]:
+    """(seq, time written, encoded event) for the events `first` to `last` (to the end when
+    None) of the match, in order. Reads only the batches that hold them."""
+    batches = EventBatch.objects.filter(match_id=match_id, seq__gte=first)
+    if last is not None:
+        # The batch that holds `last` is the first to end at or after it.
+        holder = EventBatch.objects.filter(match_id=match_id, seq__gte=last).order_by("seq")
+        batches = batches.filter(seq__lte=Coalesce(Subquery(holder.values("seq")[:1]), Value(last)))
+    lines = []
+    for end, created_at, text in batches.order_by("seq").values_list("seq", "created_at", "events"):
+        for seq, line in numbered_lines([(end, text)]):
+            if first <= seq and (last is None or seq <= last):
+                lines.append((seq, created_at, line))
+    return lines
+
+
+def match_events(
+    *, match_id: uuid.UUID, first: int = 1, last: int | None = None
+) -> list[tuple[int, Event]]:
+    """As `match_event_lines`, decoded: (seq, event)."""
+    lines = match_event_lines(match_id=match_id, first=first, last=last)
+    return [(seq, decode_event(line)) for seq, _, line in lines]
+
+
 def match_events_after(*, match_id: uuid.UUID, after: int, limit: int) -> list[tuple[int, Event]]:
     """Up to `limit` events of the match after seq `after`, in order, as (seq, event)."""
+    # Every batch holds at least one event: `limit` batches hold `limit` events or more.
     rows = (
-        MatchEvent.objects.filter(match_id=match_id, seq__gt=after)
+        EventBatch.objects.filter(match_id=match_id, seq__gt=after)
         .order_by("seq")
-        .values_list("seq", "payload")[:limit]
+        .values_list("seq", "events")[:limit]
     )
-    return [(seq, event_from_dict(payload)) for seq, payload in rows]
+    lines = [(seq, line) for seq, line in numbered_lines(rows) if seq > after][:limit]
+    return [(seq, decode_event(line)) for seq, line in lines]
+
+
+def deal_events(*, match_id: uuid.UUID, series: int, number: int) -> list[tuple[int, Event]]:
+    """The events of one deal, from its deal_started to the event before the next deal (or
+    the match's last event), as (seq, event); empty for a deal that does not exist."""
+    starts = Deal.objects.filter(match_id=match_id).order_by("started_seq")
+    first = starts.filter(series=series, number=number).values_list("started_seq", flat=True)
+    if not first:
+        return []
+    after = starts.filter(started_seq__gt=first[0]).values_list("started_seq", flat=True)[:1]
+    last = after[0] - 1 if after else None
+    return match_events(match_id=match_id, first=first[0], last=last)
 
 
 def match_ids(*, among: Iterable[uuid.UUID] | None = None) -> Iterator[uuid.UUID]:
@@ -149,8 +200,8 @@ class StoredMatch:
     """Everything stored for one match, for checking it against its events."""
 
     row: Match
-    events: list[tuple[int, str, dict]]
-    """(seq, type, payload) in seq order, as stored."""
+    events: list[tuple[int, str]]
+    """(seq, encoded event) in seq order, as stored."""
     deals: list[Deal]
 
 
@@ -160,11 +211,8 @@ def match_stored(*, match_id: uuid.UUID) -> StoredMatch | None:
     row = Match.objects.select_for_update().filter(id=match_id).first()
     if row is None:
         return None
-    events = list(
-        MatchEvent.objects.filter(match_id=match_id)
-        .order_by("seq")
-        .values_list("seq", "type", "payload")
-    )
+    batches = EventBatch.objects.filter(match_id=match_id).order_by("seq")
+    events = list(numbered_lines(batches.values_list("seq", "events")))
     return StoredMatch(row, events, list(Deal.objects.filter(match_id=match_id)))
 
 
@@ -177,7 +225,8 @@ _UPDATE_PROJECTION = (
     f" WHERE {Match._meta.pk.column} = %s"
 )
 _INSERT_EVENTS = (
-    f"INSERT INTO {MatchEvent._meta.db_table} (match_id, seq, type, payload, created_at) VALUES"
+    f"INSERT INTO {EventBatch._meta.db_table} (match_id, seq, events, created_at)"
+    " VALUES (%s, %s, %s, %s)"
 )
 
 
@@ -190,22 +239,18 @@ def _update_projection(row: Match) -> None:
 
 
 def _insert_events(row: Match, first_seq: int, events: list[Event], now: datetime) -> None:
-    """MatchEvent.objects.bulk_create, in SQL: for the same reason as `_update_projection`."""
-    payload = MatchEvent._meta.get_field("payload")
-    values = []
-    for seq, event in enumerate(events, start=first_seq):
-        data = payload.get_db_prep_save(event.to_dict(), connection)
-        values.extend((row.pk, seq, event.type, data, now))
-    rows = ", ".join(["(%s, %s, %s, %s, %s)"] * len(events))
+    """The write's events as one EventBatch, in SQL: for the same reason as
+    `_update_projection`."""
+    text = "\n".join(encode_event(event) for event in events)
     with connection.cursor() as cursor:
-        cursor.execute(f"{_INSERT_EVENTS} {rows}", values)
+        cursor.execute(_INSERT_EVENTS, [row.pk, first_seq + len(events) - 1, text, now])
 
 
-def _write_deals(row: Match, events: Iterable[Event], now: datetime) -> None:
+def _write_deals(row: Match, first_seq: int, events: Iterable[Event], now: datetime) -> None:
     """Apply the events' deal changes: new rows in one insert, the others as updates."""
     new: dict[tuple[int, int], Deal] = {}
-    for event in events:
-        for change in deal_changes(event):
+    for seq, event in enumerate(events, start=first_seq):
+        for change in deal_changes(seq, event):
             fields = {**change.fields, "ended_at": now} if not change.insert else change.fields
             if change.insert:
                 new[change.key] = Deal(
@@ -249,7 +294,7 @@ def match_insert(
     _set_projection(row, state, now)
     row.save(force_insert=True)
     _insert_events(row, 1, events, now)
-    _write_deals(row, events, now)
+    _write_deals(row, 1, events, now)
     Seat.objects.bulk_create(
         Seat(match=row, number=number, player=player) for number, player in enumerate(players)
     )
@@ -265,7 +310,7 @@ def match_append(*, match: LoadedMatch, events: list[Event], state: MatchState) 
     _set_projection(match.row, state, now)
     _update_projection(match.row)
     _insert_events(match.row, first_seq, events, now)
-    _write_deals(match.row, events, now)
+    _write_deals(match.row, first_seq, events, now)
     match.state = state
     match.appended = list(enumerate(events, start=first_seq))
 

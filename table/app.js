@@ -302,7 +302,7 @@ async function show(answer, events) {
   if (view) {
     for (const event of events) {
       if (event.type === "deal_started") {
-        // A new deal: the dealer's opening stake alone is in the pot (RULES.md).
+        // A new deal: the dealer's opening stake alone is in the pot (docs/rules.md, One deal 3).
         for (const seat of view.seats)
           Object.assign(seat, { stake: seat.seat === event.dealer ? OPENING_STAKE : 0, folded: false, looked: false });
         Object.assign(view, {

@@ -2,6 +2,7 @@
 
 import random
 
+from games import repository
 from games.engine import Status, legal_actions
 from games.models import Match
 from games.repository import LoadedMatch
@@ -21,3 +22,19 @@ def play(match: LoadedMatch, *, deals: int, seed: int = 0) -> Match:
         else:
             action = rng.choice(legal_actions(state, 0))
             match = match_act(match_id=row.id, player=row.owner, action=action)
+
+
+def stored_seqs(match_id) -> list[int]:
+    """The seq of every event stored for the match, in order, as the rows number them."""
+    return [seq for seq, _, _ in repository.match_event_lines(match_id=match_id)]
+
+
+def stored_events(match_id) -> list[dict]:
+    """Every event stored for the match, in order, as the engine's dicts."""
+    return [event.to_dict() for _, event in repository.match_events(match_id=match_id)]
+
+
+def stored_deck(match_id, series: int, number: int) -> tuple[str, ...]:
+    """The deck of one deal, from its deal_started event: the one place it is stored."""
+    (_, started), *_ = repository.deal_events(match_id=match_id, series=series, number=number)
+    return started.deck

@@ -12,13 +12,13 @@ from tests.servers import BASE_DIR
 
 # One test on the database (so the run makes and drops its Postgres cluster) and one that
 # writes to tmp_path and the temp directory.
-CHILD_TEST = '''
+CHILD_TEST = """
 import tempfile
 
 def test_writes_files(tmp_path, db):
     (tmp_path / "made-by-a-test").write_text("x")
     tempfile.NamedTemporaryFile(delete=False).write(b"x")
-'''
+"""
 
 
 def untracked() -> set[str]:

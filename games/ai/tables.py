@@ -9,7 +9,7 @@ best response that also watched `easy`'s looks could gain a little more.
 
 from fractions import Fraction
 
-from games.engine import ALL_HANDS, MAX_STAKE, SeatView
+from games.engine import ALL_HANDS, MAX_STAKE, SeatView, allowed_actions
 
 from . import heuristics
 from .hands import N_HANDS
@@ -56,17 +56,7 @@ def engine_legal(tree: Tree, node: int, looked: bool) -> tuple[str, ...]:
     """What the engine allows at `node` (fold when matched included, look if not yet)."""
     stakes = tree.stakes[node]
     matched = stakes[tree.player[node]] == max(stakes)
-    return tuple(
-        action
-        for action, ok in (
-            ("look", not looked),
-            ("call", not matched),
-            ("hold", matched),
-            ("raise", max(stakes) < MAX_STAKE),
-            ("fold", True),
-        )
-        if ok
-    )
+    return allowed_actions(looked=looked, matched=matched, can_raise=max(stakes) < MAX_STAKE)
 
 
 def _row(distribution: dict[str, float], actions: tuple[str, ...]) -> tuple[float, ...]:

@@ -15,7 +15,7 @@ and on every seat's score.
 from dataclasses import dataclass, field
 from fractions import Fraction
 
-from games.engine import MAX_STAKE, OPENING_STAKE, SEATS
+from games.engine import MAX_STAKE, OPENING_STAKE, SEATS, allowed_actions
 
 ACTIONS: tuple[str, ...] = ("call", "hold", "raise", "fold")
 
@@ -61,7 +61,7 @@ class Tree:
 
 
 def build_tree(matched_fold: bool = False) -> Tree:
-    """The betting tree of one deal, from the rules in RULES.md."""
+    """The betting tree of one deal, from the rules in docs/rules.md."""
     tree = Tree()
 
     def add(history, stakes, folded, acted, high, pot, turn) -> int:
@@ -78,16 +78,9 @@ def build_tree(matched_fold: bool = False) -> Tree:
             tree.showdown.append(sum(not f for f in folded) > 1)
             return node
         matched = stakes[turn] == high
-        legal = tuple(
-            action
-            for action, allowed in (
-                ("call", not matched),
-                ("hold", matched),
-                ("raise", high < MAX_STAKE),
-                ("fold", not matched or matched_fold),
-            )
-            if allowed
-        )
+        # Seats in the tree have looked; folding when matched is left out unless asked for.
+        allowed = allowed_actions(looked=True, matched=matched, can_raise=high < MAX_STAKE)
+        legal = tuple(a for a in allowed if a != "fold" or not matched or matched_fold)
         tree.player.append(turn)
         tree.actions.append(legal)
         tree.children.append(())

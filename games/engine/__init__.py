@@ -6,6 +6,8 @@ one event; `observe` and `legal_actions` are all that a seat may know.
 """
 
 from .cards import DECK, HUMAN_SEAT, RANK_VALUE, RANKS, SEATS
+from .codec import decode as decode_event
+from .codec import encode as encode_event
 from .commands import Act, Action, Command, NextDeal, Resign, Restart, StartMatch
 from .errors import DomainError, RuleError
 from .events import (
@@ -21,8 +23,16 @@ from .events import (
     event_from_dict,
 )
 from .hands import ALL_HANDS, CATEGORIES, HandValue, InvalidHand, evaluate
-from .rules import deal_rng, decide, evolve, legal_actions, new_seed, replay
-from .state import MATCH_DEALS, MAX_STAKE, OPENING_STAKE, DealState, MatchState, Status
+from .rules import allowed_actions, deal_rng, decide, evolve, legal_actions, new_seed, replay
+from .state import (
+    MATCH_DEALS,
+    MAX_STAKE,
+    OPENING_STAKE,
+    DealState,
+    MatchState,
+    Outcome,
+    Status,
+)
 from .views import SeatView, event_view, observe, result_view
 
 __all__ = [
@@ -52,6 +62,7 @@ __all__ = [
     "MatchRestarted",
     "MatchState",
     "NextDeal",
+    "Outcome",
     "Resign",
     "Resigned",
     "Restart",
@@ -60,8 +71,11 @@ __all__ = [
     "SeatView",
     "StartMatch",
     "Status",
+    "allowed_actions",
     "deal_rng",
     "decide",
+    "decode_event",
+    "encode_event",
     "event_from_dict",
     "event_view",
     "evaluate",

@@ -25,7 +25,7 @@ from .events import (
     SeatResult,
 )
 from .hands import evaluate
-from .state import MATCH_DEALS, MAX_STAKE, DealState, MatchState, Status
+from .state import MATCH_DEALS, MAX_STAKE, DealState, MatchState, Outcome, Status
 
 # Module-level aliases: enum attribute lookups are slow on the hot path.
 _IN_DEAL = Status.IN_DEAL
@@ -71,7 +71,13 @@ def legal_actions(state: MatchState, seat: int) -> tuple[str, ...]:
         return ()
     matched = deal.stakes[seat] == deal.high_stake
     can_raise = deal.high_stake < MAX_STAKE
-    return _LEGAL[deal.looked[seat], matched, can_raise]
+    return allowed_actions(looked=deal.looked[seat], matched=matched, can_raise=can_raise)
+
+
+def allowed_actions(*, looked: bool, matched: bool, can_raise: bool) -> tuple[str, ...]:
+    """The actions a seat may take on its turn (docs/rules.md, One deal 6): the one table of
+    them, which the AI's betting trees reuse."""
+    return _LEGAL[looked, matched, can_raise]
 
 
 # Every combination of (looked, matched, can_raise), in the order the API lists actions.
@@ -135,10 +141,10 @@ def _settle(deal: DealState) -> DealEnded:
     active = [seat for seat in range(SEATS) if not deal.folded[seat]]
     values = [evaluate(hand) for hand in deal.hands]
     if len(active) == 1:
-        outcome, winners = "uncontested", tuple(active)
+        outcome, winners = Outcome.UNCONTESTED, tuple(active)
     else:
         best = max(values[seat].key for seat in active)
-        outcome = "showdown"
+        outcome = Outcome.SHOWDOWN
         winners = tuple(seat for seat in active if values[seat].key == best)
     seats = []
     for seat in range(SEATS):
@@ -152,7 +158,7 @@ def _settle(deal: DealState) -> DealEnded:
                 payout=payout,
                 delta=delta,
                 folded=deal.folded[seat],
-                shown=outcome == "showdown" and not deal.folded[seat],
+                shown=outcome == Outcome.SHOWDOWN and not deal.folded[seat],
             )
         )
     return DealEnded(deal.series, deal.number, outcome, winners, tuple(seats))

@@ -23,6 +23,15 @@ class Status(StrEnum):
     FINISHED = "finished"
 
 
+class Outcome(StrEnum):
+    """How a deal ended: a showdown, every other seat folding, or cut short by a restart
+    (abandoned deals have no deal_ended event; the stored deal rows record them)."""
+
+    SHOWDOWN = "showdown"
+    UNCONTESTED = "uncontested"
+    ABANDONED = "abandoned"
+
+
 class SnapshotFormatError(ValueError):
     """A stored snapshot in a format this code cannot read: written by newer code."""
 

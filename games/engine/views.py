@@ -1,6 +1,6 @@
 """What one seat may see. AI seats and the API see the game only through these views.
 
-RULES.md, "Secrecy": a folded hand is never shown to anyone else; a hand still in the
+docs/rules.md, "Secrecy": a folded hand is never shown to anyone else; a hand still in the
 deal is shown to the other seats only at the showdown; a seat sees its own cards once
 it has looked, and once the deal is over.
 """

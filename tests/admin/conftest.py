@@ -1,6 +1,8 @@
 import pytest
 
-from games.models import Deal, Match, MatchEvent
+from games import repository
+from games.engine import MatchRestarted, encode_event, event_from_dict
+from games.models import Deal, EventBatch, Match
 from games.services import match_restart
 
 
@@ -14,23 +16,26 @@ def restarted_match(make_match):
     def make(*, events: int) -> Match:
         match = make_match(deals=0)
         match = match_restart(match_id=match.id, player=match.owner).row
-        block = list(match.events.filter(seq__gte=_restart_seq(match)).order_by("seq"))
+        block = [
+            event.to_dict()
+            for _, event in repository.match_events(match_id=match.id, first=_restart_seq(match))
+        ]
         deal = match.deals.get(series=2)
-        new_events, new_deals, seq, series = [], [], match.version, 2
+        new_batches, new_deals, seq, series = [], [], match.version, 2
         while seq < events:
             series += 1
-            for event in block:
-                seq += 1
-                payload = {**event.payload}
-                if "series" in payload:
-                    payload["series"] = series
-                new_events.append(
-                    MatchEvent(match=match, seq=seq, type=event.type, payload=payload)
-                )
+            lines = [encode_event(event_from_dict({**p, "series": series})) for p in block]
+            # The copied deal_started is the block's second event, after match_restarted.
             new_deals.append(
-                Deal(match=match, series=series, number=1, dealer=deal.dealer, deck=deal.deck)
+                Deal(match=match, series=series, number=1, dealer=deal.dealer, started_seq=seq + 2)
             )
-        MatchEvent.objects.bulk_create(new_events, batch_size=2000)
+            seq += len(lines)
+            new_batches.append(
+                EventBatch(
+                    match=match, seq=seq, events="\n".join(lines), created_at=match.updated_at
+                )
+            )
+        EventBatch.objects.bulk_create(new_batches, batch_size=2000)
         Deal.objects.bulk_create(new_deals, batch_size=2000)
         Match.objects.filter(pk=match.pk).update(version=seq, series=series)
         match.refresh_from_db()
@@ -40,4 +45,5 @@ def restarted_match(make_match):
 
 
 def _restart_seq(match: Match) -> int:
-    return match.events.filter(type="match_restarted").values_list("seq", flat=True).get()
+    events = repository.match_events(match_id=match.id)
+    return next(seq for seq, event in events if isinstance(event, MatchRestarted))

@@ -7,8 +7,9 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import NoReverseMatch, reverse
 
-from games.models import Deal, Match, MatchEvent, Seat
+from games.models import Deal, EventBatch, Match, Seat
 from players.models import Player
+from tests.matches import stored_seqs
 
 pytestmark = pytest.mark.django_db
 
@@ -16,13 +17,13 @@ pytestmark = pytest.mark.django_db
 def snapshot(match: Match) -> tuple:
     return (
         Match.objects.filter(id=match.id).values().get(),
-        list(MatchEvent.objects.filter(match=match).values()),
+        list(EventBatch.objects.filter(match=match).values()),
         list(Deal.objects.filter(match=match).values()),
         list(Seat.objects.filter(match=match).values()),
     )
 
 
-@pytest.mark.parametrize("model", [MatchEvent, Deal, Seat])
+@pytest.mark.parametrize("model", [EventBatch, Deal, Seat])
 def test_events_deals_and_seats_have_no_pages_of_their_own(admin_client, model):
     assert not admin.site.is_registered(model)
     name = model._meta.model_name
@@ -35,7 +36,7 @@ def test_events_deals_and_seats_have_no_pages_of_their_own(admin_client, model):
 def test_posting_changes_to_a_match_or_its_inlines_is_forbidden(admin_client, make_match):
     match = make_match(deals=1)
     before = snapshot(match)
-    event = MatchEvent.objects.filter(match=match).first()
+    batch = EventBatch.objects.filter(match=match).first()
     deal = Deal.objects.get(match=match)
     seats = list(Seat.objects.filter(match=match))
     other = Player.objects.create(name="Intruder")
@@ -57,8 +58,8 @@ def test_posting_changes_to_a_match_or_its_inlines_is_forbidden(admin_client, ma
         "deals-0-DELETE": "on",
         "events-TOTAL_FORMS": 1,
         "events-INITIAL_FORMS": 1,
-        "events-0-id": event.pk,
-        "events-0-payload": "{}",
+        "events-0-seq": batch.seq,
+        "events-0-events": "",
         "events-0-DELETE": "on",
     }
     assert admin_client.post(f"/admin/games/match/{match.id}/change/", form).status_code == 403
@@ -83,10 +84,10 @@ def test_a_match_is_deleted_whole_with_its_events(admin_client, make_match):
     match, kept = make_match(deals=1), make_match(deals=1, name="Bahram")
     response = admin_client.post(f"/admin/games/match/{match.id}/delete/", {"post": "yes"})
     assert response.status_code == 302
-    for model in (Match, MatchEvent, Deal, Seat):
+    for model in (Match, EventBatch, Deal, Seat):
         field = "id" if model is Match else "match_id"
         assert not model.objects.filter(**{field: match.id}).exists()
-    assert MatchEvent.objects.filter(match=kept).count() == kept.version
+    assert len(stored_seqs(kept.id)) == kept.version
     assert Player.objects.filter(id=match.owner_id).exists()
 
 

@@ -9,6 +9,7 @@ from games.engine import evaluate
 from games.engine.state import hands_from_deck
 from games.models import Deal, Match
 from games.services import match_restart
+from tests.matches import stored_deck, stored_events
 
 pytestmark = pytest.mark.django_db
 
@@ -87,7 +88,8 @@ def test_match_page_shows_every_dealt_hand_with_its_category(admin_client, make_
     content = admin_client.get(f"/admin/games/match/{match.id}/change/").content.decode()
     names = dict(match.seats.values_list("number", "player__name"))
     for deal in Deal.objects.filter(match=match):
-        for seat, hand in enumerate(hands_from_deck(tuple(deal.deck), deal.dealer)):
+        deck = stored_deck(match.id, deal.series, deal.number)
+        for seat, hand in enumerate(hands_from_deck(deck, deal.dealer)):
             category = evaluate(hand).category.replace("_", " ")
             assert f"seat {seat} ({names[seat]}): {' '.join(hand)} · {category}" in content
 
@@ -96,7 +98,7 @@ def test_deal_replay_steps_through_the_deal_as_the_events_record_it(admin_client
     match = make_match(deals=2)
     response = admin_client.get(f"/admin/games/match/{match.id}/deals/1/2/")
     assert response.status_code == 200
-    events = list(match.events.order_by("seq").values_list("seq", "payload"))
+    events = list(enumerate(stored_events(match.id), start=1))
     starts = [seq for seq, payload in events if payload["type"] == "deal_started"]
     deal_events = [payload for seq, payload in events if starts[1] <= seq]
     steps = response.context["steps"]

@@ -9,7 +9,7 @@ from django.db.models import F
 from django.test.utils import CaptureQueriesContext
 
 from games.integrity import check_matches
-from games.models import Deal, Match, MatchEvent
+from games.models import Deal, EventBatch, Match
 from games.services import match_next_deal, match_restart
 from tests.matches import play
 
@@ -45,11 +45,15 @@ def corrupt_version(match):
 
 
 def delete_an_event(match):
-    MatchEvent.objects.filter(match=match, seq=3).delete()
+    # The batch that holds event 3.
+    EventBatch.objects.filter(match=match, seq__gte=3).order_by("seq").first().delete()
 
 
 def corrupt_a_payload(match):
-    MatchEvent.objects.filter(match=match, seq=2).update(payload={"type": "deal_started"})
+    batch = EventBatch.objects.filter(match=match).order_by("seq").first()
+    lines = batch.events.split("\n")
+    lines[1] = "X" + lines[1]  # event 2, deal_started, of an unknown type
+    EventBatch.objects.filter(match=match, seq=batch.seq).update(events="\n".join(lines))
 
 
 def corrupt_a_deal_row(match):

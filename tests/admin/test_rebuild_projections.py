@@ -25,7 +25,7 @@ def stored(match) -> tuple:
         row.version,
         row.totals,
         row.state,
-        list(deals.values_list("series", "number", "dealer", "deck", "outcome", "result")),
+        list(deals.values_list("series", "number", "dealer", "started_seq", "outcome")),
     )
 
 
@@ -33,7 +33,7 @@ def test_a_dry_run_reports_and_repair_rewrites_from_the_events(make_match):
     healthy, broken = make_match(deals=2), make_match(deals=3, seed=5, name="Bahram")
     good_healthy, good_broken = stored(healthy), stored(broken)
     Match.objects.filter(id=broken.id).update(version=F("version") + 1, totals=["9", "0", "0", "0"])
-    Deal.objects.filter(match=broken, number=1).update(outcome="uncontested", deck=[])
+    Deal.objects.filter(match=broken, number=1).update(outcome="uncontested", started_seq=99)
     Deal.objects.filter(match=broken, number=2).delete()
     corrupted = stored(broken)
 

@@ -4,6 +4,7 @@ tests share."""
 from games.engine import RANKS, evaluate
 from games.engine.state import hands_from_deck
 from games.models import Deal
+from tests.matches import stored_deck
 
 
 def hands_in(value, path=()):
@@ -21,7 +22,7 @@ def hands_in(value, path=()):
 
 def true_hands(match_id, series, deal_number):
     deal = Deal.objects.get(match_id=match_id, series=series, number=deal_number)
-    return hands_from_deck(tuple(deal.deck), deal.dealer)
+    return hands_from_deck(stored_deck(match_id, series, deal_number), deal.dealer)
 
 
 def check_result(result: dict, match_id) -> int:

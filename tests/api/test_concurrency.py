@@ -6,7 +6,8 @@ import pytest
 from django.db import connections
 from rest_framework.test import APIClient
 
-from games.models import Match, MatchEvent
+from games.models import Match
+from tests.matches import stored_seqs
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -41,7 +42,5 @@ def test_two_threads_look_at_once_and_exactly_one_succeeds():
     assert statuses == [200, 422]
     match = Match.objects.get(id=view["id"])
     assert match.version == view["version"] + 1
-    seqs = list(
-        MatchEvent.objects.filter(match=match).order_by("seq").values_list("seq", flat=True)
-    )
+    seqs = stored_seqs(match.id)
     assert seqs == list(range(1, match.version + 1))

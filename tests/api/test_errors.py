@@ -4,15 +4,16 @@ import uuid
 
 import pytest
 
-from games.models import Match, MatchEvent
+from games.models import Match
 from tests.api.problems import assert_problem
+from tests.matches import stored_seqs
 
 pytestmark = pytest.mark.django_db
 
 
 def snapshot(match_id) -> tuple:
     match = Match.objects.get(id=match_id)
-    return match.version, match.state, MatchEvent.objects.filter(match=match).count()
+    return match.version, match.state, len(stored_seqs(match.id))
 
 
 def act(client, match_id, body):

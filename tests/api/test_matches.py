@@ -6,8 +6,9 @@ from fractions import Fraction
 import pytest
 
 from games.engine import MatchState, event_from_dict, replay
-from games.models import Deal, Match, MatchEvent
+from games.models import Deal, Match
 from tests.api.play import play_match
+from tests.matches import stored_events, stored_seqs
 
 pytestmark = pytest.mark.django_db
 
@@ -28,7 +29,7 @@ def test_create_match_seats_the_caller_at_seat_0_against_three_ai(client, new_ma
     assert view["pot"] == sum(seat["stake"] for seat in view["seats"])
     assert all(seat["total"] == "0" for seat in view["seats"])
     assert view["last_deal"] is None and view["winners"] is None
-    assert view["version"] == MatchEvent.objects.filter(match_id=view["id"]).count()
+    assert view["version"] == len(stored_seqs(view["id"]))
 
 
 def test_created_match_never_shows_the_seed_or_deck(client, new_match):
@@ -97,9 +98,7 @@ def test_whole_match_to_finished_with_totals_matching_the_events(client, new_mat
     assert view["winners"] == finished["winners"] == [s for s in range(4) if totals[s] == best]
     # The stored projection equals the replay of the stored events.
     match = Match.objects.get(id=view["id"])
-    stored = [
-        event_from_dict(p) for p in match.events.order_by("seq").values_list("payload", flat=True)
-    ]
+    stored = [event_from_dict(payload) for payload in stored_events(match.id)]
     assert replay(stored) == MatchState.from_dict(match.state)
     assert Deal.objects.filter(match=match).exclude(outcome="").count() == 12
 

@@ -1,5 +1,5 @@
 """Helpers for the engine tests: tables built from hand-made events, and a reference model of
-the betting written straight from RULES.md, to check the engine against.
+the betting written straight from docs/rules.md, to check the engine against.
 
 Nothing here touches Django or the database.
 """
@@ -23,10 +23,10 @@ from games.engine import (
 
 RANK_NAMES = ("As", "Shah", "Bibi", "Sarbaz", "Couli")
 
-# RULES.md: As > Shah > Bibi > Sarbaz > Couli.
+# docs/rules.md: As > Shah > Bibi > Sarbaz > Couli.
 STRENGTH = {"As": 5, "Shah": 4, "Bibi": 3, "Sarbaz": 2, "Couli": 1}
 
-# RULES.md's table, strongest category first, as (name, shape).
+# The table of docs/rules.md "Hand ranking", strongest category first, as (name, shape).
 RULES_TABLE = [
     ("four_of_a_kind", (4, 1)),
     ("full_house", (3, 2)),
@@ -38,14 +38,14 @@ RULES_TABLE = [
 
 
 def reference_category(cards) -> str:
-    """The category RULES.md's table gives a hand's shape."""
+    """The category the table of docs/rules.md gives a hand's shape."""
     shape = tuple(sorted(Counter(cards).values(), reverse=True))
     (name,) = [name for name, table_shape in RULES_TABLE if table_shape == shape]
     return name
 
 
 def reference_key(cards) -> tuple:
-    """RULES.md: category first; within a category the grouped ranks (the quad, the trips, the
+    """docs/rules.md: category first; within a category the grouped ranks (the quad, the trips, the
     pairs from the higher down), then the remaining single cards in descending order."""
     counts = Counter(cards)
     names = [name for name, _ in RULES_TABLE]
@@ -61,7 +61,7 @@ ACTIONS = ("look", "call", "hold", "raise", "fold")
 
 
 def deck_for(hands: dict[int, tuple[str, ...]], dealer: int) -> tuple[str, ...]:
-    """The deck that deals `hands[seat]` to each seat when `dealer` deals: RULES.md says card i
+    """The deck that deals `hands[seat]` to each seat when `dealer` deals: docs/rules.md says card i
     goes to seat (dealer + 1 + i) mod 4."""
     deck = tuple(hands[(dealer + 1 + i) % 4][i // 4] for i in range(20))
     assert Counter(deck) == Counter(DECK), "a hand-made deal must use the 20 cards exactly"
@@ -131,7 +131,7 @@ class Table:
 
 
 class RefDeal:
-    """The betting of one deal, written from RULES.md "One deal", independently of the engine."""
+    """The betting of one deal, from docs/rules.md "One deal", independently of the engine."""
 
     def __init__(self, dealer: int):
         self.dealer = dealer
@@ -224,7 +224,7 @@ def keys_in(value) -> set:
 
 
 def visible_in_result(result: DealEnded, seat: int, viewer: int | None) -> bool:
-    """RULES.md "Secrecy", for a settled deal: a seat always sees its own hand once the deal is
+    """docs/rules.md "Secrecy", for a settled deal: a seat always sees its own hand once the deal is
     over; others see a hand only if it reached a showdown without folding."""
     entry = result.seats[seat]
     return seat == viewer or (result.outcome == "showdown" and not entry.folded)
@@ -246,7 +246,7 @@ def check_result_dict(shown: dict, result: DealEnded, viewer: int | None, where:
 
 
 def check_observe(state: MatchState, viewer: int) -> None:
-    """`observe(state, viewer)` holds no card that RULES.md hides from `viewer`."""
+    """`observe(state, viewer)` holds no card that docs/rules.md hides from `viewer`."""
     view = observe(state, viewer)
     assert view.seat == viewer
     allowed: dict[tuple, list[str]] = {}

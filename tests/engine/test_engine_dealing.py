@@ -1,4 +1,4 @@
-"""Dealing from the recorded seed: RULES.md "One deal", steps 1 and 2, and "The match"."""
+"""Dealing from the recorded seed: docs/rules.md "One deal", steps 1 and 2, and "The match"."""
 
 from collections import Counter
 

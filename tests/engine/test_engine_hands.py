@@ -1,5 +1,5 @@
 """Hand ranking, checked against hand-written tables and a reference comparator written
-straight from RULES.md "Hand ranking", not from the evaluator."""
+straight from docs/rules.md "Hand ranking", not from the evaluator."""
 
 from collections import Counter
 from itertools import combinations, product

@@ -1,5 +1,5 @@
 """Property tests: random seeds and random legal play, checked at every step against a
-reference model of RULES.md (tests/engine/support.py) and against the engine's own promises:
+reference model of docs/rules.md (tests/engine/support.py) and against the engine's own promises:
 replay, serialization, secrecy, refusals that change nothing."""
 
 import copy

@@ -1,4 +1,4 @@
-"""The betting rules of RULES.md, spelled out deal by deal with hands chosen by the test.
+"""The betting rules of docs/rules.md, spelled out deal by deal with hands chosen by the test.
 
 Unless a test says otherwise, seat 0 deals, so seats 1, 2 and 3 act first, then the dealer.
 """

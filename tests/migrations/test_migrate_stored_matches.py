@@ -1,24 +1,37 @@
-"""A database written by the previous code migrates without losing a match, and then
-check_matches finds every match clean."""
+"""A database written by earlier code migrates without losing a match, and then
+check_matches finds every match clean: format 1 (before migration 0003) and format 2 (one
+JSON row an event, with the deck and result in the Deal rows too, before 0005)."""
 
 import copy
 import io
 import json
 import uuid
+from datetime import timedelta
 from pathlib import Path
 
 import pytest
 from django.core.management import call_command
 from django.db import connection, transaction
 from django.db.migrations.executor import MigrationExecutor
+from django.utils import timezone
 
 from games import repository
-from games.engine import MatchState, event_from_dict, evolve
+from games.engine import (
+    DealEnded,
+    DealStarted,
+    MatchRestarted,
+    MatchState,
+    decode_event,
+    event_from_dict,
+    evolve,
+)
+from games.models import EventBatch
 
 GOLDEN = json.loads(
     (Path(__file__).parents[1] / "engine" / "golden_matches.json").read_text()
 )
-BEFORE = [("games", "0002_idempotencyrecord"), ("players", "0001_initial")]
+FORMAT_1 = [("games", "0002_idempotencyrecord"), ("players", "0001_initial")]
+FORMAT_2 = [("games", "0004_event_key_match_seq"), ("players", "0001_initial")]
 
 
 def format_1(match: dict) -> tuple[list[dict], dict]:
@@ -33,6 +46,27 @@ def format_1(match: dict) -> tuple[list[dict], dict]:
     return events, state
 
 
+def format_2(match: dict) -> tuple[list[dict], dict]:
+    return copy.deepcopy(match["events"]), copy.deepcopy(match["final"])
+
+
+def old_deal_rows(payloads: list[dict]) -> dict[tuple[int, int], dict]:
+    """The Deal rows as the code before 0005 projected them: deck and result included."""
+    deals: dict[tuple[int, int], dict] = {}
+    for payload in payloads:
+        event = event_from_dict(payload)
+        if isinstance(event, DealStarted):
+            fields = {"dealer": event.dealer, "deck": list(event.deck), "result": None}
+            deals[event.series, event.deal_number] = {**fields, "outcome": ""}
+        elif isinstance(event, DealEnded):
+            deal = deals[event.series, event.deal_number]
+            deal.update(outcome=event.outcome, result=event.to_dict())
+        elif isinstance(event, MatchRestarted):
+            for deal in deals.values():
+                deal["outcome"] = deal["outcome"] or "abandoned"
+    return deals
+
+
 def migrate(targets) -> None:
     executor = MigrationExecutor(connection)
     executor.loader.build_graph()
@@ -40,31 +74,37 @@ def migrate(targets) -> None:
 
 
 @pytest.mark.django_db(transaction=True)
-def test_format_1_matches_migrate_and_check_clean():
-    migrate(BEFORE)
-    apps = MigrationExecutor(connection).loader.project_state(BEFORE).apps
+@pytest.mark.parametrize(("before", "written"), [(FORMAT_1, format_1), (FORMAT_2, format_2)])
+def test_stored_matches_migrate_and_check_clean(before, written):
+    migrate(before)
+    apps = MigrationExecutor(connection).loader.project_state(before).apps
     Player, Match = apps.get_model("players", "Player"), apps.get_model("games", "Match")
     MatchEvent, Deal = apps.get_model("games", "MatchEvent"), apps.get_model("games", "Deal")
     owner = Player.objects.create(name="Roya", kind="human", token_hash="x")
-    ids = []
+    ids, writes = [], 0
+    start = timezone.now()
     for golden in GOLDEN:
-        events, snapshot = format_1(golden)
-        state, deals = MatchState(), {}
+        events, snapshot = written(golden)
+        state = MatchState()
         for payload in golden["events"]:
-            event = event_from_dict(payload)
-            evolve(state, event)
-            repository.deals_in_memory(deals, event)
+            evolve(state, event_from_dict(payload))
         columns = {**repository.match_columns(state), "state": snapshot}
         match = Match.objects.create(
             id=uuid.uuid4(), owner=owner, ai_level="easy", seed=state.seed, **columns
         )
-        MatchEvent.objects.bulk_create(
+        # A write gave its events one time: here every three events are one write.
+        rows = [
             MatchEvent(match=match, seq=seq, type=payload["type"], payload=payload)
             for seq, payload in enumerate(events, start=1)
-        )
+        ]
+        MatchEvent.objects.bulk_create(rows)
+        for row in rows:
+            row.created_at = start + timedelta(seconds=(row.seq - 1) // 3)
+        MatchEvent.objects.bulk_update(rows, ["created_at"])
+        writes += len({row.created_at for row in rows})
         Deal.objects.bulk_create(
             Deal(match=match, series=series, number=number, **fields)
-            for (series, number), fields in deals.items()
+            for (series, number), fields in old_deal_rows(golden["events"]).items()
         )
         ids.append(match.id)
 
@@ -73,8 +113,9 @@ def test_format_1_matches_migrate_and_check_clean():
     out = io.StringIO()
     call_command("check_matches", stdout=out)
     assert out.getvalue() == f"{len(GOLDEN)} matches checked, 0 mismatches\n"
+    assert EventBatch.objects.count() == writes
     for match_id, golden in zip(ids, GOLDEN, strict=True):
         with transaction.atomic():
             stored = repository.match_stored(match_id=match_id)
-        assert [payload for _, _, payload in stored.events] == golden["events"]
+        assert [decode_event(line).to_dict() for _, line in stored.events] == golden["events"]
         assert stored.row.state == golden["final"]

@@ -287,7 +287,11 @@ def test_sigkilled_workers_and_master_lose_and_half_apply_nothing(
         crash_database,
         "SELECT m.id::text, m.version, m.status, count(e.seq), "
         "coalesce(array_agg(e.seq ORDER BY e.seq) FILTER (WHERE e.seq IS NOT NULL), '{}') "
-        "FROM games_match m LEFT JOIN games_matchevent e ON e.match_id = m.id GROUP BY m.id",
+        "FROM games_match m LEFT JOIN LATERAL ("
+        # A batch ending at seq b with n lines holds events b - n + 1 to b.
+        "  SELECT generate_series(b.seq - array_length(string_to_array(b.events, E'\\n'), 1) + 1,"
+        "    b.seq) AS seq FROM games_eventbatch b WHERE b.match_id = m.id"
+        ") e ON true GROUP BY m.id",
     )
     assert len(matches) == MATCHES
     for match_id, version, status, events, seqs in matches:

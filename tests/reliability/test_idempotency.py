@@ -8,7 +8,7 @@ import pytest
 from django.db import connection, transaction
 
 from games import idempotency
-from games.models import IdempotencyRecord, Match, MatchEvent
+from games.models import EventBatch, IdempotencyRecord, Match
 from tests.api.problems import assert_problem
 
 pytestmark = pytest.mark.django_db
@@ -23,12 +23,12 @@ def test_a_repeat_returns_the_stored_response_and_changes_nothing(client, new_ma
     url = f"/api/v1/matches/{view['id']}/actions"
     first = post(client, url, {"action": "look"}, "k-1")
     assert first.status_code == 200 and "Idempotent-Replayed" not in first
-    events = MatchEvent.objects.count()
+    events = EventBatch.objects.count()
     again = post(client, url, {"action": "look"}, "k-1")
     assert again.status_code == 200
     assert again["Idempotent-Replayed"] == "true"
     assert again.json() == first.json()
-    assert MatchEvent.objects.count() == events
+    assert EventBatch.objects.count() == events
 
 
 def test_create_match_with_a_key_creates_one_match(client):

@@ -7,7 +7,8 @@ import pytest
 from django.db import connections
 from rest_framework.test import APIClient
 
-from games.models import Match, MatchEvent
+from games.models import Match
+from tests.matches import stored_seqs
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -45,9 +46,7 @@ def new_match() -> tuple[str, dict]:
 
 def assert_contiguous(match_id) -> int:
     match = Match.objects.get(id=match_id)
-    seqs = list(
-        MatchEvent.objects.filter(match=match).order_by("seq").values_list("seq", flat=True)
-    )
+    seqs = stored_seqs(match.id)
     assert seqs == list(range(1, match.version + 1))
     return match.version
 

@@ -5,11 +5,11 @@ from django.db import connection
 
 from games import services
 from games.engine import HUMAN_SEAT, MatchState, Status, legal_actions
-from games.models import Deal, IdempotencyRecord, Match, MatchEvent, Seat
+from games.models import Deal, EventBatch, IdempotencyRecord, Match, Seat
 from players.services import player_create
 
 # What one match stores; idempotency records and rate counters are not the match's.
-TABLES = (Match, Seat, Deal, MatchEvent)
+TABLES = (Match, Seat, Deal, EventBatch)
 
 
 class Command(BaseCommand):
