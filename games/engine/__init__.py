@@ -6,7 +6,7 @@ one event; `observe` and `legal_actions` are all that a seat may know.
 """
 
 from .cards import DECK, HUMAN_SEAT, RANK_VALUE, RANKS, SEATS
-from .commands import Act, Action, Command, NextDeal, Resign, Restart, StartMatch
+from .commands import Act, Action, Command, Join, Leave, NextDeal, Resign, Restart, StartMatch
 from .errors import DomainError, RuleError
 from .events import (
     ActionTaken,
@@ -16,6 +16,8 @@ from .events import (
     MatchCreated,
     MatchFinished,
     MatchRestarted,
+    PlayerJoined,
+    PlayerLeft,
     Resigned,
     SeatResult,
     event_from_dict,
@@ -47,11 +49,15 @@ __all__ = [
     "Event",
     "HandValue",
     "InvalidHand",
+    "Join",
+    "Leave",
     "MatchCreated",
     "MatchFinished",
     "MatchRestarted",
     "MatchState",
     "NextDeal",
+    "PlayerJoined",
+    "PlayerLeft",
     "Resign",
     "Resigned",
     "Restart",
