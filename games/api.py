@@ -38,6 +38,25 @@ IDEMPOTENCY_KEY = OpenApiParameter(
 )
 
 
+def move_responses(conflict: str, *conflicts: str, unprocessable: tuple[str, ...] = ()) -> dict:
+    """The answers of a write to an existing match: its MatchWriteView, or the problems every
+    such write may meet and the 409s (`conflicts`, described by `conflict`) and 422s of its own."""
+    return {
+        200: MatchWriteViewSerializer,
+        400: VALIDATION_ERROR,
+        401: UNAUTHORIZED,
+        404: NOT_FOUND,
+        409: problem_response(conflict, *conflicts, "stale_version", "idempotency_in_progress"),
+        422: problem_response(
+            "The rules do not allow this action now, or the key was used with another request."
+            if unprocessable
+            else "The key was used with another request.",
+            *unprocessable,
+            "idempotency_key_reused",
+        ),
+    }
+
+
 class MatchPagination(PageNumberPagination):
     page_size = 20
     page_size_query_param = "page_size"
@@ -195,28 +214,15 @@ class MatchViewSet(MatchWriteViewSet):
         "again or the deal is over. The answer's `events` are your action and every AI reply.",
         request=ActionSerializer,
         parameters=[IDEMPOTENCY_KEY],
-        responses={
-            200: MatchWriteViewSerializer,
-            400: VALIDATION_ERROR,
-            401: UNAUTHORIZED,
-            404: NOT_FOUND,
-            409: problem_response(
-                "The match is not in a state for this action.",
-                "not_your_turn",
-                "deal_over",
-                "match_finished",
-                "match_not_started",
-                "not_seated",
-                "stale_version",
-                "idempotency_in_progress",
-            ),
-            422: problem_response(
-                "The rules do not allow this action now, or the key was used with another request.",
-                "illegal_action",
-                "already_looked",
-                "idempotency_key_reused",
-            ),
-        },
+        responses=move_responses(
+            "The match is not in a state for this action.",
+            "not_your_turn",
+            "deal_over",
+            "match_finished",
+            "match_not_started",
+            "not_seated",
+            unprocessable=("illegal_action", "already_looked"),
+        ),
         examples=[
             OpenApiExample("look", value={"action": "look"}, request_only=True),
             OpenApiExample(
@@ -244,24 +250,13 @@ class MatchViewSet(MatchWriteViewSet):
         "dealer, and the AI seats that act before you have acted in the answer's `events`.",
         request=VersionSerializer,
         parameters=[IDEMPOTENCY_KEY],
-        responses={
-            200: MatchWriteViewSerializer,
-            400: VALIDATION_ERROR,
-            401: UNAUTHORIZED,
-            404: NOT_FOUND,
-            409: problem_response(
-                "The current deal is still on, or the match is finished.",
-                "deal_in_progress",
-                "match_finished",
-                "match_not_started",
-                "not_seated",
-                "stale_version",
-                "idempotency_in_progress",
-            ),
-            422: problem_response(
-                "The key was used with another request.", "idempotency_key_reused"
-            ),
-        },
+        responses=move_responses(
+            "The current deal is still on, or the match is finished.",
+            "deal_in_progress",
+            "match_finished",
+            "match_not_started",
+            "not_seated",
+        ),
     )
     @action(detail=True, methods=["post"], url_path="next-deal")
     def next_deal(self, request, match_id):
@@ -284,21 +279,10 @@ class MatchViewSet(MatchWriteViewSet):
         "history stays in its events.",
         request=RestartSerializer,
         parameters=[IDEMPOTENCY_KEY],
-        responses={
-            200: MatchWriteViewSerializer,
-            400: VALIDATION_ERROR,
-            401: UNAUTHORIZED,
-            404: NOT_FOUND,
-            409: problem_response(
-                "The version is stale, or a shared table may not be restarted now.",
-                "restart_not_allowed",
-                "stale_version",
-                "idempotency_in_progress",
-            ),
-            422: problem_response(
-                "The key was used with another request.", "idempotency_key_reused"
-            ),
-        },
+        responses=move_responses(
+            "The version is stale, or a shared table may not be restarted now.",
+            "restart_not_allowed",
+        ),
     )
     @action(detail=True, methods=["post"])
     def restart(self, request, match_id):
@@ -323,22 +307,11 @@ class MatchViewSet(MatchWriteViewSet):
         "a shared table, resigning is leaving (see `leave`): the others play on.",
         request=VersionSerializer,
         parameters=[IDEMPOTENCY_KEY],
-        responses={
-            200: MatchWriteViewSerializer,
-            400: VALIDATION_ERROR,
-            401: UNAUTHORIZED,
-            404: NOT_FOUND,
-            409: problem_response(
-                "The match is already finished, or the version is stale.",
-                "match_finished",
-                "not_seated",
-                "stale_version",
-                "idempotency_in_progress",
-            ),
-            422: problem_response(
-                "The key was used with another request.", "idempotency_key_reused"
-            ),
-        },
+        responses=move_responses(
+            "The match is already finished, or the version is stale.",
+            "match_finished",
+            "not_seated",
+        ),
     )
     @action(detail=True, methods=["post"])
     def resign(self, request, match_id):
@@ -396,21 +369,7 @@ class MatchViewSet(MatchWriteViewSet):
         "any more and it has no winners.",
         request=VersionSerializer,
         parameters=[IDEMPOTENCY_KEY],
-        responses={
-            200: MatchWriteViewSerializer,
-            400: VALIDATION_ERROR,
-            401: UNAUTHORIZED,
-            404: NOT_FOUND,
-            409: problem_response(
-                "You left already, or the version is stale.",
-                "not_seated",
-                "stale_version",
-                "idempotency_in_progress",
-            ),
-            422: problem_response(
-                "The key was used with another request.", "idempotency_key_reused"
-            ),
-        },
+        responses=move_responses("You left already, or the version is stale.", "not_seated"),
     )
     @action(detail=True, methods=["post"])
     def leave(self, request, match_id):

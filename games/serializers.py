@@ -43,8 +43,8 @@ class ChoiceField(serializers.ChoiceField):
 
 
 class RequestBodySerializer(serializers.Serializer):
-    """A request body that refuses fields it does not know: a typo such as `ai_levle` is
-    an error, not a default silently used."""
+    # A request body that refuses fields it does not know: a typo such as `ai_levle` is an
+    # error, not a default silently used. (A comment: drf-spectacular publishes docstrings.)
 
     def to_internal_value(self, data):
         if isinstance(data, dict):
@@ -63,6 +63,8 @@ class RequestBodySerializer(serializers.Serializer):
 
 
 class MatchCreateSerializer(RequestBodySerializer):
+    """A new match: every field may be left out."""
+
     ai_level = ChoiceField(
         choices=AI_LEVELS,
         default=DEFAULT_AI_LEVEL,
@@ -100,25 +102,27 @@ class MatchCreateSerializer(RequestBodySerializer):
         return seed
 
 
-class ActionSerializer(RequestBodySerializer):
+class VersionSerializer(RequestBodySerializer):
+    """A move that needs nothing but, if you like, the version you saw; `{}` will do."""
+
+    expected_version = serializers.IntegerField(
+        min_value=0,
+        max_value=MAX_VERSION,
+        required=False,
+        help_text="The version you last saw; a different current version answers 409 "
+        "stale_version and changes nothing.",
+    )
+
+
+class ActionSerializer(VersionSerializer):
+    """Your action, one of `legal_actions`."""
+
     action = ChoiceField(choices=ACTION_NAMES)
-    expected_version = serializers.IntegerField(
-        min_value=0,
-        max_value=MAX_VERSION,
-        required=False,
-        help_text="The version you last saw; a different current version answers 409 "
-        "stale_version and changes nothing.",
-    )
 
 
-class RestartSerializer(RequestBodySerializer):
-    expected_version = serializers.IntegerField(
-        min_value=0,
-        max_value=MAX_VERSION,
-        required=False,
-        help_text="The version you last saw; a different current version answers 409 "
-        "stale_version and changes nothing.",
-    )
+class RestartSerializer(VersionSerializer):
+    """A new series, at the same AI level unless you name another."""
+
     ai_level = ChoiceField(
         choices=AI_LEVELS,
         required=False,
@@ -126,11 +130,9 @@ class RestartSerializer(RequestBodySerializer):
     )
 
 
-class VersionSerializer(RequestBodySerializer):
-    expected_version = serializers.IntegerField(min_value=0, max_value=MAX_VERSION, required=False)
-
-
 class JoinSerializer(RequestBodySerializer):
+    """A table's invite, to take its next open seat."""
+
     invite = serializers.CharField(
         max_length=128, help_text="The table's invite code, as its owner's MatchView shows it."
     )

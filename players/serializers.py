@@ -4,6 +4,8 @@ from games.serializers import PointsField, RequestBodySerializer
 
 
 class PlayerCreateSerializer(RequestBodySerializer):
+    """A new player."""
+
     name = serializers.CharField(max_length=64, trim_whitespace=True)
 
 

@@ -285,8 +285,8 @@ def test_sigkilled_workers_and_master_lose_and_half_apply_nothing(
     assert {view["status"] for view in last_seen.values()} == {"finished"}
     matches = db_rows(
         crash_database,
-        "SELECT m.id::text, m.version, m.status, count(e.id), "
-        "coalesce(array_agg(e.seq ORDER BY e.seq) FILTER (WHERE e.id IS NOT NULL), '{}') "
+        "SELECT m.id::text, m.version, m.status, count(e.seq), "
+        "coalesce(array_agg(e.seq ORDER BY e.seq) FILTER (WHERE e.seq IS NOT NULL), '{}') "
         "FROM games_match m LEFT JOIN games_matchevent e ON e.match_id = m.id GROUP BY m.id",
     )
     assert len(matches) == MATCHES
