@@ -130,7 +130,7 @@ class SeatInline(admin.TabularInline):
 
     @admin.display(description="kind")
     def kind(self, seat: Seat) -> str:
-        return seat.player.get_kind_display()
+        return seat.player.get_kind_display() if seat.player else "Human (open seat)"
 
     def has_add_permission(self, request, obj=None) -> bool:
         return False

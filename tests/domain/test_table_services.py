@@ -9,6 +9,7 @@ from games import repository, selectors
 from games.engine import DomainError, Status, legal_actions
 from games.models import Deal
 from games.services import (
+    default_turn_seconds,
     match_act,
     match_create,
     match_join,
@@ -163,9 +164,7 @@ def test_at_a_table_only_the_owner_restarts_and_only_after_the_end(people):
     assert match.state.series == 2
 
 
-def test_defaults_of_turn_seconds(people):
-    from games.services import default_turn_seconds
-
+def test_defaults_of_turn_seconds():
     assert (default_turn_seconds(1), default_turn_seconds(2)) == (None, 60)
 
 
