@@ -1,9 +1,12 @@
 """Tables: one to four humans at a match. A table waits for its humans, starts when the last
 one joins, hands a leaver's seat to the AI, and is abandoned when no human is left."""
 
+import json
 import random
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from games.engine import (
     Act,
@@ -16,6 +19,7 @@ from games.engine import (
     PlayerLeft,
     Resign,
     Restart,
+    RuleError,
     StartMatch,
     Status,
     event_from_dict,
@@ -166,3 +170,60 @@ def test_every_new_event_shows_only_its_public_fields():
         shown = event_view(event, 0)
         assert set(shown) == {"type", *event.PUBLIC}
         assert "turn" not in shown
+
+
+def _random_command(state: MatchState, rnd: random.Random):
+    """Mostly a legal move, sometimes a join, a leave, a restart or one likely refused."""
+    roll = rnd.random()
+    if roll < 0.1:
+        return Join(f"guest{rnd.randrange(100)}")
+    if roll < 0.15:
+        return Leave(rnd.randrange(-1, 5))
+    if roll < 0.18:
+        return Restart(rnd.randrange(4))
+    if roll < 0.2:
+        return Resign(rnd.randrange(4))
+    if state.status is Status.DEAL_OVER:
+        return NextDeal()
+    if state.status is Status.IN_DEAL:
+        seat = state.deal.turn
+        by = rnd.choice(("player", "ai", "clock"))
+        return Act(seat, rnd.choice(legal_actions(state, seat)), by)
+    return NextDeal()
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    seed=st.integers(min_value=0, max_value=2**63 - 1),
+    humans=st.integers(min_value=1, max_value=4),
+    rnd=st.randoms(use_true_random=False),
+)
+def test_random_tables_replay_and_keep_their_promises(seed, humans, rnd):
+    table = Table()
+    table.do(StartMatch(seed, humans=humans))
+    for _ in range(300):
+        state = table.state
+        command = _random_command(state, rnd)
+        before = state.to_dict()
+        try:
+            events = table.do(command)
+        except RuleError:
+            assert table.state.to_dict() == before  # a refusal changes nothing
+            continue
+        for event in events:
+            for viewer in (0, 1, 2, 3, None):
+                shown = event_view(event, viewer)
+                if event.type != "deal_ended":
+                    assert set(shown) == {"type", *event.PUBLIC}
+        state = table.state
+        present = [seat for seat in range(state.joined) if not state.left[seat]]
+        if state.status is Status.ABANDONED:
+            assert not present and state.winners is None
+        if state.status is Status.WAITING:
+            assert state.deal is None and state.joined < state.humans
+        assert all(state.ai_plays(seat) for seat in range(state.humans, 4))
+        if state.status in (Status.FINISHED, Status.ABANDONED):
+            break
+    stored = [event_from_dict(json.loads(json.dumps(event.to_dict()))) for event in table.events]
+    assert replay(stored).to_dict() == table.state.to_dict()
+    assert MatchState.from_dict(json.loads(json.dumps(table.state.to_dict()))) == table.state
