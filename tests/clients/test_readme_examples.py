@@ -1,7 +1,6 @@
 """The README's examples run against a real server, so they cannot rot: the shell loop plays
 a match and stops at the first error, two people play a table with curl, and the Python
-snippet plays a match with the
-generated client."""
+snippet plays a match with the generated client."""
 
 import ast
 import json
