@@ -18,6 +18,7 @@ from games.services import (
     match_resign,
     match_restart,
 )
+from players.selectors import player_stats
 from players.services import player_create
 
 pytestmark = pytest.mark.django_db
@@ -97,27 +98,17 @@ def test_the_last_join_starts_deal_1_and_the_ai_plays_up_to_a_human(people):
 def test_join_refusals_change_nothing(people):
     match = match_create(owner=people[0], ai_level="easy", humans=2)
     single = match_create(owner=people[4], ai_level="easy")
-    refused("not_found", match_join, match_id=match.row.id, player=people[1], invite="guess")
-    refused("not_found", match_join, match_id=single.row.id, player=people[1], invite="")
-    refused(
-        "already_seated",
-        match_join,
-        match_id=match.row.id,
-        player=people[0],
-        invite=match.row.invite,
-    )
+
+    def join(code: str, person, invite: str = match.row.invite, match_id=match.row.id):
+        refused(code, match_join, match_id=match_id, player=person, invite=invite)
+
+    join("not_found", people[1], "guess")
+    join("not_found", people[1], "", single.row.id)  # a single-player match has no invite
+    join("already_seated", people[0])
     assert loaded(match, people[0]).state == match.state
     match_join(match_id=match.row.id, player=people[1], invite=match.row.invite)
-    refused(
-        "already_seated",
-        match_join,
-        match_id=match.row.id,
-        player=people[1],
-        invite=match.row.invite,
-    )
-    refused(
-        "match_full", match_join, match_id=match.row.id, player=people[2], invite=match.row.invite
-    )
+    join("already_seated", people[1])
+    join("match_full", people[2])
 
 
 def test_each_human_sees_only_their_own_cards(people):
@@ -176,3 +167,14 @@ def test_a_single_player_match_lists_and_plays_as_before(people):
     assert view["invite"] is None and view["your_seat"] == 0
     assert [seat["away"] for seat in view["seats"]] == [False] * 4
     assert list(selectors.match_list(player=people[0])) == [match.row]
+
+
+def test_a_guest_s_stats_count_their_own_seat(people):
+    match = match_create(owner=people[0], ai_level="easy", humans=2)
+    match = match_join(match_id=match.row.id, player=people[1], invite=match.row.invite)
+    match = play_until(match, people, lambda state: state.status is Status.FINISHED)
+    for seat, person in enumerate(people[:2]):
+        stats = player_stats(player=person)
+        assert (stats["matches_played"], stats["matches_finished"]) == (1, 1)
+        assert stats["points_total"] == str(match.state.totals[seat])
+        assert stats["matches_won"] == int(seat in match.state.winners)
