@@ -187,9 +187,9 @@ class MatchViewSet(MatchWriteViewSet):
                 owner=request.user,
                 ai_level=data["ai_level"],
                 seed=data.get("seed"),
-                humans=data["humans"],
+                humans=data.get("humans", 1),
                 turn_seconds=data.get(
-                    "turn_seconds", services.default_turn_seconds(data["humans"])
+                    "turn_seconds", services.default_turn_seconds(data.get("humans", 1))
                 ),
             ),
             status_code=status.HTTP_201_CREATED,

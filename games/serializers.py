@@ -77,13 +77,15 @@ class MatchCreateSerializer(RequestBodySerializer):
         help_text="Fixes every deal (tests and development only; refused in production).",
     )
 
+    # Not `default=1`: a field with a default is required in generated clients' types,
+    # which would break every client that creates a match without it.
     humans = serializers.IntegerField(
         min_value=1,
         max_value=4,
-        default=1,
-        help_text="How many humans play: you at seat 0, the others at seats 1 to humans - 1 "
-        "in the order they join with the `invite`. Above 1, the match waits (`waiting`) until "
-        "the last one joins.",
+        required=False,
+        help_text="How many humans play (default 1): you at seat 0, the others at seats 1 to "
+        "humans - 1 in the order they join with the `invite`. Above 1, the match waits "
+        "(`waiting`) until the last one joins.",
     )
     turn_seconds = serializers.IntegerField(
         min_value=10,
