@@ -7,6 +7,7 @@ import pytest
 
 from games import repository, selectors
 from games.engine import DomainError, Status, legal_actions
+from games.integrity import check_matches
 from games.models import Deal
 from games.services import (
     default_turn_seconds,
@@ -178,3 +179,14 @@ def test_a_guest_s_stats_count_their_own_seat(people):
         assert (stats["matches_played"], stats["matches_finished"]) == (1, 1)
         assert stats["points_total"] == str(match.state.totals[seat])
         assert stats["matches_won"] == int(seat in match.state.winners)
+
+
+def test_tables_pass_the_integrity_check(people):
+    waiting = match_create(owner=people[0], ai_level="easy", humans=3)
+    playing = seated(people, 3, seed=9)
+    match_leave(match_id=playing.row.id, player=people[2])
+    abandoned = seated(people, 2, seed=10)
+    match_leave(match_id=abandoned.row.id, player=people[1])
+    match_leave(match_id=abandoned.row.id, player=people[0])
+    ids = [waiting.row.id, playing.row.id, abandoned.row.id]
+    assert [problems for _, problems in check_matches(ids)] == [[], [], []]
