@@ -41,10 +41,33 @@ PROBLEMS: dict[str, Problem] = {
         "The match is finished; restart to play again.",
     ),
     "match_not_started": Problem(
-        409, "A command before the match's first deal (engine only).", "The match has not started."
+        409,
+        "An action or `next-deal` while a table waits for its humans.",
+        "The match has not started.",
     ),
     "match_already_started": Problem(
         409, "Starting a match twice (engine only).", "The match has already started."
+    ),
+    "match_abandoned": Problem(
+        409,
+        "A command at a match every human has left.",
+        "Every human left this match; nobody plays it.",
+    ),
+    "match_full": Problem(
+        409, "Joining a table whose seats are all taken.", "Every seat of this table is taken."
+    ),
+    "already_seated": Problem(
+        409, "Joining a table you already sit at.", "You already sit at this table."
+    ),
+    "not_seated": Problem(
+        409,
+        "Acting, starting a deal or leaving after you left the match.",
+        "You left this match; the AI plays your seat.",
+    ),
+    "restart_not_allowed": Problem(
+        409,
+        "Restarting a shared table: only its owner may, once it is finished.",
+        "At a shared table only the owner restarts, once the match is finished.",
     ),
     "stale_version": Problem(
         409,
@@ -68,6 +91,16 @@ PROBLEMS: dict[str, Problem] = {
     "invalid_seat": Problem(
         422, "A seat number outside 0-3 (engine only).", "Seats are numbered 0 to 3."
     ),
+    "invalid_humans": Problem(
+        422,
+        "A match of fewer than 1 or more than 4 humans (engine only).",
+        "A match has 1 to 4 humans.",
+    ),
+    "invalid_actor": Problem(
+        422,
+        "An action by someone other than player, ai or clock (engine only).",
+        "Actions are taken by player, ai, clock.",
+    ),
     "idempotency_key_reused": Problem(
         422,
         "The same key with another request.",
@@ -82,7 +115,7 @@ PROBLEMS: dict[str, Problem] = {
     "unknown_field": Problem(
         400,
         "A body field the operation does not take, such as a typo; `errors` names each one.",
-        "ai_levle: Unknown field; allowed: ai_level, seed.",
+        "ai_levle: Unknown field; allowed: ai_level, seed, humans, turn_seconds.",
         framework=True,
     ),
     "parse_error": Problem(

@@ -14,7 +14,8 @@ CHUNK = 5_000
 MATCHES_PER_OWNER = 100
 
 MATCH_COLUMNS = (
-    "ai_level, seed, seeded, version, status, series, deal_number, totals, winners, state"
+    "ai_level, seed, seeded, version, status, series, deal_number, totals, winners, state, "
+    "invite, turn_seconds"
 )
 DEAL_COLUMNS = "series, number, dealer, started_seq, outcome, started_at, ended_at"
 EVENT_COLUMNS = "seq, events, created_at"

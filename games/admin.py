@@ -163,7 +163,7 @@ class SeatInline(admin.TabularInline):
 
     @admin.display(description="kind")
     def kind(self, seat: Seat) -> str:
-        return seat.player.get_kind_display()
+        return seat.player.get_kind_display() if seat.player else "Human (open seat)"
 
     @admin.display(description="player id")
     def player_id(self, seat: Seat) -> str:

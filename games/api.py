@@ -17,6 +17,7 @@ from games.repository import LoadedMatch
 from games.serializers import (
     ActionSerializer,
     EventsQuerySerializer,
+    JoinSerializer,
     MatchCreateSerializer,
     MatchEventsSerializer,
     MatchListQuerySerializer,
@@ -151,8 +152,11 @@ class MatchViewSet(MatchWriteViewSet):
 
     @extend_schema(
         operation_id="matches_create",
-        summary="Create a match: you at seat 0 against three AI seats",
-        description="Deal 1 starts at once; the AI seats that act before you have acted.",
+        summary="Create a match: you at seat 0, with AI seats or a table for friends",
+        description="Alone (`humans` 1, the default) deal 1 starts at once, and the AI seats "
+        "that act before you have acted. With `humans` above 1 the match is `waiting`: your "
+        "view carries an `invite` for the others to `join` with, and deal 1 starts when the "
+        "last human seat is taken.",
         request=MatchCreateSerializer,
         parameters=[IDEMPOTENCY_KEY],
         responses={
@@ -166,14 +170,27 @@ class MatchViewSet(MatchWriteViewSet):
                 "The key was used with another request.", "idempotency_key_reused"
             ),
         },
-        examples=[OpenApiExample("hard AI", value={"ai_level": "hard"}, request_only=True)],
+        examples=[
+            OpenApiExample("hard AI", value={"ai_level": "hard"}, request_only=True),
+            OpenApiExample(
+                "a table for three",
+                value={"humans": 3, "turn_seconds": 120},
+                request_only=True,
+            ),
+        ],
     )
     def create(self, request):
         return self.write(
             request,
             MatchCreateSerializer,
             lambda data: services.match_create(
-                owner=request.user, ai_level=data["ai_level"], seed=data.get("seed")
+                owner=request.user,
+                ai_level=data["ai_level"],
+                seed=data.get("seed"),
+                humans=data.get("humans", 1),
+                turn_seconds=data.get(
+                    "turn_seconds", services.default_turn_seconds(data.get("humans", 1))
+                ),
             ),
             status_code=status.HTTP_201_CREATED,
         )
@@ -181,7 +198,7 @@ class MatchViewSet(MatchWriteViewSet):
     @extend_schema(
         operation_id="matches_retrieve",
         summary="The match as you may see it",
-        description="Only what seat 0 may see: your cards once you have looked (or the deal is "
+        description="Only what your seat may see: your cards once you have looked (or the deal is "
         "over), other seats' hands only in a showdown's result, never a folded hand. No "
         "`events` here: only a write's answer carries them.",
         responses={200: MatchViewSerializer, 401: UNAUTHORIZED, 404: NOT_FOUND},
@@ -202,6 +219,8 @@ class MatchViewSet(MatchWriteViewSet):
             "not_your_turn",
             "deal_over",
             "match_finished",
+            "match_not_started",
+            "not_seated",
             unprocessable=("illegal_action", "already_looked"),
         ),
         examples=[
@@ -235,6 +254,8 @@ class MatchViewSet(MatchWriteViewSet):
             "The current deal is still on, or the match is finished.",
             "deal_in_progress",
             "match_finished",
+            "match_not_started",
+            "not_seated",
         ),
     )
     @action(detail=True, methods=["post"], url_path="next-deal")
@@ -252,11 +273,16 @@ class MatchViewSet(MatchWriteViewSet):
     @extend_schema(
         operation_id="matches_restart",
         summary="Start a new 12-deal series with every total at zero",
-        description="Allowed at any time; an unfinished deal is abandoned and counts for nobody. "
-        "The match's history stays in its events.",
+        description="Alone, allowed at any time; an unfinished deal is abandoned and counts "
+        "for nobody. At a shared table only the owner may restart, once the match is finished "
+        "(and nobody once the owner left): it would erase the others' game. The match's "
+        "history stays in its events.",
         request=RestartSerializer,
         parameters=[IDEMPOTENCY_KEY],
-        responses=move_responses("The version is stale."),
+        responses=move_responses(
+            "The version is stale, or a shared table may not be restarted now.",
+            "restart_not_allowed",
+        ),
     )
     @action(detail=True, methods=["post"])
     def restart(self, request, match_id):
@@ -277,11 +303,14 @@ class MatchViewSet(MatchWriteViewSet):
         description="The match is finished at once with the totals as they stand; a deal in "
         "progress is abandoned and counts for nobody. The answer's events are `resigned` and "
         "`match_finished`, whose winners are the leaders among the AI seats: you are never "
-        "among them. `restart` starts a new series afterwards, as after any finished match.",
+        "among them. `restart` starts a new series afterwards, as after any finished match. At "
+        "a shared table, resigning is leaving (see `leave`): the others play on.",
         request=VersionSerializer,
         parameters=[IDEMPOTENCY_KEY],
         responses=move_responses(
-            "The match is already finished, or the version is stale.", "match_finished"
+            "The match is already finished, or the version is stale.",
+            "match_finished",
+            "not_seated",
         ),
     )
     @action(detail=True, methods=["post"])
@@ -290,6 +319,64 @@ class MatchViewSet(MatchWriteViewSet):
             request,
             VersionSerializer,
             lambda data: services.match_resign(
+                match_id=match_id,
+                player=request.user,
+                expected_version=data.get("expected_version"),
+            ),
+        )
+
+    @extend_schema(
+        operation_id="matches_join",
+        summary="Take the next open seat of a table",
+        description="With the `invite` its owner shares, you sit at the next human seat and "
+        "the answer is your view (`your_seat` set) with a `player_joined` event. When you "
+        "take the last seat, deal 1 starts, and the AI seats that act before a human have "
+        "acted. A wrong invite is 404, as for a match that does not exist.",
+        request=JoinSerializer,
+        parameters=[IDEMPOTENCY_KEY],
+        responses={
+            200: MatchWriteViewSerializer,
+            400: VALIDATION_ERROR,
+            401: UNAUTHORIZED,
+            404: NOT_FOUND,
+            409: problem_response(
+                "Every seat is taken, you sit there already, or everyone left.",
+                "match_full",
+                "already_seated",
+                "match_abandoned",
+                "idempotency_in_progress",
+            ),
+            422: problem_response(
+                "The key was used with another request.", "idempotency_key_reused"
+            ),
+        },
+    )
+    @action(detail=True, methods=["post"])
+    def join(self, request, match_id):
+        return self.write(
+            request,
+            JoinSerializer,
+            lambda data: services.match_join(
+                match_id=match_id, player=request.user, invite=data["invite"]
+            ),
+        )
+
+    @extend_schema(
+        operation_id="matches_leave",
+        summary="Leave the match: the AI plays your seat from now on",
+        description="Records `player_left`. You can still read the match, but no longer act. "
+        "When the last human leaves an unfinished match, it ends `abandoned`: nobody plays it "
+        "any more and it has no winners.",
+        request=VersionSerializer,
+        parameters=[IDEMPOTENCY_KEY],
+        responses=move_responses("You left already, or the version is stale.", "not_seated"),
+    )
+    @action(detail=True, methods=["post"])
+    def leave(self, request, match_id):
+        return self.write(
+            request,
+            VersionSerializer,
+            lambda data: services.match_leave(
                 match_id=match_id,
                 player=request.user,
                 expected_version=data.get("expected_version"),

@@ -29,6 +29,16 @@ class Match(models.Model):
     )
     version = models.PositiveIntegerField(default=0, help_text="The seq of the last event.")
     status = models.CharField(max_length=16, choices=STATUS_CHOICES)
+    invite = models.CharField(
+        max_length=64,
+        blank=True,
+        default="",
+        help_text="A table's invite code (192 random bits); shown to the owner while seats "
+        "are open. Empty for a single-player match.",
+    )
+    turn_seconds = models.PositiveIntegerField(
+        null=True, blank=True, help_text="The turn clock; null: no clock."
+    )
     series = models.PositiveIntegerField(default=1)
     deal_number = models.PositiveIntegerField(default=0)
     totals = models.JSONField(default=list, help_text="The four exact totals, as fractions.")
@@ -53,7 +63,14 @@ class Seat(models.Model):
     # The unique key starts with match_id, so the foreign key needs no index of its own.
     match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="seats", db_index=False)
     number = models.PositiveSmallIntegerField()
-    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="seats")
+    player = models.ForeignKey(
+        Player,
+        on_delete=models.PROTECT,
+        related_name="seats",
+        null=True,
+        blank=True,
+        help_text="Null: a human seat of a table that nobody has taken yet.",
+    )
 
     class Meta:
         ordering = ["match", "number"]
@@ -62,7 +79,7 @@ class Seat(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"Seat {self.number}: {self.player.name}"
+        return f"Seat {self.number}: {self.player.name if self.player else 'open'}"
 
 
 class Deal(models.Model):

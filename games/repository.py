@@ -21,6 +21,7 @@ from games.engine import (
     MatchRestarted,
     MatchState,
     Outcome,
+    PlayerLeft,
     Resigned,
     decode_event,
     encode_event,
@@ -31,19 +32,25 @@ from players.models import Player
 
 @dataclass(frozen=True, slots=True)
 class SeatInfo:
-    """Who sits at a seat, as a MatchView shows it."""
+    """Who sits at a seat, as a MatchView shows it: `name` and `player` are None at a human
+    seat nobody has taken yet."""
 
-    name: str
+    name: str | None
     kind: str
+    player: str | None
+    """The player's id, as text."""
 
 
 @dataclass(slots=True)
 class LoadedMatch:
-    """A match row with the state it stores and its seats in seat order."""
+    """A match row with the state it stores, its seats in seat order, and the seat of the
+    player it was loaded for."""
 
     row: Match
     state: MatchState
     seats: list[SeatInfo]
+    viewer_seat: int | None = None
+    """None when loaded for someone not seated (a join)."""
     appended: list[tuple[int, Event]] = field(default_factory=list)
     """The events this request appended, with their seqs; empty for a match only read."""
 
@@ -82,7 +89,9 @@ def deal_changes(seq: int, event: Event) -> list[DealChange]:
         return [DealChange((event.series, event.deal_number), fields, insert=True)]
     if isinstance(event, DealEnded):
         return [DealChange((event.series, event.deal_number), {"outcome": event.outcome})]
-    if isinstance(event, MatchRestarted | Resigned):
+    if isinstance(event, MatchRestarted | Resigned) or (
+        isinstance(event, PlayerLeft) and event.abandoned
+    ):
         return [DealChange(None, {"outcome": Outcome.ABANDONED})]
     return []
 
@@ -112,28 +121,42 @@ def numbered_lines(batches: Iterable[tuple[int, str]]) -> Iterator[tuple[int, st
 
 # Raw SQL: the ORM takes longer to compile this query than Postgres takes to run it, and every
 # action and view runs it (docs/performance.md).
+# An open seat (no player yet) is a human seat.
 _MATCH_WITH_SEATS = (
     f"SELECT {', '.join(f'm.{field.column}' for field in Match._meta.concrete_fields)}, "
-    "(SELECT json_agg(json_build_object('name', p.name, 'kind', p.kind) ORDER BY s.number)"
-    f" FROM {Seat._meta.db_table} s JOIN {Player._meta.db_table} p ON p.id = s.player_id"
+    "(SELECT json_agg(json_build_object('name', p.name, 'kind', coalesce(p.kind, 'human'),"
+    " 'player', s.player_id) ORDER BY s.number)"
+    f" FROM {Seat._meta.db_table} s LEFT JOIN {Player._meta.db_table} p ON p.id = s.player_id"
     " WHERE s.match_id = m.id)::text AS seats_json"
-    f" FROM {Match._meta.db_table} m WHERE m.id = %s AND m.owner_id = %s"
+    f" FROM {Match._meta.db_table} m WHERE m.id = %s"
+)
+_SEATED = (
+    f" AND EXISTS (SELECT 1 FROM {Seat._meta.db_table} s"
+    " WHERE s.match_id = m.id AND s.player_id = %s)"
 )
 
 
-def match_load(*, match_id: uuid.UUID, owner: Player, lock: bool = False) -> LoadedMatch | None:
-    """The owner's match with its state and seats in one query, or None. `lock` locks the
-    match row until the transaction ends: every write takes that lock first."""
-    sql = _MATCH_WITH_SEATS + (" FOR UPDATE OF m" if lock else "")
-    row = next(iter(Match.objects.raw(sql, [match_id, owner.pk])), None)
+def match_load(
+    *, match_id: uuid.UUID, player: Player | None, lock: bool = False
+) -> LoadedMatch | None:
+    """The match with its state and seats in one query, or None: a match `player` sits at,
+    or with `player=None` any match (for joining it). `lock` locks the match row until the
+    transaction ends: every write takes that lock first."""
+    sql = _MATCH_WITH_SEATS + (_SEATED if player is not None else "")
+    sql += " FOR UPDATE OF m" if lock else ""
+    params = [match_id] if player is None else [match_id, player.pk]
+    row = next(iter(Match.objects.raw(sql, params)), None)
     if row is None:
         return None
     seats = [SeatInfo(**seat) for seat in json.loads(row.seats_json)]
-    return LoadedMatch(row, MatchState.from_dict(row.state), seats)
+    viewer = None if player is None else str(player.pk)
+    viewer_seat = next((n for n, seat in enumerate(seats) if seat.player == viewer), None)
+    return LoadedMatch(row, MatchState.from_dict(row.state), seats, viewer_seat)
 
 
-def match_list(*, owner: Player, status: str | None = None) -> QuerySet[Match]:
-    matches = Match.objects.filter(owner=owner)
+def match_list(*, player: Player, status: str | None = None) -> QuerySet[Match]:
+    """The matches `player` sits at."""
+    matches = Match.objects.filter(seats__player=player)
     if status is not None:
         matches = matches.filter(status=status)
     return matches.order_by("-created_at", "-id")
@@ -279,17 +302,26 @@ def _set_projection(row: Match, state: MatchState, now: datetime) -> None:
 
 def match_insert(
     *,
-    players: list[Player],
+    players: list[Player | None],
     ai_level: str,
     seeded: bool,
     events: list[Event],
     state: MatchState,
+    invite: str = "",
+    turn_seconds: int | None = None,
 ) -> LoadedMatch:
-    """Store a new match owned by `players[0]`: its row, its seats (`players` in seat order),
-    its first events and their projection. Call inside a transaction."""
+    """Store a new match owned by `players[0]`: its row, its seats (`players` in seat order,
+    None for an open human seat), its first events and their projection. Call inside a
+    transaction."""
     now = timezone.now()
     row = Match(
-        id=uuid.uuid4(), owner=players[0], ai_level=ai_level, seed=state.seed, seeded=seeded
+        id=uuid.uuid4(),
+        owner=players[0],
+        ai_level=ai_level,
+        seed=state.seed,
+        seeded=seeded,
+        invite=invite,
+        turn_seconds=turn_seconds,
     )
     _set_projection(row, state, now)
     row.save(force_insert=True)
@@ -298,8 +330,21 @@ def match_insert(
     Seat.objects.bulk_create(
         Seat(match=row, number=number, player=player) for number, player in enumerate(players)
     )
-    seats = [SeatInfo(player.name, player.kind) for player in players]
-    return LoadedMatch(row, state, seats, list(enumerate(events, start=1)))
+    seats = [
+        SeatInfo(player.name, player.kind, str(player.pk))
+        if player
+        else SeatInfo(None, Player.Kind.HUMAN, None)
+        for player in players
+    ]
+    return LoadedMatch(row, state, seats, 0, list(enumerate(events, start=1)))
+
+
+def match_seat_player(*, match: LoadedMatch, seat: int, player: Player) -> None:
+    """Seat `player` at the open human seat `seat`. Call inside a transaction, on a match
+    loaded with its lock."""
+    Seat.objects.filter(match_id=match.row.id, number=seat).update(player=player)
+    match.seats[seat] = SeatInfo(player.name, player.kind, str(player.pk))
+    match.viewer_seat = seat
 
 
 def match_append(*, match: LoadedMatch, events: list[Event], state: MatchState) -> None:

@@ -1,4 +1,5 @@
-"""Selectors: every read of a match, shaped as the viewer at seat 0 may see it."""
+"""Selectors: every read of a match, shaped as the player who reads it may see it: only
+their own seat's cards."""
 
 import uuid
 from datetime import UTC, datetime
@@ -6,15 +7,7 @@ from datetime import UTC, datetime
 from django.db.models import QuerySet
 
 from games import repository
-from games.engine import (
-    HUMAN_SEAT,
-    Event,
-    Status,
-    evaluate,
-    event_view,
-    legal_actions,
-    observe,
-)
+from games.engine import Event, Status, evaluate, event_view, legal_actions, observe
 from games.models import Match
 from games.repository import LoadedMatch
 from players.models import Player
@@ -23,12 +16,12 @@ EVENTS_PAGE_LIMIT = 1000
 
 
 def match_list(*, player: Player, status: str | None = None) -> QuerySet[Match]:
-    return repository.match_list(owner=player, status=status)
+    return repository.match_list(player=player, status=status)
 
 
 def match_get(*, match_id: uuid.UUID, player: Player) -> LoadedMatch | None:
     """The player's match with its state and seats, or None."""
-    return repository.match_load(match_id=match_id, owner=player)
+    return repository.match_load(match_id=match_id, player=player)
 
 
 def _timestamp(moment: datetime) -> str:
@@ -37,12 +30,14 @@ def _timestamp(moment: datetime) -> str:
 
 
 def match_view(*, match: LoadedMatch) -> dict:
-    """The MatchView of `match` for its owner: only what seat 0 may see. Ready to render:
-    exactly what MatchViewSerializer (its documented schema) would output, which the tests
-    check, without that serializer's cost on every request."""
-    state, row = match.state, match.row
-    view = observe(state, HUMAN_SEAT)
+    """The MatchView of `match` for the player it was loaded for: only what their seat may
+    see. Ready to render: exactly what MatchViewSerializer (its documented schema) would
+    output, which the tests check, without that serializer's cost on every request."""
+    state, row, viewer = match.state, match.row, match.viewer_seat
+    view = observe(state, viewer)
     last = view.last_result
+    # The invite is the owner's to share, and only while seats are open.
+    invite = row.invite if viewer == 0 and state.status is Status.WAITING else None
     return {
         "id": str(row.id),
         "version": state.version,
@@ -55,15 +50,16 @@ def match_view(*, match: LoadedMatch) -> dict:
         "turn": view.turn,
         "pot": view.pot,
         "high_stake": view.high_stake,
-        "your_seat": HUMAN_SEAT,
+        "your_seat": viewer,
         "your_cards": list(view.your_cards) if view.your_cards else None,
         "your_category": evaluate(view.your_cards).category if view.your_cards else None,
-        "legal_actions": list(legal_actions(state, HUMAN_SEAT)),
+        "legal_actions": [] if state.left[viewer] else list(legal_actions(state, viewer)),
         "seats": [
             {
                 "seat": number,
                 "name": seat.name,
                 "kind": seat.kind,
+                "away": state.away(number),
                 "stake": view.stakes[number],
                 "folded": view.folded[number],
                 "looked": view.looked[number],
@@ -82,6 +78,10 @@ def match_view(*, match: LoadedMatch) -> dict:
         if last
         else None,
         "winners": list(view.winners) if view.winners is not None else None,
+        "humans": state.humans,
+        "invite": invite,
+        "turn_seconds": row.turn_seconds,
+        "turn_deadline": None,
         "created_at": _timestamp(row.created_at),
         "updated_at": _timestamp(row.updated_at),
     }
@@ -89,21 +89,21 @@ def match_view(*, match: LoadedMatch) -> dict:
 
 def match_write_view(*, match: LoadedMatch) -> dict:
     """The MatchWriteView a write answers with: the MatchView, and the events the write
-    appended as seat 0 may see them, so a client can show what the AI seats did."""
-    return {**match_view(match=match), "events": _seen(match.appended)}
+    appended as the writer may see them, so a client can show what the other seats did."""
+    return {**match_view(match=match), "events": _seen(match.appended, match.viewer_seat)}
 
 
-def _seen(events: list[tuple[int, Event]]) -> list[dict]:
-    return [{"seq": seq, **event_view(event, HUMAN_SEAT)} for seq, event in events]
+def _seen(events: list[tuple[int, Event]], viewer: int) -> list[dict]:
+    return [{"seq": seq, **event_view(event, viewer)} for seq, event in events]
 
 
 def match_events(*, match: LoadedMatch, after: int, limit: int = EVENTS_PAGE_LIMIT) -> dict:
-    """Events after seq `after`, in order, as seat 0 may see them."""
+    """Events after seq `after`, in order, as the reader's seat may see them."""
     rows = repository.match_events_after(match_id=match.row.id, after=after, limit=limit + 1)
     return {
         "version": match.row.version,
         "has_more": len(rows) > limit,
-        "events": _seen(rows[:limit]),
+        "events": _seen(rows[:limit], match.viewer_seat),
     }
 
 

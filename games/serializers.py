@@ -9,11 +9,12 @@ from games.ai import AI_LEVELS, DEFAULT_AI_LEVEL
 from games.engine import CATEGORIES, RANKS, Action
 
 ACTION_NAMES = tuple(action.value for action in Action)
-MATCH_STATUSES = ("in_deal", "deal_over", "finished")
+MATCH_STATUSES = ("waiting", "in_deal", "deal_over", "finished", "abandoned")
 SEAT_KINDS = ("human", "ai")
 DEAL_OUTCOMES = ("showdown", "uncontested")
 MAX_SEED = 2**63 - 1
 MAX_VERSION = 2**31 - 1
+ACTORS = ("player", "ai", "clock")
 
 
 @extend_schema_field(
@@ -76,6 +77,25 @@ class MatchCreateSerializer(RequestBodySerializer):
         help_text="Fixes every deal (tests and development only; refused in production).",
     )
 
+    # Not `default=1`: a field with a default is required in generated clients' types,
+    # which would break every client that creates a match without it.
+    humans = serializers.IntegerField(
+        min_value=1,
+        max_value=4,
+        required=False,
+        help_text="How many humans play (default 1): you at seat 0, the others at seats 1 to "
+        "humans - 1 in the order they join with the `invite`. Above 1, the match waits "
+        "(`waiting`) until the last one joins.",
+    )
+    turn_seconds = serializers.IntegerField(
+        min_value=10,
+        max_value=86_400,
+        allow_null=True,
+        required=False,
+        help_text="Seconds per turn, or null for no clock. Default: null alone, 60 at a table. "
+        "(The clock is recorded; acting when it runs out comes in a later release.)",
+    )
+
     def validate_seed(self, seed: int) -> int:
         if not settings.ASNAS_ALLOW_CLIENT_SEED:
             raise serializers.ValidationError(
@@ -112,6 +132,14 @@ class RestartSerializer(VersionSerializer):
     )
 
 
+class JoinSerializer(RequestBodySerializer):
+    """A table's invite, to take its next open seat."""
+
+    invite = serializers.CharField(
+        max_length=128, help_text="The table's invite code, as its owner's MatchView shows it."
+    )
+
+
 class MatchListQuerySerializer(serializers.Serializer):
     status = ChoiceField(
         choices=MATCH_STATUSES, required=False, help_text="Only the matches with this status."
@@ -126,8 +154,15 @@ class EventsQuerySerializer(serializers.Serializer):
 
 class MatchSeatSerializer(serializers.Serializer):
     seat = serializers.IntegerField(min_value=0, max_value=3)
-    name = serializers.CharField()
-    kind = serializers.ChoiceField(choices=SEAT_KINDS)
+    name = serializers.CharField(
+        allow_null=True, help_text="Null at a human seat nobody has taken yet."
+    )
+    kind = serializers.ChoiceField(
+        choices=SEAT_KINDS, help_text="Stays `human` after its human left."
+    )
+    away = serializers.BooleanField(
+        help_text="The human left (the AI plays the seat), or the clock took their last turn."
+    )
     stake = serializers.IntegerField()
     folded = serializers.BooleanField()
     looked = serializers.BooleanField()
@@ -160,11 +195,15 @@ class MatchViewSerializer(serializers.Serializer):
     id = serializers.UUIDField()
     version = serializers.IntegerField(help_text="The seq of the last event.")
     series = serializers.IntegerField(help_text="1, then one more on each restart.")
-    deal_number = serializers.IntegerField(min_value=1, max_value=12)
+    deal_number = serializers.IntegerField(
+        min_value=0, max_value=12, help_text="0 while a table waits for its humans."
+    )
     status = serializers.ChoiceField(choices=MATCH_STATUSES)
     ai_level = serializers.ChoiceField(choices=AI_LEVELS)
     seeded = serializers.BooleanField()
-    dealer = serializers.IntegerField(min_value=0, max_value=3)
+    dealer = serializers.IntegerField(
+        min_value=0, max_value=3, allow_null=True, help_text="Null while a table waits."
+    )
     turn = serializers.IntegerField(allow_null=True)
     pot = serializers.IntegerField()
     high_stake = serializers.IntegerField()
@@ -179,6 +218,21 @@ class MatchViewSerializer(serializers.Serializer):
     seats = MatchSeatSerializer(many=True)
     last_deal = DealResultSerializer(allow_null=True)
     winners = serializers.ListField(child=serializers.IntegerField(), allow_null=True)
+    humans = serializers.IntegerField(
+        min_value=1, max_value=4, help_text="How many human seats (0 to humans - 1)."
+    )
+    invite = serializers.CharField(
+        allow_null=True,
+        help_text="The code others join with: in the owner's view only, while seats are open.",
+    )
+    turn_seconds = serializers.IntegerField(
+        allow_null=True, help_text="Seconds per turn, or null for no clock."
+    )
+    turn_deadline = serializers.DateTimeField(
+        allow_null=True,
+        help_text="When the human to act runs out of time (RFC 3339 UTC); null for now: "
+        "the clock comes in a later release.",
+    )
     created_at = serializers.DateTimeField()
     updated_at = serializers.DateTimeField()
 
@@ -222,6 +276,9 @@ class ActionEventSerializer(serializers.Serializer):
     stake = serializers.IntegerField(help_text="The seat's stake after the action.")
     high_stake = serializers.IntegerField()
     pot = serializers.IntegerField()
+    by = serializers.ChoiceField(
+        choices=ACTORS, help_text="Who acted for the seat: its player, the AI, or the clock."
+    )
 
 
 class DealEndedEventSerializer(DealResultSerializer):
@@ -249,6 +306,22 @@ class ResignedEventSerializer(serializers.Serializer):
     seat = serializers.IntegerField(help_text="The seat that gave the match up.")
 
 
+class PlayerJoinedEventSerializer(serializers.Serializer):
+    seq = serializers.IntegerField()
+    type = _event_type("player_joined")
+    seat = serializers.IntegerField(help_text="The seat the human took.")
+    name = serializers.CharField(help_text="The human's name.")
+
+
+class PlayerLeftEventSerializer(serializers.Serializer):
+    seq = serializers.IntegerField()
+    type = _event_type("player_left")
+    seat = serializers.IntegerField(help_text="The seat the AI plays from now on.")
+    abandoned = serializers.BooleanField(
+        help_text="No human is left: the match ends `abandoned`, with no winners."
+    )
+
+
 def match_event_field() -> PolymorphicProxySerializer:
     """One event of the `oneOf` MatchEvent, discriminated on `type` (a new field each time:
     DRF binds a field to one parent)."""
@@ -262,6 +335,8 @@ def match_event_field() -> PolymorphicProxySerializer:
             "match_finished": MatchFinishedEventSerializer,
             "match_restarted": MatchRestartedEventSerializer,
             "resigned": ResignedEventSerializer,
+            "player_joined": PlayerJoinedEventSerializer,
+            "player_left": PlayerLeftEventSerializer,
         },
         resource_type_field_name="type",
         many=False,

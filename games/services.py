@@ -2,18 +2,21 @@
 engine, lets the AI seats act, and stores the new events with their projection, all in
 one transaction."""
 
+import secrets
 import uuid
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from django.db import transaction
 
 from games import ai, repository
 from games.engine import (
-    HUMAN_SEAT,
     Act,
     Command,
     DomainError,
     Event,
+    Join,
+    Leave,
     MatchState,
     NextDeal,
     Resign,
@@ -46,14 +49,15 @@ class _Step:
 
 
 def _run_ai_seats(step: _Step, *, ai_level: str) -> None:
-    """Let the AI seats act until it is the human's turn or the deal is over."""
+    """Let the AI act (at AI seats, and for humans who left), each seat seeing only its own
+    view, until it is a present human's turn or the deal is over."""
     state = step.state
-    while state.status is Status.IN_DEAL and state.deal.turn != HUMAN_SEAT:
+    while state.status is Status.IN_DEAL and state.ai_plays(state.deal.turn):
         seat = state.deal.turn
         view = observe(state, seat)
         rng = ai.ai_rng(state.seed, state.series, state.deal.number, seat, len(view.history))
         action = ai.choose_action(ai_level, view, legal_actions(state, seat), rng)
-        step.apply(Act(seat, action))
+        step.apply(Act(seat, action, "ai"))
 
 
 def _ai_personas() -> list[Player]:
@@ -65,19 +69,39 @@ def _ai_personas() -> list[Player]:
     ]
 
 
+TABLE_TURN_SECONDS = 60
+"""The turn clock of a table when its owner names none."""
+INVITE_BYTES = 24
+"""192 random bits: an invite cannot be guessed."""
+
+
+def default_turn_seconds(humans: int) -> int | None:
+    return None if humans == 1 else TABLE_TURN_SECONDS
+
+
 @transaction.atomic
-def match_create(*, owner: Player, ai_level: str, seed: int | None = None) -> LoadedMatch:
-    """A new match with the owner at seat 0 and AI personas at seats 1-3. Deal 1 starts
-    at once, and the AI seats that act before the owner have acted."""
+def match_create(
+    *,
+    owner: Player,
+    ai_level: str,
+    seed: int | None = None,
+    humans: int = 1,
+    turn_seconds: int | None = None,
+) -> LoadedMatch:
+    """A new match with the owner at seat 0, open human seats up to `humans` - 1 and AI
+    personas at the others. Alone, deal 1 starts at once and the AI seats that act before
+    the owner have acted; a table waits for its humans, who join with its invite."""
     step = _Step(MatchState())
-    step.apply(StartMatch(new_seed() if seed is None else seed))
+    step.apply(StartMatch(new_seed() if seed is None else seed, humans))
     _run_ai_seats(step, ai_level=ai_level)
     return repository.match_insert(
-        players=[owner, *_ai_personas()],
+        players=[owner, *[None] * (humans - 1), *_ai_personas()[humans - 1 :]],
         ai_level=ai_level,
         seeded=seed is not None,
         events=step.events,
         state=step.state,
+        invite=secrets.token_urlsafe(INVITE_BYTES) if humans > 1 else "",
+        turn_seconds=turn_seconds,
     )
 
 
@@ -85,13 +109,25 @@ def _match_apply(
     *,
     match_id: uuid.UUID,
     player: Player,
-    command: Command,
+    command: Callable[[LoadedMatch], Command],
     expected_version: int | None,
     ai_level: str | None = None,
 ) -> LoadedMatch:
-    match = repository.match_load(match_id=match_id, owner=player, lock=True)
+    """Load the match `player` sits at, under its lock, and apply the command built for the
+    player's seat."""
+    match = repository.match_load(match_id=match_id, player=player, lock=True)
     if match is None:
         raise DomainError("not_found", "No such match.")
+    return _match_step(match, command(match), expected_version=expected_version, ai_level=ai_level)
+
+
+def _match_step(
+    match: LoadedMatch,
+    command: Command,
+    *,
+    expected_version: int | None,
+    ai_level: str | None = None,
+) -> LoadedMatch:
     if expected_version is not None and expected_version != match.row.version:
         raise DomainError(
             "stale_version",
@@ -111,11 +147,12 @@ def _match_apply(
 def match_act(
     *, match_id: uuid.UUID, player: Player, action: str, expected_version: int | None = None
 ) -> LoadedMatch:
-    """The owner's action at seat 0, then the AI seats' actions up to the owner's next turn."""
+    """The player's action at their seat, then the AI's actions up to a present human's next
+    turn."""
     return _match_apply(
         match_id=match_id,
         player=player,
-        command=Act(HUMAN_SEAT, action),
+        command=lambda match: Act(_present_seat(match), action, "player"),
         expected_version=expected_version,
     )
 
@@ -125,7 +162,10 @@ def match_next_deal(
     *, match_id: uuid.UUID, player: Player, expected_version: int | None = None
 ) -> LoadedMatch:
     return _match_apply(
-        match_id=match_id, player=player, command=NextDeal(), expected_version=expected_version
+        match_id=match_id,
+        player=player,
+        command=_next_deal,
+        expected_version=expected_version,
     )
 
 
@@ -142,7 +182,7 @@ def match_restart(
     return _match_apply(
         match_id=match_id,
         player=player,
-        command=Restart(),
+        command=lambda match: Restart(match.viewer_seat),
         expected_version=expected_version,
         ai_level=ai_level,
     )
@@ -152,11 +192,58 @@ def match_restart(
 def match_resign(
     *, match_id: uuid.UUID, player: Player, expected_version: int | None = None
 ) -> LoadedMatch:
-    """The owner gives the match up: it ends at once, the totals stand, and the winners are
-    the leaders among the AI seats."""
+    """Alone, the owner gives the match up: it ends at once, the totals stand, and the
+    winners are the leaders among the AI seats. At a shared table it is `match_leave`."""
     return _match_apply(
         match_id=match_id,
         player=player,
-        command=Resign(HUMAN_SEAT),
+        command=lambda match: Resign(match.viewer_seat),
         expected_version=expected_version,
     )
+
+
+@transaction.atomic
+def match_leave(
+    *, match_id: uuid.UUID, player: Player, expected_version: int | None = None
+) -> LoadedMatch:
+    """The AI plays the player's seat for the rest of the match; when no human is left, an
+    unfinished match ends `abandoned`."""
+    return _match_apply(
+        match_id=match_id,
+        player=player,
+        command=lambda match: Leave(match.viewer_seat),
+        expected_version=expected_version,
+    )
+
+
+@transaction.atomic
+def match_join(*, match_id: uuid.UUID, player: Player, invite: str) -> LoadedMatch:
+    """Seat `player` at the table's next open human seat. A wrong invite is `not_found`, as
+    for a match that does not exist; deal 1 starts when the last seat is taken."""
+    match = repository.match_load(match_id=match_id, player=None, lock=True)
+    # compare_digest: the time taken says nothing about how much of a guess was right.
+    if (
+        match is None
+        or not match.row.invite
+        or not secrets.compare_digest(match.row.invite.encode(), invite.encode())
+    ):
+        raise DomainError("not_found", "No such match.")
+    if any(seat.player == str(player.pk) for seat in match.seats):
+        raise DomainError("already_seated", "You already sit at this table.")
+    seat = match.state.joined
+    _match_step(match, Join(player.name), expected_version=None)
+    repository.match_seat_player(match=match, seat=seat, player=player)
+    return match
+
+
+def _next_deal(match: LoadedMatch) -> NextDeal:
+    _present_seat(match)  # any human still seated may start it
+    return NextDeal()
+
+
+def _present_seat(match: LoadedMatch) -> int:
+    """The caller's seat, if they still sit there: a human who left only watches."""
+    seat = match.viewer_seat
+    if match.state.left[seat]:
+        raise DomainError("not_seated", "You left this match; the AI plays your seat.")
+    return seat

@@ -1,22 +1,22 @@
 from fractions import Fraction
 
-from games.engine import HUMAN_SEAT
-from games.models import Match
+from games.models import Seat
 from players.models import Player
 
 
 def player_stats(*, player: Player) -> dict:
-    """Stats over the player's matches, leaving out seeded ones (their deals were known).
-    A match counts with its current series: a restart starts its totals again."""
-    rows = Match.objects.filter(owner=player, seeded=False).values_list(
-        "status", "winners", "totals"
+    """Stats over the matches the player sits at, from their own seat's totals, leaving out
+    seeded ones (their deals were known). A match counts with its current series: a restart
+    starts its totals again."""
+    rows = Seat.objects.filter(player=player, match__seeded=False).values_list(
+        "number", "match__status", "match__winners", "match__totals"
     )
-    finished = [winners for status, winners, _ in rows if status == "finished"]
+    finished = [(seat, winners) for seat, status, winners, _ in rows if status == "finished"]
     return {
         "matches_played": len(rows),
         "matches_finished": len(finished),
-        "matches_won": sum(1 for winners in finished if HUMAN_SEAT in winners),
+        "matches_won": sum(1 for seat, winners in finished if seat in winners),
         "points_total": str(
-            sum((Fraction(totals[HUMAN_SEAT]) for _, _, totals in rows), Fraction(0))
+            sum((Fraction(totals[seat]) for seat, _, _, totals in rows), Fraction(0))
         ),
     }

@@ -8,7 +8,7 @@ one event; `observe` and `legal_actions` are all that a seat may know.
 from .cards import DECK, HUMAN_SEAT, RANK_VALUE, RANKS, SEATS
 from .codec import decode as decode_event
 from .codec import encode as encode_event
-from .commands import Act, Action, Command, NextDeal, Resign, Restart, StartMatch
+from .commands import Act, Action, Command, Join, Leave, NextDeal, Resign, Restart, StartMatch
 from .errors import DomainError, RuleError
 from .events import (
     ActionTaken,
@@ -18,6 +18,8 @@ from .events import (
     MatchCreated,
     MatchFinished,
     MatchRestarted,
+    PlayerJoined,
+    PlayerLeft,
     Resigned,
     SeatResult,
     event_from_dict,
@@ -57,12 +59,16 @@ __all__ = [
     "Event",
     "HandValue",
     "InvalidHand",
+    "Join",
+    "Leave",
     "MatchCreated",
     "MatchFinished",
     "MatchRestarted",
     "MatchState",
     "NextDeal",
     "Outcome",
+    "PlayerJoined",
+    "PlayerLeft",
     "Resign",
     "Resigned",
     "Restart",

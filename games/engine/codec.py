@@ -3,18 +3,23 @@ JSON dict. `encode(event)` and `decode(line)` are exact inverses for every event
 makes; the repository stores a write's events as their lines joined by newlines.
 
 A line is a type letter, then comma-separated fields in the order of the event's dataclass:
-  C<seed>,<rules>                                   match_created
+  C<seed>,<rules>                                   match_created (one human)
+  H<seed>,<rules>,<humans>                          match_created (a table)
   D<series>,<deal>,<dealer>,<deck>                  deal_started (deck: one letter a card)
   A<seat><action>,<stake>,<high>,<pot>,<turn>       action (turn empty when betting is over)
+  B<seat><action>,<stake>,<high>,<pot>,<turn>,<by>  action saying who acted (p, a or c)
   E<series>,<deal>,<outcome>,<winners>,<seat>;...   deal_ended, a seat being
       <hand>.<category>.<stake>.<payout>.<delta>.<folded><shown>, in seat order
   F<series>,<winners>,<total>;...                   match_finished
   R<series>                                         match_restarted
   S<seat>                                           resigned
+  J<seat>,<name as a JSON string>                   player_joined
+  L<seat>,<abandoned 0 or 1>                        player_left
 Stored lines are never rewritten: a new event type takes a new letter, and a changed event a
 new letter too, so that every line ever stored still decodes the same.
 """
 
+import json
 from fractions import Fraction
 
 from .events import (
@@ -25,6 +30,8 @@ from .events import (
     MatchCreated,
     MatchFinished,
     MatchRestarted,
+    PlayerJoined,
+    PlayerLeft,
     Resigned,
     SeatResult,
 )
@@ -33,6 +40,7 @@ from .state import Outcome
 _CARD = {"As": "A", "Shah": "K", "Bibi": "Q", "Sarbaz": "J", "Couli": "T"}
 _ACTION = {"look": "l", "call": "c", "hold": "h", "raise": "r", "fold": "f"}
 _OUTCOME = {Outcome.SHOWDOWN: "s", Outcome.UNCONTESTED: "u"}
+_BY = {"player": "p", "ai": "a", "clock": "c"}
 _CATEGORY = {
     "high_card": "h",
     "pair": "p",
@@ -44,6 +52,7 @@ _CATEGORY = {
 _RANK = {letter: card for card, letter in _CARD.items()}
 _ACTION_NAME = {letter: name for name, letter in _ACTION.items()}
 _OUTCOME_NAME = {letter: name for name, letter in _OUTCOME.items()}
+_BY_NAME = {letter: name for name, letter in _BY.items()}
 _CATEGORY_NAME = {letter: name for name, letter in _CATEGORY.items()}
 
 
@@ -63,14 +72,17 @@ def _seat(result: SeatResult) -> str:
 
 def encode(event: Event) -> str:
     match event:
-        case MatchCreated():
+        case MatchCreated() if event.humans == 1:
             return f"C{event.seed},{event.rules}"
+        case MatchCreated():
+            return f"H{event.seed},{event.rules},{event.humans}"
         case DealStarted():
             return f"D{event.series},{event.deal_number},{event.dealer},{_cards(event.deck)}"
         case ActionTaken():
             turn = "" if event.turn is None else event.turn
             fields = (event.stake, event.high_stake, event.pot, turn)
-            return f"A{event.seat}{_ACTION[event.action]}," + ",".join(map(str, fields))
+            line = f"{event.seat}{_ACTION[event.action]}," + ",".join(map(str, fields))
+            return f"A{line}" if event.by is None else f"B{line},{_BY[event.by]}"
         case DealEnded():
             if [seat.seat for seat in event.seats] != list(range(len(event.seats))):
                 raise ValueError("a deal_ended event lists its seats in seat order")
@@ -84,6 +96,11 @@ def encode(event: Event) -> str:
             return f"R{event.series}"
         case Resigned():
             return f"S{event.seat}"
+        case PlayerJoined():
+            # JSON escapes the commas and newlines a name may hold.
+            return f"J{event.seat},{json.dumps(event.name)}"
+        case PlayerLeft():
+            return f"L{event.seat},{int(event.abandoned)}"
     raise TypeError(f"not an event: {event!r}")
 
 
@@ -103,20 +120,28 @@ def _seat_result(seat: int, text: str) -> SeatResult:
 
 def decode(line: str) -> Event:
     """The event `line` encodes; KeyError or ValueError for a line that is not one."""
-    kind, fields = line[:1], line[1:].split(",")
+    kind = line[:1]
+    if kind == "J":
+        seat, name = line[1:].split(",", 1)
+        return PlayerJoined(int(seat), json.loads(name))
+    fields = line[1:].split(",")
     match kind:
         case "C":
             seed, rules = fields
             return MatchCreated(int(seed), int(rules))
+        case "H":
+            seed, rules, humans = fields
+            return MatchCreated(int(seed), int(rules), int(humans))
         case "D":
             series, deal, dealer, deck = fields
             cards = tuple(_RANK[letter] for letter in deck)
             return DealStarted(int(series), int(deal), int(dealer), cards)
-        case "A":
-            head, stake, high, pot, turn = fields
+        case "A" | "B":
+            head, stake, high, pot, turn, *by = fields
             seat, action = int(head[:-1]), _ACTION_NAME[head[-1]]
             turn_after = None if turn == "" else int(turn)
-            return ActionTaken(seat, action, int(stake), int(high), int(pot), turn_after)
+            actor = _BY_NAME[by[0]] if kind == "B" else None
+            return ActionTaken(seat, action, int(stake), int(high), int(pot), turn_after, actor)
         case "E":
             series, deal, outcome, winners, seats = fields
             results = tuple(_seat_result(i, text) for i, text in enumerate(seats.split(";")))
@@ -135,4 +160,7 @@ def decode(line: str) -> Event:
         case "S":
             (seat,) = fields
             return Resigned(int(seat))
+        case "L":
+            seat, abandoned = fields
+            return PlayerLeft(int(seat), abandoned == "1")
     raise KeyError(f"unknown event letter {kind!r}")

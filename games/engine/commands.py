@@ -15,6 +15,8 @@ class Action(StrEnum):
 @dataclass(frozen=True, slots=True)
 class StartMatch:
     seed: int
+    humans: int = 1
+    """With more than one, the match waits for the others to join before deal 1."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -23,6 +25,8 @@ class Act:
 
     seat: int
     action: str
+    by: str = "player"
+    """Who acts for the seat: "player", "ai" or "clock"."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -32,7 +36,8 @@ class NextDeal:
 
 @dataclass(frozen=True, slots=True)
 class Restart:
-    pass
+    seat: int = 0
+    """Who asks: at a shared table only the owner, at seat 0, may restart."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -42,4 +47,18 @@ class Resign:
     seat: int
 
 
-Command = StartMatch | Act | NextDeal | Restart | Resign
+@dataclass(frozen=True, slots=True)
+class Join:
+    """A human takes the next open seat of a waiting table."""
+
+    name: str
+
+
+@dataclass(frozen=True, slots=True)
+class Leave:
+    """A human leaves: the AI plays the seat from now on."""
+
+    seat: int
+
+
+Command = StartMatch | Act | NextDeal | Restart | Resign | Join | Leave

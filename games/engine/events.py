@@ -13,6 +13,8 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import ClassVar
 
+from .cards import HUMAN_SEAT
+
 RULES_VERSION = 1
 """Raise it whenever a rule changes what `decide` does; `match_created` records it."""
 
@@ -24,13 +26,19 @@ class MatchCreated:
     seed: int
     rules: int = RULES_VERSION
     """The version of the rules the match is played by."""
+    humans: int = 1
+    """How many human seats (0 to humans - 1); stored only when more than one, so that a
+    single-player match is stored exactly as before tables existed."""
 
     def to_dict(self) -> dict:
-        return {"type": self.type, "seed": self.seed, "rules": self.rules}
+        data = {"type": self.type, "seed": self.seed, "rules": self.rules}
+        if self.humans != 1:
+            data["humans"] = self.humans
+        return data
 
     @classmethod
     def from_dict(cls, data: dict) -> "MatchCreated":
-        return cls(seed=data["seed"], rules=data["rules"])
+        return cls(seed=data["seed"], rules=data["rules"], humans=data.get("humans", 1))
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,19 +71,29 @@ class ActionTaken:
     it."""
 
     type: ClassVar[str] = "action"
-    PUBLIC: ClassVar[tuple[str, ...]] = ("seat", "action", "stake", "high_stake", "pot")
+    PUBLIC: ClassVar[tuple[str, ...]] = ("seat", "action", "stake", "high_stake", "pot", "by")
     seat: int
     action: str
     stake: int
     high_stake: int
     pot: int
     # Left out of ==: the other fields say what happened, and tests compare those; the
-    # golden replays check `turn`.
+    # golden replays check `turn`, and the table tests check `by`.
     turn: int | None = field(default=None, compare=False)
     """The seat to act next, or None when the betting is over (server-only)."""
+    by: str | None = field(default=None, compare=False)
+    """Who acted: "player", "ai" or "clock". None in events stored before tables existed;
+    `actor` reads those."""
+
+    @property
+    def actor(self) -> str:
+        if self.by is not None:
+            return self.by
+        # Before tables, the one human sat at HUMAN_SEAT and the AI everywhere else.
+        return "player" if self.seat == HUMAN_SEAT else "ai"
 
     def to_dict(self) -> dict:
-        return {
+        data = {
             "type": self.type,
             "seat": self.seat,
             "action": self.action,
@@ -84,6 +102,9 @@ class ActionTaken:
             "pot": self.pot,
             "turn": self.turn,
         }
+        if self.by is not None:
+            data["by"] = self.by
+        return data
 
     @classmethod
     def from_dict(cls, data: dict) -> "ActionTaken":
@@ -94,6 +115,7 @@ class ActionTaken:
             data["high_stake"],
             data["pot"],
             data["turn"],
+            data.get("by"),
         )
 
 
@@ -225,8 +247,51 @@ class Resigned:
         return cls(seat=data["seat"])
 
 
+@dataclass(frozen=True, slots=True)
+class PlayerJoined:
+    """A human took the next open seat of a waiting table."""
+
+    type: ClassVar[str] = "player_joined"
+    PUBLIC: ClassVar[tuple[str, ...]] = ("seat", "name")
+    seat: int
+    name: str
+
+    def to_dict(self) -> dict:
+        return {"type": self.type, "seat": self.seat, "name": self.name}
+
+    @classmethod
+    def from_dict(cls, data: dict) -> "PlayerJoined":
+        return cls(seat=data["seat"], name=data["name"])
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerLeft:
+    """A human left: the AI plays the seat for the rest of the match. `abandoned` is true
+    when no human is left at an unfinished match, which then ends with no winners."""
+
+    type: ClassVar[str] = "player_left"
+    PUBLIC: ClassVar[tuple[str, ...]] = ("seat", "abandoned")
+    seat: int
+    abandoned: bool = False
+
+    def to_dict(self) -> dict:
+        return {"type": self.type, "seat": self.seat, "abandoned": self.abandoned}
+
+    @classmethod
+    def from_dict(cls, data: dict) -> "PlayerLeft":
+        return cls(seat=data["seat"], abandoned=data["abandoned"])
+
+
 Event = (
-    MatchCreated | DealStarted | ActionTaken | DealEnded | MatchFinished | MatchRestarted | Resigned
+    MatchCreated
+    | DealStarted
+    | ActionTaken
+    | DealEnded
+    | MatchFinished
+    | MatchRestarted
+    | Resigned
+    | PlayerJoined
+    | PlayerLeft
 )
 
 EVENT_TYPES: dict[str, type] = {
@@ -239,6 +304,8 @@ EVENT_TYPES: dict[str, type] = {
         MatchFinished,
         MatchRestarted,
         Resigned,
+        PlayerJoined,
+        PlayerLeft,
     )
 }
 

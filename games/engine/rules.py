@@ -11,7 +11,7 @@ from fractions import Fraction
 from functools import cache
 
 from .cards import DECK, SEATS
-from .commands import Act, Command, NextDeal, Resign, Restart, StartMatch
+from .commands import Act, Command, Join, Leave, NextDeal, Resign, Restart, StartMatch
 from .errors import RuleError
 from .events import (
     ActionTaken,
@@ -21,6 +21,8 @@ from .events import (
     MatchCreated,
     MatchFinished,
     MatchRestarted,
+    PlayerJoined,
+    PlayerLeft,
     Resigned,
     SeatResult,
 )
@@ -32,6 +34,9 @@ _IN_DEAL = Status.IN_DEAL
 _DEAL_OVER = Status.DEAL_OVER
 _FINISHED = Status.FINISHED
 _NOT_STARTED = Status.NOT_STARTED
+_WAITING = Status.WAITING
+_ABANDONED = Status.ABANDONED
+ACTORS = ("player", "ai", "clock")
 
 
 @cache
@@ -170,8 +175,16 @@ def _leaders(totals) -> tuple[int, ...]:
 
 
 def _require_started(state: MatchState) -> None:
-    if state.status is _NOT_STARTED:
+    if state.status is _NOT_STARTED or state.status is _WAITING:
         raise RuleError("match_not_started", "The match has not started.")
+    if state.status is _ABANDONED:
+        raise RuleError("match_abandoned", "Every human left this match; nobody plays it.")
+
+
+def _require_seat(seat) -> None:
+    # type() rather than isinstance(): a bool is an int, and True would pass as seat 1.
+    if type(seat) is not int or not 0 <= seat < SEATS:
+        raise RuleError("invalid_seat", f"Seats are numbered 0 to {SEATS - 1}.")
 
 
 def _decide_act(state: MatchState, command: Act) -> list[Event]:
@@ -180,10 +193,10 @@ def _decide_act(state: MatchState, command: Act) -> list[Event]:
         if state.status is _FINISHED:
             raise RuleError("match_finished", "The match is finished; restart to play again.")
         raise RuleError("deal_over", "The deal is over; start the next deal.")
-    seat, action = command.seat, command.action
-    # type() rather than isinstance(): a bool is an int, and True would pass as seat 1.
-    if type(seat) is not int or not 0 <= seat < SEATS:
-        raise RuleError("invalid_seat", f"Seats are numbered 0 to {SEATS - 1}.")
+    seat, action, by = command.seat, command.action, command.by
+    _require_seat(seat)
+    if by not in ACTORS:
+        raise RuleError("invalid_actor", f"Actions are taken by {', '.join(ACTORS)}.")
     deal = state.deal
     if deal.turn != seat:
         raise RuleError("not_your_turn", f"It is seat {deal.turn}'s turn.")
@@ -195,11 +208,11 @@ def _decide_act(state: MatchState, command: Act) -> list[Event]:
             "illegal_action", f"'{action}' is not allowed now; allowed: {', '.join(allowed)}."
         )
     if action == "look":
-        return [ActionTaken(seat, action, deal.stakes[seat], deal.high_stake, deal.pot, seat)]
+        return [ActionTaken(seat, action, deal.stakes[seat], deal.high_stake, deal.pot, seat, by)]
     after = deal.copy()
     _apply_action(after, seat, action)
     events = [
-        ActionTaken(seat, action, after.stakes[seat], after.high_stake, after.pot, after.turn)
+        ActionTaken(seat, action, after.stakes[seat], after.high_stake, after.pot, after.turn, by)
     ]
     if after.turn is None:
         ended = _settle(after)
@@ -226,12 +239,13 @@ def _decide_next_deal(state: MatchState) -> list[Event]:
 def _decide_resign(state: MatchState, command: Resign) -> list[Event]:
     """The match ends at once with the totals as they stand (an unfinished deal counts for
     nobody), and the winners are the leaders among the other seats."""
+    if state.humans > 1:  # at a shared table, resigning would end the others' game
+        return _decide_leave(state, Leave(command.seat))
     _require_started(state)
     if state.status is _FINISHED:
         raise RuleError("match_finished", "The match is finished; restart to play again.")
     seat = command.seat
-    if type(seat) is not int or not 0 <= seat < SEATS:
-        raise RuleError("invalid_seat", f"Seats are numbered 0 to {SEATS - 1}.")
+    _require_seat(seat)
     others = [total for other, total in enumerate(state.totals) if other != seat]
     best = max(others)
     winners = tuple(
@@ -240,28 +254,90 @@ def _decide_resign(state: MatchState, command: Resign) -> list[Event]:
     return [Resigned(seat), MatchFinished(state.series, winners, tuple(state.totals))]
 
 
+def _decide_start(state: MatchState, command: StartMatch) -> list[Event]:
+    if state.status is not _NOT_STARTED:
+        raise RuleError("match_already_started", "The match has already started.")
+    humans = command.humans
+    if type(humans) is not int or not 1 <= humans <= SEATS:
+        raise RuleError("invalid_humans", f"A match has 1 to {SEATS} humans.")
+    if humans > 1:
+        return [MatchCreated(command.seed, humans=humans)]
+    return [MatchCreated(command.seed), _deal(command.seed, 1, 1, None)]
+
+
+def _decide_join(state: MatchState, command: Join) -> list[Event]:
+    if state.status is not _WAITING:
+        _require_started(state)
+        raise RuleError("match_full", "Every seat of this table is taken.")
+    seat = state.joined
+    events: list[Event] = [PlayerJoined(seat, command.name)]
+    if seat == state.humans - 1:
+        events.append(_deal(state.seed, 1, 1, None))
+    return events
+
+
+def _decide_leave(state: MatchState, command: Leave) -> list[Event]:
+    seat = command.seat
+    _require_seat(seat)
+    if state.status is _NOT_STARTED:
+        _require_started(state)
+    if seat >= state.joined or state.left[seat]:
+        raise RuleError("not_seated", f"No human sits at seat {seat}.")
+    present = [other for other in range(state.joined) if not state.left[other]]
+    abandoned = present == [seat] and state.status is not _FINISHED
+    return [PlayerLeft(seat, abandoned)]
+
+
+def _decide_restart(state: MatchState, command: Restart) -> list[Event]:
+    if state.status is _NOT_STARTED:
+        _require_started(state)
+    if state.status is _ABANDONED or (
+        state.humans > 1 and (command.seat != 0 or state.left[0] or state.status is not _FINISHED)
+    ):
+        raise RuleError(
+            "restart_not_allowed",
+            "At a shared table only the owner restarts, once the match is finished.",
+        )
+    series = state.series + 1
+    return [MatchRestarted(series), _deal(state.seed, series, 1, None)]
+
+
 def decide(state: MatchState, command: Command) -> list[Event]:
     """The events `command` causes in `state`, or a RuleError. Never changes `state`."""
     match command:
         case Act():  # first: by far the most frequent command
             return _decide_act(state, command)
-        case StartMatch(seed=seed):
-            if state.status is not _NOT_STARTED:
-                raise RuleError("match_already_started", "The match has already started.")
-            return [MatchCreated(seed), _deal(seed, 1, 1, None)]
+        case StartMatch():
+            return _decide_start(state, command)
         case NextDeal():
             return _decide_next_deal(state)
         case Restart():
-            _require_started(state)
-            series = state.series + 1
-            return [MatchRestarted(series), _deal(state.seed, series, 1, None)]
+            return _decide_restart(state, command)
         case Resign():
             return _decide_resign(state, command)
+        case Join():
+            return _decide_join(state, command)
+        case Leave():
+            return _decide_leave(state, command)
     raise TypeError(f"not a command: {command!r}")
 
 
 def _evolve_created(state: MatchState, event: MatchCreated) -> None:
-    state.seed, state.rules = event.seed, event.rules
+    state.seed, state.rules, state.humans = event.seed, event.rules, event.humans
+    if event.humans > 1:
+        state.status = _WAITING
+
+
+def _evolve_joined(state: MatchState, event: PlayerJoined) -> None:
+    state.joined = event.seat + 1
+
+
+def _evolve_left(state: MatchState, event: PlayerLeft) -> None:
+    state.left[event.seat] = True
+    if event.abandoned:
+        state.status = _ABANDONED
+        if state.deal is not None:  # an unfinished deal stops, and counts for nobody
+            state.deal.turn = None
 
 
 def _evolve_deal_started(state: MatchState, event: DealStarted) -> None:
@@ -273,6 +349,7 @@ def _evolve_deal_started(state: MatchState, event: DealStarted) -> None:
 def _evolve_action(state: MatchState, event: ActionTaken) -> None:
     """Record the action as the event states it: no rule decides anything here."""
     deal, seat, action = state.deal, event.seat, event.action
+    state.clocked[seat] = event.by == "clock"
     deal.history.append((seat, action))
     if action == "look":
         deal.looked[seat] = True
@@ -323,6 +400,8 @@ _EVOLVERS = {
     MatchFinished: _evolve_finished,
     MatchRestarted: _evolve_restarted,
     Resigned: _evolve_resigned,
+    PlayerJoined: _evolve_joined,
+    PlayerLeft: _evolve_left,
 }
 
 

@@ -9,8 +9,10 @@ from functools import lru_cache
 from .cards import SEATS, sort_hand
 from .events import DealEnded
 
-SNAPSHOT_FORMAT = 2
-"""1: no `format` and no `rules` key (the rules version was 1). 2: both."""
+SNAPSHOT_FORMAT = 3
+"""1: no `format` and no `rules` key (the rules version was 1). 2: both. 3: a `table` key
+(humans, joined, left, clocked). A state without table data is still written as format 2,
+so that single-player snapshots are stored exactly as before."""
 MATCH_DEALS = 12
 OPENING_STAKE = 1
 MAX_STAKE = 4
@@ -18,9 +20,13 @@ MAX_STAKE = 4
 
 class Status(StrEnum):
     NOT_STARTED = "not_started"
+    WAITING = "waiting"
+    """A table waits for its humans; deal 1 starts when the last one joins."""
     IN_DEAL = "in_deal"
     DEAL_OVER = "deal_over"
     FINISHED = "finished"
+    ABANDONED = "abandoned"
+    """Every human left before the match finished: nobody plays it any more."""
 
 
 class Outcome(StrEnum):
@@ -145,6 +151,10 @@ def _zero_totals() -> list[Fraction]:
     return [Fraction(0)] * SEATS
 
 
+def _no_seats() -> list[bool]:
+    return [False] * SEATS
+
+
 @dataclass(slots=True)
 class MatchState:
     version: int = 0
@@ -160,14 +170,42 @@ class MatchState:
     last_result: DealEnded | None = None
     """The most recent settled deal of this series."""
     winners: tuple[int, ...] | None = None
+    humans: int = 1
+    """Seats 0 to humans - 1 are human seats; the others are AI."""
+    joined: int = 1
+    """How many human seats are taken (the owner's from the start)."""
+    left: list[bool] = field(default_factory=_no_seats)
+    """The humans who left: the AI plays their seats."""
+    clocked: list[bool] = field(default_factory=_no_seats)
+    """Whether the clock took a seat's last action."""
 
     @property
     def deal_number(self) -> int:
         return self.deal.number if self.deal else 0
 
-    def to_dict(self) -> dict:
+    def ai_plays(self, seat: int) -> bool:
+        """Whether the AI acts for `seat`: an AI seat, or a human seat whose human left."""
+        return seat >= self.humans or self.left[seat]
+
+    def away(self, seat: int) -> bool:
+        """A human seat whose human left, or for whom the clock took the last action."""
+        return seat < self.humans and (self.left[seat] or self.clocked[seat])
+
+    def _table(self) -> dict | None:
+        if self.humans == 1 and not any(self.left) and not any(self.clocked):
+            return None
         return {
-            "format": SNAPSHOT_FORMAT,
+            "humans": self.humans,
+            "joined": self.joined,
+            "left": list(self.left),
+            "clocked": list(self.clocked),
+        }
+
+    def to_dict(self) -> dict:
+        table = self._table()
+        return {
+            "format": SNAPSHOT_FORMAT if table else 2,
+            **({"table": table} if table else {}),
             "version": self.version,
             "seed": self.seed,
             "rules": self.rules,
@@ -182,11 +220,12 @@ class MatchState:
     @classmethod
     def from_dict(cls, data: dict) -> "MatchState":
         snapshot_format = data.get("format", 1)
-        if snapshot_format not in (1, SNAPSHOT_FORMAT):
+        if snapshot_format not in (1, 2, SNAPSHOT_FORMAT):
             raise SnapshotFormatError(
                 f"snapshot format {snapshot_format!r}; this code reads 1 to {SNAPSHOT_FORMAT}"
             )
         last_result = DealEnded.from_dict(data["last_result"]) if data["last_result"] else None
+        table = data.get("table") or {}
         return cls(
             version=data["version"],
             seed=data["seed"],
@@ -197,4 +236,8 @@ class MatchState:
             deal=DealState.from_dict(data["deal"], last_result) if data["deal"] else None,
             last_result=last_result,
             winners=tuple(data["winners"]) if data["winners"] is not None else None,
+            humans=table.get("humans", 1),
+            joined=table.get("joined", 1),
+            left=list(table.get("left", _no_seats())),
+            clocked=list(table.get("clocked", _no_seats())),
         )

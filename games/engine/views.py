@@ -8,7 +8,7 @@ it has looked, and once the deal is over.
 from dataclasses import dataclass
 from fractions import Fraction
 
-from .events import DealEnded, Event
+from .events import ActionTaken, DealEnded, Event
 from .state import MatchState, Status
 
 
@@ -109,4 +109,6 @@ def event_view(event: Event, viewer: int | None) -> dict:
     if isinstance(event, DealEnded):
         return {"type": event.type, **result_view(event, viewer)}
     data = event.to_dict()
+    if isinstance(event, ActionTaken):
+        data["by"] = event.actor  # events stored before tables have no `by`
     return {"type": event.type, **{name: data[name] for name in event.PUBLIC}}

@@ -8,7 +8,8 @@ from django.test.utils import CaptureQueriesContext
 from games.engine import evaluate
 from games.engine.state import hands_from_deck
 from games.models import Deal, Match
-from games.services import match_restart
+from games.services import match_create, match_restart
+from players.services import player_create
 from tests.matches import stored_deck, stored_events
 
 pytestmark = pytest.mark.django_db
@@ -164,3 +165,10 @@ def test_match_and_replay_queries_do_not_grow_with_events(admin_client, make_mat
     assert count_queries(admin_client, f"/admin/games/match/{long.id}/deals/1/1/") == count_queries(
         admin_client, f"/admin/games/match/{long.id}/deals/1/5/"
     )
+
+
+def test_a_waiting_table_with_open_seats_shows(admin_client):
+    table = match_create(owner=player_create(name="Roya")[0], ai_level="easy", humans=3)
+    response = admin_client.get(f"/admin/games/match/{table.row.id}/change/")
+    assert response.status_code == 200
+    assert response.content.decode().count("Human (open seat)") == 2

@@ -7,16 +7,17 @@ from django.db import connections
 from rest_framework.test import APIClient
 
 from games.models import Match
-from tests.matches import stored_seqs
+from tests.matches import stored_events, stored_seqs
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
-def race(token: str, url: str, body: dict, threads: int) -> list[int]:
-    barrier = threading.Barrier(threads)
+def race(tokens: list[str], url: str, body: dict) -> list[int]:
+    """Send the request once per token, all threads at once; the sorted statuses."""
+    barrier = threading.Barrier(len(tokens))
     statuses: list[int] = []
 
-    def send():
+    def send(token: str):
         client = APIClient()
         client.credentials(HTTP_AUTHORIZATION=f"Bearer {token}")
         barrier.wait()
@@ -25,7 +26,7 @@ def race(token: str, url: str, body: dict, threads: int) -> list[int]:
         finally:
             connections.close_all()
 
-    workers = [threading.Thread(target=send) for _ in range(threads)]
+    workers = [threading.Thread(target=send, args=(token,)) for token in tokens]
     for worker in workers:
         worker.start()
     for worker in workers:
@@ -38,9 +39,24 @@ def test_two_threads_look_at_once_and_exactly_one_succeeds():
     client = APIClient()
     client.credentials(HTTP_AUTHORIZATION=f"Bearer {token}")
     view = client.post("/api/v1/matches", {"seed": 3}, format="json").json()
-    statuses = race(token, f"/api/v1/matches/{view['id']}/actions", {"action": "look"}, 2)
+    statuses = race([token] * 2, f"/api/v1/matches/{view['id']}/actions", {"action": "look"})
     assert statuses == [200, 422]
     match = Match.objects.get(id=view["id"])
     assert match.version == view["version"] + 1
     seqs = stored_seqs(match.id)
     assert seqs == list(range(1, match.version + 1))
+
+
+def test_three_threads_race_for_the_last_seat_and_exactly_one_sits():
+    tokens = [
+        APIClient().post("/api/v1/players", {"name": name}, format="json").json()["token"]
+        for name in ("Roya", "Babak", "Nima", "Sara")
+    ]
+    owner = APIClient()
+    owner.credentials(HTTP_AUTHORIZATION=f"Bearer {tokens[0]}")
+    view = owner.post("/api/v1/matches", {"humans": 2}, format="json").json()
+    url = f"/api/v1/matches/{view['id']}/join"
+    assert race(tokens[1:], url, {"invite": view["invite"]}) == [200, 409, 409]
+    types = [event["type"] for event in stored_events(view["id"])]
+    assert types[:3] == ["match_created", "player_joined", "deal_started"]
+    assert types.count("player_joined") == 1

@@ -28,4 +28,6 @@ def test_the_list_filters_by_status(client, new_match):
 def test_an_unknown_status_lists_the_statuses(client):
     body = assert_problem(client.get("/api/v1/matches?status=won"), 400, "validation_error")
     assert body["errors"][0]["field"] == "status"
-    assert "allowed: in_deal, deal_over, finished" in body["errors"][0]["message"]
+    assert (
+        "allowed: waiting, in_deal, deal_over, finished, abandoned" in body["errors"][0]["message"]
+    )

@@ -15,7 +15,7 @@ def test_an_unknown_field_on_create_is_refused_naming_it(client):
         {
             "field": "ai_levle",
             "code": "unknown_field",
-            "message": "Unknown field; allowed: ai_level, seed.",
+            "message": "Unknown field; allowed: ai_level, seed, humans, turn_seconds.",
         }
     ]
     assert "ai_levle" in body["detail"]

@@ -62,7 +62,7 @@ def test_events_are_a_union_discriminated_on_type(schema):
     assert event["discriminator"]["propertyName"] == "type"
     mapping = event["discriminator"]["mapping"]
     assert sorted(mapping.values()) == sorted(member["$ref"] for member in event["oneOf"])
-    assert len(mapping) == 7
+    assert len(mapping) == 9
     # Each member's `type` admits only its own tag, so even a generator that ignores the
     # discriminator and tries the members in turn picks the right one.
     for tag, ref in mapping.items():
@@ -78,7 +78,12 @@ def test_event_list_is_typed_as_the_union(schema):
 
 
 # Codes no HTTP request can get: the API never sends these commands to the engine as such.
-ENGINE_ONLY = {"match_not_started", "match_already_started", "invalid_seat"}
+ENGINE_ONLY = {
+    "match_already_started",
+    "invalid_seat",
+    "invalid_humans",
+    "invalid_actor",
+}
 # Answered for a method a path does not have, so no operation can document it.
 NO_OPERATION = {"method_not_allowed"}
 

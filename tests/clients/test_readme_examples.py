@@ -1,12 +1,14 @@
 """The README's examples run against a real server, so they cannot rot: the shell loop plays
-a match and stops at the first error, and the Python snippet plays a match with the
-generated client."""
+a match and stops at the first error, two people play a table with curl, and the Python
+snippet plays a match with the generated client."""
 
+import ast
 import json
 import re
 import subprocess
 import sys
 import urllib.request
+from fractions import Fraction
 
 import pytest
 
@@ -82,3 +84,19 @@ def test_the_python_snippet_plays_a_whole_match(server_url, asnas_client, tmp_pa
     assert any(line.endswith(" match_finished") for line in lines), lines[-5:]
     winners, totals = lines[-1].split("] ")
     assert winners.startswith("[") and totals.startswith("[")
+
+
+def test_two_people_play_a_table_to_the_end_with_curl(server_url):
+    script = block("sh", "register() {")
+    result = subprocess.run(
+        ["bash", "-c", script],
+        env={"PATH": "/usr/bin:/bin", "B": f"{server_url}/api/v1"},
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert result.returncode == 0, result.stderr
+    winners, totals = result.stdout.strip().splitlines()[-1].split("] ", 1)
+    assert winners.startswith("["), result.stdout
+    assert sum(Fraction(total) for total in ast.literal_eval(totals)) == 0  # four exact totals
+    assert result.stderr == ""

@@ -24,7 +24,7 @@ def test_each_write_stores_its_events_as_one_row_ending_at_its_last_seq(make_mat
     match = make_match(deals=0)
     first = EventBatch.objects.get(match=match)
     assert first.seq == match.version  # match_created, deal_started and the AI seats' actions
-    loaded = repository.match_load(match_id=match.id, owner=match.owner)
+    loaded = repository.match_load(match_id=match.id, player=match.owner)
     after = match_act(match_id=match.id, player=match.owner, action="look")
     batches = list(EventBatch.objects.filter(match=match).order_by("seq"))
     assert [batch.seq for batch in batches] == [loaded.row.version, after.row.version]

@@ -17,7 +17,7 @@ def owner():
 
 
 def stored(match):
-    return repository.match_load(match_id=match.row.id, owner=match.row.owner)
+    return repository.match_load(match_id=match.row.id, player=match.row.owner)
 
 
 def test_a_new_match_returns_the_state_it_stored(owner):

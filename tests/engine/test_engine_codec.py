@@ -9,9 +9,13 @@ from pathlib import Path
 import pytest
 
 from games.engine import (
+    ActionTaken,
     DealEnded,
+    MatchCreated,
     MatchFinished,
     NextDeal,
+    PlayerJoined,
+    PlayerLeft,
     Resigned,
     Restart,
     SeatResult,
@@ -93,8 +97,32 @@ def test_negative_and_fractional_scores_and_resignations_are_exact():
         assert decode_event(encode_event(event)) == event
 
 
+def test_table_events_decode_to_themselves_who_acted_and_odd_names_included():
+    events = [
+        MatchCreated(7, humans=3),
+        PlayerJoined(1, 'Ro, "ya"\nسارا'),
+        ActionTaken(1, "raise", 2, 2, 5, 2, "clock"),
+        ActionTaken(2, "call", 2, 2, 7, None, "ai"),
+        ActionTaken(0, "look", 1, 1, 4, 0, "player"),
+        PlayerLeft(1),
+        PlayerLeft(0, abandoned=True),
+    ]
+    for event in events:
+        line = encode_event(event)
+        assert "\n" not in line
+        decoded = decode_event(line)
+        assert decoded == event and decoded.to_dict() == event.to_dict()  # by included
+    # A single-player match and an action that names no actor keep their first letters.
+    assert encode_event(MatchCreated(7))[0] == "C"
+    assert encode_event(ActionTaken(0, "look", 1, 1, 4, 0))[0] == "A"
+
+
 @pytest.mark.parametrize(
-    "line", ["", "X1", "A0x,1,1,2,3", "A0c,1,1", "Dx,1,0,AKQJ", "C12", "E1,1,s,0,AAAAK.z.1.1.0.00"]
+    "line",
+    [
+        *("", "X1", "A0x,1,1,2,3", "A0c,1,1", "Dx,1,0,AKQJ", "C12", "E1,1,s,0,AAAAK.z.1.1.0.00"),
+        *("B0c,1,1,2,3,z", "J0", "L1", "H1,1"),
+    ],
 )
 def test_a_line_that_is_not_an_event_is_refused(line):
     with pytest.raises((KeyError, ValueError)):

@@ -86,12 +86,19 @@ def world(db) -> dict:
         else:
             action = "call" if "call" in finished["legal_actions"] else "hold"
             finished = post(f"/api/v1/matches/{finished['id']}/actions", {"action": action})
+    _, host_token = player_create(name="Host")
+    host = APIClient()
+    host.credentials(HTTP_AUTHORIZATION=f"Bearer {host_token}")
+    to_join = host.post("/api/v1/matches", {"humans": 2}, format="json").json()
+    to_leave = post("/api/v1/matches", {"humans": 2}, 201)
     return {
         "token": token,
+        "to_join": to_join,  # another player's table, with its invite
+        "to_leave": to_leave,
         "in_deal": in_deal[0],
         "deal_over": deal_over,
         "finished": finished,
-        "ids": [view["id"] for view in (*in_deal, deal_over, finished)],
+        "ids": [view["id"] for view in (*in_deal, deal_over, finished, to_leave)],
     }
 
 
@@ -125,6 +132,10 @@ HAPPY = {
     "POST /api/v1/matches/{match_id}/resign": lambda w: _in(
         w["in_deal"], body={"expected_version": w["in_deal"]["version"]}
     ),
+    "POST /api/v1/matches/{match_id}/join": lambda w: _in(
+        w["to_join"], body={"invite": w["to_join"]["invite"]}
+    ),
+    "POST /api/v1/matches/{match_id}/leave": lambda w: _in(w["to_leave"], body={}),
     "GET /api/v1/": lambda w: {},
     "POST /api/v1/players/me/tokens": lambda w: {},
     # These two end the token in use: the generated cases after them get a documented 401.

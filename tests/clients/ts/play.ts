@@ -83,6 +83,10 @@ function describe(event: MatchEvent): string {
       return `series ${event.series}`;
     case "resigned":
       return `seat ${event.seat} resigned`;
+    case "player_joined":
+      return `${event.name} sat at seat ${event.seat}`;
+    case "player_left":
+      return `seat ${event.seat} left${event.abandoned ? ", the match is abandoned" : ""}`;
     default: {
       const unknown: never = event;
       return unknown;

@@ -1,0 +1,192 @@
+"""Tables through the services, without HTTP: creating, joining, leaving, restarting, and
+each human seeing only their own seat."""
+
+import random
+
+import pytest
+
+from games import repository, selectors
+from games.engine import DomainError, Status, legal_actions
+from games.integrity import check_matches
+from games.models import Deal
+from games.services import (
+    default_turn_seconds,
+    match_act,
+    match_create,
+    match_join,
+    match_leave,
+    match_next_deal,
+    match_resign,
+    match_restart,
+)
+from players.selectors import player_stats
+from players.services import player_create
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def people():
+    return [player_create(name=name)[0] for name in ("Roya", "Babak", "Nima", "Sara", "Omid")]
+
+
+def refused(code: str, call, **arguments) -> None:
+    with pytest.raises(DomainError) as raised:
+        call(**arguments)
+    assert raised.value.code == code
+
+
+def loaded(match, player):
+    return repository.match_load(match_id=match.row.id, player=player)
+
+
+def seated(people, humans: int, seed: int = 3):
+    match = match_create(owner=people[0], ai_level="easy", seed=seed, humans=humans)
+    for guest in people[1:humans]:
+        match = match_join(match_id=match.row.id, player=guest, invite=match.row.invite)
+    return match
+
+
+def play_until(match, people, stop) -> object:
+    """Random legal play by whichever present human's turn it is, until `stop(state)`."""
+    rng = random.Random(1)
+    by_seat = {seat: people[seat] for seat in range(match.state.humans)}
+    while not stop(match.state):
+        state = match.state
+        if state.status is Status.DEAL_OVER:
+            match = match_next_deal(match_id=match.row.id, player=by_seat[0])
+        else:
+            seat = state.deal.turn
+            action = rng.choice(legal_actions(state, seat))
+            match = match_act(match_id=match.row.id, player=by_seat[seat], action=action)
+    return match
+
+
+def test_a_table_waits_with_an_invite_for_the_owner_only(people):
+    match = match_create(owner=people[0], ai_level="easy", humans=3)
+    assert match.state.status is Status.WAITING and match.row.turn_seconds is None
+    assert len(match.row.invite) >= 32  # 192 bits in URL-safe base64
+    view = selectors.match_view(match=match)
+    assert view["invite"] == match.row.invite
+    assert (view["deal_number"], view["dealer"], view["turn"]) == (0, None, None)
+    assert [(seat["name"], seat["kind"]) for seat in view["seats"]] == [
+        ("Roya", "human"),
+        (None, "human"),
+        (None, "human"),
+        ("Kaveh", "ai"),
+    ]
+    joined = match_join(match_id=match.row.id, player=people[1], invite=match.row.invite)
+    assert joined.viewer_seat == 1
+    assert selectors.match_view(match=joined)["invite"] is None  # not the owner's view
+    assert [event.type for _, event in joined.appended] == ["player_joined"]
+    assert selectors.match_view(match=loaded(match, people[0]))["invite"] == match.row.invite
+
+
+def test_the_last_join_starts_deal_1_and_the_ai_plays_up_to_a_human(people):
+    match = seated(people, 2)
+    assert match.state.status is Status.IN_DEAL
+    assert match.state.deal.turn in (0, 1)
+    types = [event.type for _, event in match.appended]
+    assert types[:2] == ["player_joined", "deal_started"]
+    assert all(event.by == "ai" for _, event in match.appended[2:])
+    owner_view = selectors.match_view(match=loaded(match, people[0]))
+    assert owner_view["invite"] is None and owner_view["seats"][1]["name"] == "Babak"
+    assert [
+        seat.player for seat in repository.match_load(match_id=match.row.id, player=None).seats
+    ][:2] == [str(people[0].pk), str(people[1].pk)]
+
+
+def test_join_refusals_change_nothing(people):
+    match = match_create(owner=people[0], ai_level="easy", humans=2)
+    single = match_create(owner=people[4], ai_level="easy")
+
+    def join(code: str, person, invite: str = match.row.invite, match_id=match.row.id):
+        refused(code, match_join, match_id=match_id, player=person, invite=invite)
+
+    join("not_found", people[1], "guess")
+    join("not_found", people[1], "", single.row.id)  # a single-player match has no invite
+    join("already_seated", people[0])
+    assert loaded(match, people[0]).state == match.state
+    match_join(match_id=match.row.id, player=people[1], invite=match.row.invite)
+    join("already_seated", people[1])
+    join("match_full", people[2])
+
+
+def test_each_human_sees_only_their_own_cards(people):
+    match = seated(people, 4, seed=8)
+    for seat, person in enumerate(people[:4]):
+        view = selectors.match_view(match=loaded(match, person))
+        assert view["your_seat"] == seat
+    state = match.state
+    seat = state.deal.turn
+    match = match_act(match_id=match.row.id, player=people[seat], action="look")
+    for viewer, person in enumerate(people[:4]):
+        view = selectors.match_view(match=loaded(match, person))
+        expected = list(state.deal.hands[viewer]) if viewer == seat else None
+        assert view["your_cards"] == expected
+
+
+def test_leaving_hands_the_seat_to_the_ai_and_the_last_leaver_abandons(people):
+    match = seated(people, 2, seed=5)
+    match = play_until(match, people, lambda state: state.deal.turn == 1)
+    left = match_leave(match_id=match.row.id, player=people[1])
+    assert left.appended[0][1].type == "player_left"
+    assert all(event.by == "ai" for _, event in left.appended[1:] if event.type == "action")
+    assert left.state.status is Status.DEAL_OVER or left.state.deal.turn == 0
+    view = selectors.match_view(match=loaded(match, people[1]))
+    assert view["seats"][1]["away"] and view["seats"][1]["kind"] == "human"
+    assert view["legal_actions"] == []
+    refused("not_seated", match_act, match_id=match.row.id, player=people[1], action="fold")
+    refused("not_seated", match_leave, match_id=match.row.id, player=people[1])
+    gone = match_resign(match_id=match.row.id, player=people[0])  # resign = leave here
+    assert [event.type for _, event in gone.appended] == ["player_left"]
+    assert gone.state.status is Status.ABANDONED
+    assert gone.row.status == "abandoned"
+    assert not Deal.objects.filter(match_id=match.row.id, outcome="").exists()
+    refused("not_seated", match_next_deal, match_id=match.row.id, player=people[0])
+    refused("restart_not_allowed", match_restart, match_id=match.row.id, player=people[0])
+
+
+def test_at_a_table_only_the_owner_restarts_and_only_after_the_end(people):
+    match = seated(people, 2, seed=6)
+    refused("restart_not_allowed", match_restart, match_id=match.row.id, player=people[0])
+    match = play_until(match, people, lambda state: state.status is Status.FINISHED)
+    refused("restart_not_allowed", match_restart, match_id=match.row.id, player=people[1])
+    match = match_restart(match_id=match.row.id, player=people[0])
+    assert match.state.series == 2
+
+
+def test_defaults_of_turn_seconds():
+    assert (default_turn_seconds(1), default_turn_seconds(2)) == (None, 60)
+
+
+def test_a_single_player_match_lists_and_plays_as_before(people):
+    match = match_create(owner=people[0], ai_level="easy", seed=3)
+    assert match.row.invite == "" and match.state.humans == 1
+    assert all(event.by == "ai" for _, event in match.appended if event.type == "action")
+    view = selectors.match_view(match=match)
+    assert view["invite"] is None and view["your_seat"] == 0
+    assert [seat["away"] for seat in view["seats"]] == [False] * 4
+    assert list(selectors.match_list(player=people[0])) == [match.row]
+
+
+def test_a_guest_s_stats_count_their_own_seat(people):
+    match = match_create(owner=people[0], ai_level="easy", humans=2)
+    match = match_join(match_id=match.row.id, player=people[1], invite=match.row.invite)
+    match = play_until(match, people, lambda state: state.status is Status.FINISHED)
+    for seat, person in enumerate(people[:2]):
+        stats = player_stats(player=person)
+        assert (stats["matches_played"], stats["matches_finished"]) == (1, 1)
+        assert stats["points_total"] == str(match.state.totals[seat])
+        assert stats["matches_won"] == int(seat in match.state.winners)
+
+
+def test_tables_pass_the_integrity_check(people):
+    waiting = match_create(owner=people[0], ai_level="easy", humans=3)
+    playing = seated(people, 3, seed=9)
+    match_leave(match_id=playing.row.id, player=people[2])
+    abandoned = seated(people, 2, seed=10)
+    match_leave(match_id=abandoned.row.id, player=people[1])
+    match_leave(match_id=abandoned.row.id, player=people[0])
+    ids = [waiting.row.id, playing.row.id, abandoned.row.id]
+    assert [problems for _, problems in check_matches(ids)] == [[], [], []]
