@@ -46,6 +46,11 @@ PROBLEMS: dict[str, Problem] = {
     "match_already_started": Problem(
         409, "Starting a match twice (engine only).", "The match has already started."
     ),
+    "hints_not_allowed": Problem(
+        409,
+        "A hint in a match with more than one human: the coach is for single-player matches.",
+        "Hints are for single-player matches; this one has 2.",
+    ),
     "stale_version": Problem(
         409,
         "`expected_version` is not the match's version.",

@@ -37,7 +37,7 @@ from games.engine import (
 )
 from games.engine.state import hands_from_deck
 from games.integrity import check_matches, summary
-from games.models import Deal, Match, Seat
+from games.models import Deal, Hint, Match, Seat
 
 _VERBS = {"call": "calls to", "hold": "holds at", "raise": "raises to"}
 # Events on one page of a match's timeline: a match restarted thousands of times has tens of
@@ -280,6 +280,55 @@ class DealInline(admin.TabularInline):
         return False
 
 
+class HintInline(admin.TabularInline):
+    """The hints the coach gave in the shown series: when, at which version and deal, and
+    what it advised (what the player saw, nothing more)."""
+
+    model = Hint
+    fields = ("created_at", "version", "deal_number", "advised")
+    readonly_fields = fields
+    extra = 0
+
+    def get_formset(self, request, obj=None, **kwargs):
+        formset = super().get_formset(request, obj, **kwargs)
+        if obj is None:
+            return formset
+        series = _shown_series(request, obj)
+
+        class OneSeries(formset):
+            def get_queryset(self):
+                return super().get_queryset().filter(series=series)
+
+        return OneSeries
+
+    @admin.display(description="advice: hard's probability, expected value")
+    def advised(self, hint: Hint) -> str:
+        advice = hint.advice
+        strength = (
+            f"rank {advice['hand_rank']}, wins a showdown {advice['showdown_win']}"
+            if advice["hand_rank"] is not None
+            else "not looked"
+        )
+        return format_html(
+            "{}<br>{}",
+            ", ".join(
+                f"{a['action']} {a['hard_probability']}"
+                + (f" ({a['expected_value']})" if a["expected_value"] is not None else "")
+                for a in advice["actions"]
+            ),
+            strength,
+        )
+
+    def has_add_permission(self, request, obj=None) -> bool:
+        return False
+
+    def has_change_permission(self, request, obj=None) -> bool:
+        return False
+
+    def has_delete_permission(self, request, obj=None) -> bool:
+        return False
+
+
 def _annotate_running_totals(deals: list[Deal], names: dict[int, str]) -> None:
     """Give each deal of one series, in order, its seats' names, its score per seat
     (`deltas`, None while in play) and the series' totals after it (`running`)."""
@@ -325,7 +374,7 @@ class MatchAdmin(StrictFiltersAdmin):
     search_fields = ("id__istartswith", "owner__name")
     ordering = ("-updated_at",)
     actions = ("check_integrity",)
-    inlines = (SeatInline, DealInline)
+    inlines = (SeatInline, DealInline, HintInline)
     fieldsets = (
         (
             None,
