@@ -121,7 +121,7 @@ class MatchViewSet(MatchWriteViewSet):
     lookup_value_converter = "uuid"
     # Named here, drf-spectacular documents the page envelope and its query parameters.
     pagination_class = MatchPagination
-    action_rate_scopes = {"create": ("match_create",)}
+    action_rate_scopes = {"create": ("match_create",), "hint": ("hint",)}
 
     def _found(self) -> LoadedMatch:
         match = selectors.match_get(match_id=self.kwargs["match_id"], player=self.request.user)
