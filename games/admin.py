@@ -146,11 +146,25 @@ def _replay_deal(events, name: str, names: dict[int, str]) -> tuple[DealState, l
     return state.deal, steps
 
 
-class SeatInline(admin.TabularInline):
+class ReadOnlyInline(admin.TabularInline):
+    """Rows shown with their match, never added, changed or deleted on their own."""
+
+    extra = 0
+
+    def has_add_permission(self, request, obj=None) -> bool:
+        return False
+
+    def has_change_permission(self, request, obj=None) -> bool:
+        return False
+
+    def has_delete_permission(self, request, obj=None) -> bool:
+        return False
+
+
+class SeatInline(ReadOnlyInline):
     model = Seat
     fields = ("number", "player_name", "kind", "player_id")
     readonly_fields = fields
-    extra = 0
 
     def get_queryset(self, request):
         return super().get_queryset(request).select_related("player")
@@ -168,15 +182,6 @@ class SeatInline(admin.TabularInline):
     def player_id(self, seat: Seat) -> str:
         return str(seat.player_id)
 
-    def has_add_permission(self, request, obj=None) -> bool:
-        return False
-
-    def has_change_permission(self, request, obj=None) -> bool:
-        return False
-
-    def has_delete_permission(self, request, obj=None) -> bool:
-        return False
-
 
 def _shown_series(request, match: Match) -> int:
     """The series whose deals the match page shows: ?series=N, by default the current one."""
@@ -193,7 +198,7 @@ def _number_parameter(request, name: str, *, default: int, last: int) -> int:
     return int(value)
 
 
-class DealInline(admin.TabularInline):
+class DealInline(ReadOnlyInline):
     """The deals of one series (a match restarted thousands of times has thousands), each
     with every dealt hand, its scores and the running totals. The admin is for staff only,
     and so are the hands."""
@@ -211,7 +216,6 @@ class DealInline(admin.TabularInline):
         "replay",
     )
     readonly_fields = fields
-    extra = 0
 
     def get_formset(self, request, obj=None, **kwargs):
         formset = super().get_formset(request, obj, **kwargs)
@@ -270,24 +274,14 @@ class DealInline(admin.TabularInline):
         url = _replay_url(deal.match_id, deal.series, deal.number)
         return format_html('<a href="{}">step through</a>', url)
 
-    def has_add_permission(self, request, obj=None) -> bool:
-        return False
 
-    def has_change_permission(self, request, obj=None) -> bool:
-        return False
-
-    def has_delete_permission(self, request, obj=None) -> bool:
-        return False
-
-
-class HintInline(admin.TabularInline):
+class HintInline(ReadOnlyInline):
     """The hints the coach gave in the shown series: when, at which version and deal, and
     what it advised (what the player saw, nothing more)."""
 
     model = Hint
     fields = ("created_at", "version", "deal_number", "advised")
     readonly_fields = fields
-    extra = 0
 
     def get_formset(self, request, obj=None, **kwargs):
         formset = super().get_formset(request, obj, **kwargs)
@@ -318,15 +312,6 @@ class HintInline(admin.TabularInline):
             ),
             strength,
         )
-
-    def has_add_permission(self, request, obj=None) -> bool:
-        return False
-
-    def has_change_permission(self, request, obj=None) -> bool:
-        return False
-
-    def has_delete_permission(self, request, obj=None) -> bool:
-        return False
 
 
 def _annotate_running_totals(deals: list[Deal], names: dict[int, str]) -> None:
