@@ -161,6 +161,31 @@ class ReadOnlyInline(admin.TabularInline):
         return False
 
 
+class OneSeriesInline(ReadOnlyInline):
+    """Only the rows of the series the match page shows (a match restarted thousands of
+    times has thousands of series), read once and handed to `prepare`."""
+
+    def prepare(self, rows: list, match: Match) -> None:
+        """Annotate the shown rows, in order, before they are drawn."""
+
+    def get_formset(self, request, obj=None, **kwargs):
+        formset = super().get_formset(request, obj, **kwargs)
+        if obj is None:
+            return formset
+        series = _shown_series(request, obj)
+        prepare = self.prepare
+
+        class OneSeries(formset):
+            def get_queryset(self):
+                if not hasattr(self, "_queryset"):
+                    rows = list(super().get_queryset().filter(series=series))
+                    prepare(rows, obj)
+                    self._queryset = rows
+                return self._queryset
+
+        return OneSeries
+
+
 class SeatInline(ReadOnlyInline):
     model = Seat
     fields = ("number", "player_name", "kind", "player_id")
@@ -198,7 +223,7 @@ def _number_parameter(request, name: str, *, default: int, last: int) -> int:
     return int(value)
 
 
-class DealInline(ReadOnlyInline):
+class DealInline(OneSeriesInline):
     """The deals of one series (a match restarted thousands of times has thousands), each
     with every dealt hand, its scores and the running totals. The admin is for staff only,
     and so are the hands."""
@@ -217,22 +242,8 @@ class DealInline(ReadOnlyInline):
     )
     readonly_fields = fields
 
-    def get_formset(self, request, obj=None, **kwargs):
-        formset = super().get_formset(request, obj, **kwargs)
-        if obj is None:
-            return formset
-        series = _shown_series(request, obj)
-        names = _names(obj)
-
-        class OneSeries(formset):
-            def get_queryset(self):
-                if not hasattr(self, "_queryset"):
-                    deals = list(super().get_queryset().filter(series=series))
-                    _annotate_running_totals(deals, names)
-                    self._queryset = deals
-                return self._queryset
-
-        return OneSeries
+    def prepare(self, deals: list[Deal], match: Match) -> None:
+        _annotate_running_totals(deals, _names(match))
 
     @admin.display(description="dealer")
     def dealer_name(self, deal: Deal) -> str:
@@ -275,25 +286,13 @@ class DealInline(ReadOnlyInline):
         return format_html('<a href="{}">step through</a>', url)
 
 
-class HintInline(ReadOnlyInline):
+class HintInline(OneSeriesInline):
     """The hints the coach gave in the shown series: when, at which version and deal, and
     what it advised (what the player saw, nothing more)."""
 
     model = Hint
     fields = ("created_at", "version", "deal_number", "advised")
     readonly_fields = fields
-
-    def get_formset(self, request, obj=None, **kwargs):
-        formset = super().get_formset(request, obj, **kwargs)
-        if obj is None:
-            return formset
-        series = _shown_series(request, obj)
-
-        class OneSeries(formset):
-            def get_queryset(self):
-                return super().get_queryset().filter(series=series)
-
-        return OneSeries
 
     @admin.display(description="advice: hard's probability, expected value")
     def advised(self, hint: Hint) -> str:
