@@ -69,6 +69,11 @@ PROBLEMS: dict[str, Problem] = {
         "Restarting a shared table: only its owner may, once it is finished.",
         "At a shared table only the owner restarts, once the match is finished.",
     ),
+    "hints_not_allowed": Problem(
+        409,
+        "A hint in a match with more than one human: the coach is for single-player matches.",
+        "Hints are for single-player matches; this one has 2.",
+    ),
     "stale_version": Problem(
         409,
         "`expected_version` is not the match's version.",

@@ -247,6 +247,8 @@ REST_FRAMEWORK = {
         "ip": os.environ.get("ASNAS_RATE_IP", "2400/min"),
         "player_create": os.environ.get("ASNAS_RATE_PLAYER_CREATE", "20/hour"),
         "match_create": os.environ.get("ASNAS_RATE_MATCH_CREATE", "60/hour"),
+        # A hint costs up to a third of a second of CPU (docs/ai.md), a view a millisecond.
+        "hint": os.environ.get("ASNAS_RATE_HINT", "60/min"),
     },
     "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
     "DEFAULT_PARSER_CLASSES": ["asnas_api.parsers.LimitedJSONParser"],

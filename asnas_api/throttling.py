@@ -28,6 +28,7 @@ SCOPE_IDENTITY = {
     "token": "player",
     "player_create": "address",
     "match_create": "player",
+    "hint": "player",
 }
 
 _TABLE = RateCounter._meta.db_table

@@ -38,7 +38,7 @@ from games.engine import (
 )
 from games.engine.state import hands_from_deck
 from games.integrity import check_matches, summary
-from games.models import Deal, Match, Seat
+from games.models import Deal, Hint, Match, Seat
 from games.repository import deal_events, match_event_lines, match_events
 
 _VERBS = {"call": "calls to", "hold": "holds at", "raise": "raises to"}
@@ -147,27 +147,10 @@ def _replay_deal(events, name: str, names: dict[int, str]) -> tuple[DealState, l
     return state.deal, steps
 
 
-class SeatInline(admin.TabularInline):
-    model = Seat
-    fields = ("number", "player_name", "kind", "player_id")
-    readonly_fields = fields
+class ReadOnlyInline(admin.TabularInline):
+    """Rows shown with their match, never added, changed or deleted on their own."""
+
     extra = 0
-
-    def get_queryset(self, request):
-        return super().get_queryset(request).select_related("player")
-
-    @admin.display(description="player")
-    def player_name(self, seat: Seat) -> str:
-        url = reverse("admin:players_player_change", args=[seat.player_id])
-        return format_html('<a href="{}">{}</a>', url, seat.player.name)
-
-    @admin.display(description="kind")
-    def kind(self, seat: Seat) -> str:
-        return seat.player.get_kind_display() if seat.player else "Human (open seat)"
-
-    @admin.display(description="player id")
-    def player_id(self, seat: Seat) -> str:
-        return str(seat.player_id)
 
     def has_add_permission(self, request, obj=None) -> bool:
         return False
@@ -177,6 +160,55 @@ class SeatInline(admin.TabularInline):
 
     def has_delete_permission(self, request, obj=None) -> bool:
         return False
+
+
+class OneSeriesInline(ReadOnlyInline):
+    """Only the rows of the series the match page shows (a match restarted thousands of
+    times has thousands of series), read once and handed to `prepare`."""
+
+    def prepare(self, rows: list, match: Match) -> None:
+        """Annotate the shown rows, in order, before they are drawn."""
+
+    def get_formset(self, request, obj=None, **kwargs):
+        formset = super().get_formset(request, obj, **kwargs)
+        if obj is None:
+            return formset
+        series = _shown_series(request, obj)
+        prepare = self.prepare
+
+        class OneSeries(formset):
+            def get_queryset(self):
+                if not hasattr(self, "_queryset"):
+                    rows = list(super().get_queryset().filter(series=series))
+                    prepare(rows, obj)
+                    self._queryset = rows
+                return self._queryset
+
+        return OneSeries
+
+
+class SeatInline(ReadOnlyInline):
+    model = Seat
+    fields = ("number", "player_name", "kind", "player_id")
+    readonly_fields = fields
+
+    def get_queryset(self, request):
+        return super().get_queryset(request).select_related("player")
+
+    @admin.display(description="player")
+    def player_name(self, seat: Seat) -> str:
+        if seat.player is None:
+            return "(open seat)"
+        url = reverse("admin:players_player_change", args=[seat.player_id])
+        return format_html('<a href="{}">{}</a>', url, seat.player.name)
+
+    @admin.display(description="kind")
+    def kind(self, seat: Seat) -> str:
+        return seat.player.get_kind_display() if seat.player else "Human (open seat)"
+
+    @admin.display(description="player id")
+    def player_id(self, seat: Seat) -> str:
+        return str(seat.player_id or "")
 
 
 def _shown_series(request, match: Match) -> int:
@@ -194,7 +226,7 @@ def _number_parameter(request, name: str, *, default: int, last: int) -> int:
     return int(value)
 
 
-class DealInline(admin.TabularInline):
+class DealInline(OneSeriesInline):
     """The deals of one series (a match restarted thousands of times has thousands), each
     with every dealt hand, its scores and the running totals. The admin is for staff only,
     and so are the hands."""
@@ -212,25 +244,10 @@ class DealInline(admin.TabularInline):
         "replay",
     )
     readonly_fields = fields
-    extra = 0
 
-    def get_formset(self, request, obj=None, **kwargs):
-        formset = super().get_formset(request, obj, **kwargs)
-        if obj is None:
-            return formset
-        series = _shown_series(request, obj)
-        names = _names(obj)
-
-        class OneSeries(formset):
-            def get_queryset(self):
-                if not hasattr(self, "_queryset"):
-                    deals = list(super().get_queryset().filter(series=series))
-                    _attach_deck_and_result(obj, deals)
-                    _annotate_running_totals(deals, names)
-                    self._queryset = deals
-                return self._queryset
-
-        return OneSeries
+    def prepare(self, deals: list[Deal], match: Match) -> None:
+        _attach_deck_and_result(match, deals)
+        _annotate_running_totals(deals, _names(match))
 
     @admin.display(description="dealer")
     def dealer_name(self, deal: Deal) -> str:
@@ -272,14 +289,32 @@ class DealInline(admin.TabularInline):
         url = _replay_url(deal.match_id, deal.series, deal.number)
         return format_html('<a href="{}">step through</a>', url)
 
-    def has_add_permission(self, request, obj=None) -> bool:
-        return False
 
-    def has_change_permission(self, request, obj=None) -> bool:
-        return False
+class HintInline(OneSeriesInline):
+    """The hints the coach gave in the shown series: when, at which version and deal, and
+    what it advised (what the player saw, nothing more)."""
 
-    def has_delete_permission(self, request, obj=None) -> bool:
-        return False
+    model = Hint
+    fields = ("created_at", "version", "deal_number", "advised")
+    readonly_fields = fields
+
+    @admin.display(description="advice: hard's probability, expected value")
+    def advised(self, hint: Hint) -> str:
+        advice = hint.advice
+        strength = (
+            f"rank {advice['hand_rank']}, wins a showdown {advice['showdown_win']}"
+            if advice["hand_rank"] is not None
+            else "not looked"
+        )
+        return format_html(
+            "{}<br>{}",
+            ", ".join(
+                f"{a['action']} {a['hard_probability']}"
+                + (f" ({a['expected_value']})" if a["expected_value"] is not None else "")
+                for a in advice["actions"]
+            ),
+            strength,
+        )
 
 
 def _attach_deck_and_result(match: Match, deals: list[Deal]) -> None:
@@ -349,7 +384,7 @@ class MatchAdmin(StrictFiltersAdmin):
     search_fields = ("id__istartswith", "owner__name")
     ordering = ("-updated_at",)
     actions = ("check_integrity",)
-    inlines = (SeatInline, DealInline)
+    inlines = (SeatInline, DealInline, HintInline)
     fieldsets = (
         (
             None,

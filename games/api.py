@@ -17,6 +17,7 @@ from games.repository import LoadedMatch
 from games.serializers import (
     ActionSerializer,
     EventsQuerySerializer,
+    HintSerializer,
     JoinSerializer,
     MatchCreateSerializer,
     MatchEventsSerializer,
@@ -121,7 +122,7 @@ class MatchViewSet(MatchWriteViewSet):
     lookup_value_converter = "uuid"
     # Named here, drf-spectacular documents the page envelope and its query parameters.
     pagination_class = MatchPagination
-    action_rate_scopes = {"create": ("match_create",)}
+    action_rate_scopes = {"create": ("match_create",), "hint": ("hint",)}
 
     def _found(self) -> LoadedMatch:
         match = selectors.match_get(match_id=self.kwargs["match_id"], player=self.request.user)
@@ -401,3 +402,31 @@ class MatchViewSet(MatchWriteViewSet):
     def events(self, request, match_id):
         query = valid(EventsQuerySerializer, request.query_params)
         return Response(selectors.match_events(match=self._found(), after=query["after"]))
+
+    @extend_schema(
+        operation_id="matches_hint",
+        summary="The coach's advice for your current decision",
+        description="For your turn: the `hard` strategy's probability of each legal action, "
+        "each action's expected score against the AI seats (exact: summed over every deal "
+        "still possible, not sampled), and, once you have looked, your hand's rank and its "
+        "exact chance to win a showdown. Before you look it says look and tells nothing of "
+        "your cards. A hint is logged for the staff but is not a match event: the match's "
+        "`version` does not change. Single-player matches only.",
+        responses={
+            200: HintSerializer,
+            401: UNAUTHORIZED,
+            404: NOT_FOUND,
+            409: problem_response(
+                "It is not your turn, the deal or match is over, or the match has more than "
+                "one human.",
+                "not_your_turn",
+                "deal_over",
+                "match_finished",
+                "hints_not_allowed",
+            ),
+        },
+    )
+    @action(detail=True, methods=["get"])
+    def hint(self, request, match_id):
+        advice = services.hint_create(match_id=match_id, player=request.user)
+        return Response(HintSerializer(advice).data)

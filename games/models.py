@@ -150,3 +150,23 @@ class IdempotencyRecord(models.Model):
 
     def __str__(self) -> str:
         return self.key
+
+
+class Hint(models.Model):
+    """A hint the coach gave, logged for the admin. Not a match event: asking for one changes
+    no version, so it never makes a client's next `expected_version` stale."""
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="hints")
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="hints")
+    version = models.PositiveIntegerField(help_text="The match's version when it was asked.")
+    series = models.PositiveIntegerField()
+    deal_number = models.PositiveSmallIntegerField()
+    advice = models.JSONField(help_text="The hint as the player got it.")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["match", "created_at"]
+        indexes = [models.Index(fields=["match", "created_at"], name="hint_match_created")]
+
+    def __str__(self) -> str:
+        return f"Hint at version {self.version}"

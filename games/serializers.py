@@ -357,3 +357,70 @@ class MatchWriteViewSerializer(MatchViewSerializer):
         help_text="The events this request appended, in seq order, as you may see them: your "
         "move and every AI seat's reply, to animate without calling `events`.",
     )
+
+
+@extend_schema_field(
+    {
+        "type": "string",
+        "pattern": r"^-?\d+\.\d{6}$",
+        "description": "Points, as a decimal with six places.",
+        "example": "-0.186512",
+    }
+)
+class DecimalPointsField(serializers.CharField):
+    pass
+
+
+@extend_schema_field(
+    {
+        "type": "string",
+        "pattern": r"^\d+(/\d+)?$",
+        "description": "An exact probability in lowest terms, as '4542/7007', '0' or '1'.",
+        "example": "4542/7007",
+    }
+)
+class ProbabilityField(serializers.CharField):
+    pass
+
+
+class HintActionSerializer(serializers.Serializer):
+    action = ChoiceField(choices=ACTION_NAMES)
+    hard_probability = ProbabilityField(
+        help_text="How often the `hard` strategy takes this action here, exactly."
+    )
+    expected_value = DecimalPointsField(
+        allow_null=True,
+        help_text="Your expected score of this deal if you take this action and then play as "
+        "`hard` would, against the AI seats' strategies; null before you have looked.",
+    )
+
+
+class HintSerializer(serializers.Serializer):
+    """The coach's advice for your current decision. Before you have looked it says look
+    (free) and tells nothing about your cards."""
+
+    version = serializers.IntegerField(help_text="The match's version: a hint never changes it.")
+    series = serializers.IntegerField()
+    deal_number = serializers.IntegerField()
+    ai_level = ChoiceField(choices=AI_LEVELS, help_text="The AI seats the values are against.")
+    values_are_exact = serializers.BooleanField(
+        help_text="True: each value sums over every deal still possible given the betting so "
+        "far, weighted by how likely the AI seats were to bet so; nothing is sampled."
+    )
+    actions = HintActionSerializer(
+        many=True, help_text="Every legal action, in the order of `legal_actions`."
+    )
+    hand_rank = serializers.IntegerField(
+        allow_null=True,
+        min_value=1,
+        max_value=121,
+        help_text="Your hand's rank among the 121 hand classes, 1 the strongest; null before "
+        "you have looked.",
+    )
+    showdown_win = ProbabilityField(
+        allow_null=True,
+        help_text="Your exact chance to beat three random hands at a showdown outright.",
+    )
+    showdown_tie = ProbabilityField(
+        allow_null=True, help_text="Your exact chance to tie for best with them."
+    )

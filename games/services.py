@@ -6,11 +6,14 @@ import secrets
 import uuid
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from fractions import Fraction
 
 from django.db import transaction
 
 from games import ai, repository
+from games.ai.coach import coach
 from games.engine import (
+    HUMAN_SEAT,
     Act,
     Command,
     DomainError,
@@ -29,10 +32,14 @@ from games.engine import (
     new_seed,
     observe,
 )
+from games.models import Hint
 from games.repository import LoadedMatch
 from players.models import Player
 
 AI_PERSONAS = ("Darius", "Shirin", "Kaveh")
+# Expected values are sums over every deal in binary floating point: six decimals are
+# far inside their precision, and more would be noise.
+HINT_VALUE_DECIMALS = 6
 
 
 @dataclass
@@ -247,3 +254,58 @@ def _present_seat(match: LoadedMatch) -> int:
     if match.state.left[seat]:
         raise DomainError("not_seated", "You left this match; the AI plays your seat.")
     return seat
+
+
+def _exact(value: Fraction | None) -> str | None:
+    return None if value is None else str(value)
+
+
+@transaction.atomic
+def hint_create(*, match_id: uuid.UUID, player: Player) -> dict:
+    """The coach's advice for the owner's current decision, logged as a Hint row. The match
+    itself is not written: its version stays as it was."""
+    match = repository.match_load(match_id=match_id, player=player)
+    if match is None:
+        raise DomainError("not_found", "No such match.")
+    humans = sum(seat.kind == Player.Kind.HUMAN for seat in match.seats)
+    if humans > 1:
+        raise DomainError(
+            "hints_not_allowed", f"Hints are for single-player matches; this one has {humans}."
+        )
+    state = match.state
+    if state.status is Status.FINISHED:
+        raise DomainError("match_finished", "The match is finished; restart to play again.")
+    if state.status is not Status.IN_DEAL:
+        raise DomainError("deal_over", "The deal is over; start the next deal.")
+    if state.deal.turn != HUMAN_SEAT:
+        raise DomainError("not_your_turn", f"It is seat {state.deal.turn}'s turn.")
+    advice = coach(observe(state, HUMAN_SEAT), legal_actions(state, HUMAN_SEAT), match.row.ai_level)
+    body = {
+        "version": state.version,
+        "series": state.series,
+        "deal_number": state.deal_number,
+        "ai_level": match.row.ai_level,
+        "values_are_exact": advice.values_are_exact,
+        "actions": [
+            {
+                "action": a.action,
+                "hard_probability": str(a.hard_probability),
+                "expected_value": None
+                if a.expected_value is None
+                else f"{a.expected_value:.{HINT_VALUE_DECIMALS}f}",
+            }
+            for a in advice.actions
+        ],
+        "hand_rank": advice.hand_rank,
+        "showdown_win": _exact(advice.showdown_win),
+        "showdown_tie": _exact(advice.showdown_tie),
+    }
+    Hint.objects.create(
+        match_id=match.row.id,
+        player=player,
+        version=state.version,
+        series=state.series,
+        deal_number=state.deal_number,
+        advice=body,
+    )
+    return body

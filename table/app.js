@@ -8,6 +8,7 @@ import { add, approx, signed } from "./fractions.js";
 /** @typedef {import('./api.js').MatchSummary} MatchSummary */
 /** @typedef {import('./api.js').WriteAnswer} WriteAnswer */
 /** @typedef {import('./schema').components['schemas']['DealResult']} DealResult */
+/** @typedef {import('./schema').components['schemas']['Hint']} Hint */
 /** @typedef {typeof import('./i18n/en.js').default} Catalogue */
 
 const LANGUAGES = { en: "English", es: "Español", pl: "Polski", da: "Dansk", fr: "Français", fa: "فارسی" };
@@ -34,6 +35,7 @@ const state = {
   /** @type {Catalogue} */ t: /** @type {any} */ (null),
   /** @type {MatchView | null} */ match: null,
   /** Every deal_ended event of the match, for the scoreboard. @type {DealResult[]} */ deals: [],
+  /** The coach's advice, shown while the match is at its version. @type {Hint | null} */ hint: null,
   busy: false,
   /** @type {number} epoch ms until which a 429 holds writes */ heldUntil: 0,
 };
@@ -385,6 +387,7 @@ function render() {
     ),
     h("div", { class: "mine" }, cards, category),
     h("div", { id: "actions", class: "actions" }),
+    ...(state.hint && state.hint.version === match.version ? [hintPanel(state.hint)] : []),
     ...(match.status !== "in_deal" && match.last_deal ? [dealPanel(match, match.last_deal)] : []),
     ...(match.status === "finished" ? [standings(match)] : []),
     h("div", { id: "match-tools", class: "tools" }),
@@ -422,6 +425,11 @@ function renderActions() {
   box.replaceChildren(...buttons);
   const level = store.get("level") || match.ai_level;
   const tools = [
+    mine &&
+      button("hint", tr("hint"), "?", async () => {
+        state.hint = await api.get(`/matches/${match.id}/hint`);
+        render();
+      }, "quiet"),
     button("restart", tr("restart"), "s", () => act("/restart", { ai_level: level }), "quiet"),
     match.status !== "finished" &&
       button("resign", tr("resign"), "q", async () => {
@@ -434,6 +442,40 @@ function renderActions() {
   if (focused) /** @type {HTMLElement | null} */ (document.querySelector(`[data-command="${focused}"]`))?.focus();
   else if (!document.activeElement || document.activeElement === document.body)
     /** @type {HTMLElement | null} */ (box.querySelector("button"))?.focus();
+}
+
+/** The coach's advice: hard's probabilities and exact expected scores. @param {Hint} hint */
+function hintPanel(hint) {
+  const percent = (/** @type {string} */ p) => `${p} (${Math.round(approx(p) * 100)}%)`;
+  const strength =
+    hint.hand_rank === null
+      ? tr("hint_look")
+      : tr("hint_strength", {
+          rank: hint.hand_rank,
+          win: percent(hint.showdown_win ?? "0"),
+          tie: hint.showdown_tie ?? "0",
+        });
+  return h(
+    "section",
+    { class: "panel", id: "hint", "aria-labelledby": "hint-title" },
+    h("h2", { id: "hint-title", text: tr("hint_title") }),
+    h("p", { class: "strength", text: strength }),
+    h(
+      "table",
+      {},
+      h("tr", {}, ...["hint_action", "hint_hard", "hint_value"].map((key) => h("th", { text: trAny(key) }))),
+      ...hint.actions.map((advice) =>
+        h(
+          "tr",
+          { "data-action": advice.action },
+          h("td", { text: trAny(advice.action) }),
+          h("td", { text: percent(advice.hard_probability) }),
+          h("td", { text: advice.expected_value ?? "–" }),
+        ),
+      ),
+    ),
+    h("p", { class: "exact", text: tr("hint_exact") }),
+  );
 }
 
 /** @param {MatchView} match @param {DealResult} deal */

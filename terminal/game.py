@@ -11,6 +11,7 @@ from terminal.table import TableState, is_over
 
 ACTION_KEYS = {"look": "l", "call": "c", "hold": "h", "raise": "r", "fold": "f"}
 AI_LEVEL_KEYS = {"e": "easy", "n": "normal", "h": "hard"}
+HINT = {"?": "hint"}
 QUIT = {"q": "quit (resume later)"}
 
 
@@ -48,6 +49,7 @@ def play(api: Api, sessions: Sessions, screen: Screen, *, name=None, ai_level=No
     if view and is_over(view):
         view = None
     table = TableState()
+    hint = None
     while True:
         if view is None:
             level = ai_level or _choose(screen, "Choose the AI level", AI_LEVEL_KEYS)
@@ -66,11 +68,20 @@ def play(api: Api, sessions: Sessions, screen: Screen, *, name=None, ai_level=No
             view, table, notice = None, TableState(), ""
             continue
         keys = _keys(view)
-        screen.show(table.render(view, keys, notice))
+        screen.show(table.render(view, keys, notice, hint))
         key = screen.key(keys)
+        hint = None
         if key == "q":
             screen.leave(Text("Saved: run play again to resume this match."))
             return
+        if key == "?":
+            try:
+                hint, notice = api("GET", f"/matches/{view['id']}/hint"), ""
+            except ApiProblem as problem:
+                if problem.status == 401 or problem.status >= 500:
+                    raise
+                notice = f"No hint: {problem}"
+            continue
         move = _move(screen, table, view, key)
         if move is None:
             notice = ""
@@ -125,5 +136,5 @@ def _keys(view: dict) -> dict[str, str]:
     if view["status"] == "deal_over":
         keys = {"n": "next deal"}
     else:
-        keys = {ACTION_KEYS[action]: action for action in view["legal_actions"]}
+        keys = {ACTION_KEYS[action]: action for action in view["legal_actions"]} | HINT
     return {**keys, "s": "restart", "g": "resign", **QUIT}

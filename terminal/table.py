@@ -63,8 +63,11 @@ class TableState:
         elif kind == "resigned":
             self.log.append(f"{names[event['seat']]} resigns.")
 
-    def render(self, view: dict, keys: dict[str, str], notice: str = "") -> Group:
-        """The whole screen; `keys` are the keys that work now, with what each does."""
+    def render(
+        self, view: dict, keys: dict[str, str], notice: str = "", hint: dict | None = None
+    ) -> Group:
+        """The whole screen; `keys` are the keys that work now, with what each does; `hint`
+        the coach's advice, when asked for."""
         parts: list[RenderableType] = [
             Rule(
                 f"As-Nas · deal {view['deal_number']} of 12 · series {view['series']} · "
@@ -81,6 +84,8 @@ class TableState:
             parts.append(_showdown(view))
         if is_over(view):
             parts.append(self.standings(view))
+        if hint:
+            parts.append(_hint_table(hint))
         if notice:
             parts.append(Text(notice, style="bold red"))
         parts.append(Text("Keys: " + "   ".join(f"{k} {what}" for k, what in keys.items())))
@@ -163,3 +168,24 @@ def _showdown(view: dict) -> Table:
             seat["delta"],
         )
     return table
+
+
+def _hint_table(hint: dict) -> Group:
+    """The coach's advice: hard's probability and the exact expected score of each action,
+    and the hand's strength once looked."""
+    strength = (
+        f"hand rank {hint['hand_rank']} of 121 · beats three random hands "
+        f"{hint['showdown_win']} (ties {hint['showdown_tie']})"
+        if hint["hand_rank"] is not None
+        else "look first: it is free"
+    )
+    table = Table(
+        caption="expected score of this deal, exact against the AI seats",
+        caption_justify="left",
+    )
+    for column in ("Action", "hard plays it", "Expected score"):
+        table.add_column(column, justify="left" if column == "Action" else "right")
+    for advice in hint["actions"]:
+        value = advice["expected_value"]
+        table.add_row(advice["action"], advice["hard_probability"], "–" if value is None else value)
+    return Group(Text(f"Hint · {strength}", style="bold magenta"), table)

@@ -33,7 +33,8 @@ from .tree import TREE
 @dataclass(frozen=True)
 class ActionAdvice:
     action: str
-    hard_probability: float
+    hard_probability: Fraction
+    """Exact: the shipped table stores each row as integers out of SCALE."""
     expected_value: float | None
     """Expected score of this deal in points, or None before looking."""
 
@@ -55,7 +56,7 @@ def coach(view: SeatView, legal: tuple[str, ...], ai_level: str) -> Hint:
     """Advice for the seat of `view` whose turn it is (`legal`: its legal actions)."""
     if view.your_cards is None:
         return Hint(
-            actions=tuple(ActionAdvice(a, 1.0 if a == "look" else 0.0, None) for a in legal),
+            actions=tuple(ActionAdvice(a, Fraction(a == "look"), None) for a in legal),
             values_are_exact=True,
             hand_rank=None,
             showdown_win=None,
@@ -78,9 +79,9 @@ def coach(view: SeatView, legal: tuple[str, ...], ai_level: str) -> Hint:
             i = TREE.actions[node].index(action)
             child = TREE.children[node][i]
             _, value = subtree_values(own, columns, position, hand, hands, reach, child)
-            advice.append(ActionAdvice(action, row[i] / SCALE, value / total))
+            advice.append(ActionAdvice(action, Fraction(row[i], SCALE), value / total))
         else:  # folding while matched: dominated, not in the table; the stake is lost
-            advice.append(ActionAdvice(action, 0.0, -float(TREE.stakes[node][position])))
+            advice.append(ActionAdvice(action, Fraction(0), -float(TREE.stakes[node][position])))
     win, tie = showdown_chances(hand)
     return Hint(tuple(advice), True, N_HANDS - STRENGTH[hand], win, tie)
 

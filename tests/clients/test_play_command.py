@@ -105,6 +105,17 @@ def test_play_without_url_starts_a_server_and_stops_it(tmp_path):
     assert not postgres_running(tmp_path / "postgres"), "the server and its database stopped"
 
 
+@pytest.mark.slow
+def test_play_shows_the_coachs_hint_on_a_key(server_env, server_url, tmp_path):
+    args = ("--url", server_url, "--state", str(tmp_path / "play.json"), "--name", "Learner")
+    output = play(server_env, *args, "--ai-level", "normal", keys="?\nl\n?\nq\n")
+    assert "? hint" in output
+    blind, seen = output.split("Hint · ")[1:]
+    assert blind.startswith("look first") and re.search(r"look\W+1\W+–", blind)
+    assert re.match(r"hand rank \d+ of 121 · beats three random hands \d+/\d+", seen)
+    assert re.search(r"(call|hold)\W+(\d+/\d+|0|1)\W+-?\d+\.\d{6}", seen), seen
+
+
 def match_view(server_url: str, token: str, match_id: str) -> dict:
     request = urllib.request.Request(
         f"{server_url}/api/v1/matches/{match_id}", headers={"Authorization": f"Bearer {token}"}

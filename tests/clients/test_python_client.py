@@ -14,6 +14,7 @@ def test_generated_client_plays_a_whole_match(asnas_client, server_url):
         matches_act,
         matches_create,
         matches_events,
+        matches_hint,
         matches_list,
         matches_next_deal,
         matches_resign,
@@ -22,8 +23,10 @@ def test_generated_client_plays_a_whole_match(asnas_client, server_url):
         players_tokens_revoke_current,
     )
     from asnas_client.models import (
+        ActionName,
         ActionRequest,
         DealEndedEvent,
+        Hint,
         MatchCreateRequest,
         MatchEvents,
         MatchFinishedEvent,
@@ -48,6 +51,17 @@ def test_generated_client_plays_a_whole_match(asnas_client, server_url):
 
     replies = []
     view = ok(matches_create.sync(client=client, body=MatchCreateRequest(seed=8)))
+
+    # The coach: before looking it says look; after, exact figures. The version stands.
+    blind = matches_hint.sync(view.id, client=client)
+    assert isinstance(blind, Hint) and blind.version == view.version, blind
+    assert {a.action.value: a.hard_probability for a in blind.actions}["look"] == "1"
+    view = ok(matches_act.sync(view.id, client=client, body=ActionRequest(action=ActionName.LOOK)))
+    seen = matches_hint.sync(view.id, client=client)
+    assert isinstance(seen, Hint) and 1 <= seen.hand_rank <= 121, seen
+    assert [a.action.value for a in seen.actions] == [a.value for a in view.legal_actions]
+    assert all(a.expected_value is not None for a in seen.actions)
+
     rng = random.Random(8)
     while view.status is not MatchStatus.FINISHED:
         if view.status is MatchStatus.DEAL_OVER:

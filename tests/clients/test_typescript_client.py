@@ -2,6 +2,7 @@
 compiles under `tsc --strict` and plays a whole match against the real server."""
 
 import json
+import re
 import shutil
 
 import pytest
@@ -29,5 +30,10 @@ def test_typescript_client_compiles_strict_and_plays_a_whole_match(
     assert summary["events"][0] == "created"
     assert summary["events"][-1] == f"finished, totals {' '.join(summary['totals'])}"
     assert summary["replies_are_the_events"]
+    hint = summary["hint"]
+    assert hint["exact"] is True and 1 <= hint["hand_rank"] <= 121
+    assert re.fullmatch(r"\d+/\d+|0|1", hint["showdown_win"])
+    for advice in hint["actions"]:
+        assert re.fullmatch(r"\w+ (\d+/\d+|0|1) -?\d+\.\d{6}", advice), advice
     assert summary["resigned"][0] == "seat 0 resigned"
     assert summary["resigned"][1].startswith("finished, totals 0 0 0 0")

@@ -10,7 +10,9 @@ def rates(settings):
     """Set the limits for one test; every scope not named stays generous."""
 
     def set_rates(**limits):
-        table = {scope: GENEROUS for scope in ("token", "ip", "player_create", "match_create")}
+        table = {
+            scope: GENEROUS for scope in ("token", "ip", "player_create", "match_create", "hint")
+        }
         settings.REST_FRAMEWORK = {
             **settings.REST_FRAMEWORK,
             "DEFAULT_THROTTLE_RATES": {**table, **limits},

@@ -129,6 +129,7 @@ HAPPY = {
     ),
     "POST /api/v1/matches/{match_id}/restart": lambda w: _in(w["finished"], body={}),
     "GET /api/v1/matches/{match_id}/events": lambda w: _in(w["finished"], query={"after": 0}),
+    "GET /api/v1/matches/{match_id}/hint": lambda w: _in(w["in_deal"]),
     "POST /api/v1/matches/{match_id}/resign": lambda w: _in(
         w["in_deal"], body={"expected_version": w["in_deal"]["version"]}
     ),

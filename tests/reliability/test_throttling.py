@@ -128,3 +128,15 @@ def test_a_429_names_the_limit_and_when_it_frees_up(rates, make_client):
         f"Rate limit 'token' (1/min) reached. Expected available in {wait} seconds."
     )
     assert parse_list(response["RateLimit"])["token"] == {"r": 0, "t": wait}
+
+
+def test_hints_have_a_limit_of_their_own(rates, client, new_match):
+    rates(hint="2/min")
+    match_id = new_match(seed=1)["id"]
+    for left in (1, 0):
+        response = client.get(f"/api/v1/matches/{match_id}/hint")
+        assert response.status_code == 200
+        assert parse_list(response["RateLimit"])["hint"]["r"] == left
+    assert_problem(client.get(f"/api/v1/matches/{match_id}/hint"), 429, "throttled")
+    # Other reads of the match are not held back.
+    assert client.get(f"/api/v1/matches/{match_id}").status_code == 200

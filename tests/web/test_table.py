@@ -237,3 +237,31 @@ def test_served_by_the_api_itself_with_the_browser_preferences(open_table, api_o
     assert (before, after) == ("rgb(244, 241, 232)", "rgb(255, 255, 255)")
     screenshot(page, "da-high-contrast")
     assert page.errors == []
+
+
+def test_the_hint_button_shows_the_coachs_advice(at_a_fresh_turn, api_origin):
+    page = at_a_fresh_turn()
+    button(page, "hint").click()
+    panel = page.locator("#hint")
+    expect(panel.locator(".strength")).to_have_text(
+        "Look first: it is free and shows you your hand."
+    )
+    expect(panel.locator('tr[data-action="look"] td').nth(1)).to_have_text("1 (100%)")
+    assert "of 121" not in panel.inner_text()
+    button(page, "look").click()
+    settled(page)
+    # The look moved the match on: the old advice is gone until asked for again.
+    expect(panel).to_have_count(0)
+    expect(button(page, "hint")).to_be_enabled()
+    page.keyboard.press("?")
+    expect(panel.locator(".strength")).to_contain_text("ranks")
+    asked = api_get(api_origin, page, f"/matches/{match_id(page)}/hint")
+    expect(panel.locator(".strength")).to_contain_text(
+        f"ranks {asked['hand_rank']} of 121; it beats three random hands {asked['showdown_win']}"
+    )
+    for advice in asked["actions"]:
+        cells = panel.locator(f'tr[data-action="{advice["action"]}"] td')
+        expect(cells.nth(1)).to_contain_text(advice["hard_probability"])
+        expect(cells.nth(2)).to_have_text(advice["expected_value"])
+    screenshot(page, "table-hint")
+    assert page.errors == []

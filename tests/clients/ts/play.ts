@@ -106,6 +106,8 @@ async function main(): Promise<void> {
   });
   // Each write's answer carries the events it appended: together, the whole history.
   const replies: MatchEvent[] = [...view.events];
+  // The coach, once the cards are seen: typed as the schema's Hint.
+  let hint: Schemas["Hint"] | undefined;
   while (view.status !== "finished") {
     const path = `/matches/${view.id}`;
     view =
@@ -116,6 +118,9 @@ async function main(): Promise<void> {
             expected_version: view.version,
           });
     replies.push(...view.events);
+    if (!hint && view.your_cards && view.status === "in_deal") {
+      hint = await call("matches_hint", "GET", `/matches/${view.id}/hint`);
+    }
   }
   const resigned = await call("matches_create", "POST", "/matches", { ai_level: "normal" });
   const gaveUp = await call("matches_resign", "POST", `/matches/${resigned.id}/resign`, {});
@@ -140,6 +145,12 @@ async function main(): Promise<void> {
       resigned: gaveUp.events.map(describe),
       winners: view.winners,
       totals: view.seats.map((seat) => seat.total),
+      hint: hint && {
+        exact: hint.values_are_exact,
+        hand_rank: hint.hand_rank,
+        showdown_win: hint.showdown_win,
+        actions: hint.actions.map((a) => `${a.action} ${a.hard_probability} ${a.expected_value}`),
+      },
     }),
   );
 }
