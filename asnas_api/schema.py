@@ -162,6 +162,7 @@ def add_common_responses(result, generator, request, public):
                     content["application/problem+json"] = content.pop("application/json")
     return result
 
+
 # What a field means where its serializer gives no help_text: one entry per field name,
 # which means the same everywhere it occurs, or per "Component.field" where it does not.
 FIELD_DOCS = {
@@ -262,3 +263,23 @@ class CachedSchemaView(SpectacularAPIView):
         answer = HttpResponse(content, content_type=content_type)
         answer["Content-Disposition"] = disposition
         return answer
+
+
+def add_success_examples(result, generator, request, public):
+    """drf-spectacular postprocessing hook: each match operation's success answer gets the
+    examples of a real seeded match (games.examples), in progress and finished."""
+    from games.examples import success_examples  # the app registry is ready by now
+
+    examples = success_examples()
+    for operations in result["paths"].values():
+        for operation in operations.values():
+            named = examples.get(operation["operationId"])
+            if not named:
+                continue
+            success = next(code for code in operation["responses"] if code.startswith("2"))
+            content = operation["responses"][success]["content"]["application/json"]
+            content["examples"] = {
+                name.title().replace(" ", ""): {"value": value, "summary": name}
+                for name, value in named.items()
+            }
+    return result

@@ -264,6 +264,7 @@ SPECTACULAR_SETTINGS = {
         "drf_spectacular.hooks.postprocess_schema_enums",
         "asnas_api.schema.add_common_responses",
         "asnas_api.schema.describe_fields",
+        "asnas_api.schema.add_success_examples",
     ],
     "SWAGGER_UI_DIST": "SIDECAR",
     # One named enum per choice set that several fields share.

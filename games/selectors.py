@@ -82,10 +82,10 @@ def match_view(*, match: LoadedMatch) -> dict:
 def match_write_view(*, match: LoadedMatch) -> dict:
     """The MatchWriteView a write answers with: the MatchView, and the events the write
     appended as seat 0 may see them, so a client can show what the AI seats did."""
-    return {**match_view(match=match), "events": _seen(match.appended)}
+    return {**match_view(match=match), "events": events_seen(match.appended)}
 
 
-def _seen(events: list[tuple[int, Event]]) -> list[dict]:
+def events_seen(events: list[tuple[int, Event]]) -> list[dict]:
     return [{"seq": seq, **event_view(event, HUMAN_SEAT)} for seq, event in events]
 
 
@@ -95,7 +95,7 @@ def match_events(*, match: LoadedMatch, after: int, limit: int = EVENTS_PAGE_LIM
     return {
         "version": match.row.version,
         "has_more": len(rows) > limit,
-        "events": _seen(rows[:limit]),
+        "events": events_seen(rows[:limit]),
     }
 
 

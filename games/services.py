@@ -33,8 +33,9 @@ AI_PERSONAS = ("Darius", "Shirin", "Kaveh")
 
 
 @dataclass
-class _Step:
-    """The events one request adds to a match, and the state they lead to."""
+class Step:
+    """The events one request adds to a match, and the state they lead to: pure, so the
+    schema's examples (games/examples.py) play matches exactly as the services do."""
 
     state: MatchState
     events: list[Event] = field(default_factory=list)
@@ -45,7 +46,7 @@ class _Step:
             self.events.append(event)
 
 
-def _run_ai_seats(step: _Step, *, ai_level: str) -> None:
+def run_ai_seats(step: Step, *, ai_level: str) -> None:
     """Let the AI seats act until it is the human's turn or the deal is over."""
     state = step.state
     while state.status is Status.IN_DEAL and state.deal.turn != HUMAN_SEAT:
@@ -69,9 +70,9 @@ def _ai_personas() -> list[Player]:
 def match_create(*, owner: Player, ai_level: str, seed: int | None = None) -> LoadedMatch:
     """A new match with the owner at seat 0 and AI personas at seats 1-3. Deal 1 starts
     at once, and the AI seats that act before the owner have acted."""
-    step = _Step(MatchState())
+    step = Step(MatchState())
     step.apply(StartMatch(new_seed() if seed is None else seed))
-    _run_ai_seats(step, ai_level=ai_level)
+    run_ai_seats(step, ai_level=ai_level)
     return repository.match_insert(
         players=[owner, *_ai_personas()],
         ai_level=ai_level,
@@ -100,9 +101,9 @@ def _match_apply(
     if ai_level is not None and ai_level != match.row.ai_level:
         repository.match_set_ai_level(match=match, ai_level=ai_level)
     # The loaded state is the stored one, parsed for this request only: the step may change it.
-    step = _Step(match.state)
+    step = Step(match.state)
     step.apply(command)
-    _run_ai_seats(step, ai_level=match.row.ai_level)
+    run_ai_seats(step, ai_level=match.row.ai_level)
     repository.match_append(match=match, events=step.events, state=step.state)
     return match
 
