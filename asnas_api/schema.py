@@ -163,6 +163,68 @@ def add_common_responses(result, generator, request, public):
     return result
 
 
+# The response headers, as components/headers: each once, referred to where it occurs.
+RESPONSE_HEADERS = {
+    "X-Request-ID": {
+        "description": "This request's id (the client's own if it sent a valid one), also in "
+        "every problem body as `request_id` and in the access log.",
+        "schema": {"type": "string"},
+    },
+    "RateLimit-Policy": {
+        "description": "The rate limits this request counted against (IETF httpapi "
+        "ratelimit-headers): one item per named policy, its quota `q` in a window of `w` "
+        'seconds, e.g. `"ip";q=2400;w=60, "token";q=1200;w=60`.',
+        "schema": {"type": "string"},
+    },
+    "RateLimit": {
+        "description": "What is left of each policy in RateLimit-Policy: `r` requests remaining, "
+        '`t` seconds until its window resets, e.g. `"ip";r=2399;t=42, "token";r=1199;t=42`.',
+        "schema": {"type": "string"},
+    },
+    "Retry-After": {
+        "description": "Seconds to wait before retrying.",
+        "schema": {"type": "integer"},
+    },
+    "Idempotent-Replayed": {
+        "description": "`true` when this answer is the stored outcome of an earlier request "
+        "with the same Idempotency-Key, replayed without changing anything.",
+        "schema": {"type": "string", "enum": ["true"]},
+    },
+}
+
+
+def declare_response_headers(result, generator, request, public):
+    """drf-spectacular postprocessing hook: the headers the middleware and the views add,
+    declared on each response that can carry them: X-Request-ID and the RateLimit pair on
+    every answer of the API, Retry-After on 429s and wherever a code of the registry asks a
+    retry, Idempotent-Replayed on the success of a write that takes an Idempotency-Key."""
+    result["components"]["headers"] = RESPONSE_HEADERS
+    for path, operations in result["paths"].items():
+        if not path.startswith("/api/v1/"):
+            continue
+        for operation in operations.values():
+            takes_a_key = any(
+                parameter["name"] == "Idempotency-Key"
+                for parameter in operation.get("parameters", [])
+            )
+            for status, response in operation["responses"].items():
+                names = ["X-Request-ID", "RateLimit-Policy", "RateLimit"]
+                examples = [
+                    example["value"]["code"]
+                    for content in response.get("content", {}).values()
+                    for example in content.get("examples", {}).values()
+                    if "code" in example["value"]
+                ]
+                if status == "429" or any(PROBLEMS[code].retry_after for code in examples):
+                    names.append("Retry-After")
+                if takes_a_key and status.startswith("2"):
+                    names.append("Idempotent-Replayed")
+                response["headers"] = {
+                    name: {"$ref": f"#/components/headers/{name}"} for name in names
+                }
+    return result
+
+
 # What a field means where its serializer gives no help_text: one entry per field name,
 # which means the same everywhere it occurs, or per "Component.field" where it does not.
 FIELD_DOCS = {

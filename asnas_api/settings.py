@@ -265,6 +265,7 @@ SPECTACULAR_SETTINGS = {
         "asnas_api.schema.add_common_responses",
         "asnas_api.schema.describe_fields",
         "asnas_api.schema.add_success_examples",
+        "asnas_api.schema.declare_response_headers",
     ],
     "SWAGGER_UI_DIST": "SIDECAR",
     # One named enum per choice set that several fields share.
