@@ -6,10 +6,12 @@ import json
 import re
 import subprocess
 import sys
+import time
 import urllib.request
 
 import pytest
 
+from tests.clients.conftest import serve
 from tests.servers import BASE_DIR
 
 pytestmark = pytest.mark.slow
@@ -33,9 +35,11 @@ def post(url: str, body: dict, token: str | None = None) -> dict:
         return json.loads(response.read())
 
 
-def shell_loop(server_url: str, match_id: str, token: str) -> subprocess.CompletedProcess:
+def shell_loop(
+    server_url: str, match_id: str, token: str, path: str = "/usr/bin:/bin"
+) -> subprocess.CompletedProcess:
     env = {
-        "PATH": "/usr/bin:/bin",
+        "PATH": path,
         "B": f"{server_url}/api/v1",
         "AUTH": f"Authorization: Bearer {token}",
         "M": match_id,
@@ -65,6 +69,45 @@ def test_the_shell_loop_stops_at_the_first_error(server_url, player):
     assert result.stderr.count("HTTP 404") == 1, result.stderr
     assert '"code":"not_found"' in result.stderr
     assert "Traceback" not in result.stderr
+
+
+# 3 requests a second per player: a match from the shell makes about 60, as fast as it can.
+LOW_TOKEN_RATE = "3/s"
+
+# Runs the real curl and keeps what the loop's `-w '%{http_code}'` prints: the statuses.
+STATUS_RECORDING_CURL = """#!/bin/bash
+out=$(/usr/bin/curl "$@"); rc=$?
+printf %s "$out"; echo "$out" >> "$(dirname "$0")/statuses"
+exit $rc
+"""
+
+
+@pytest.fixture(scope="module")
+def throttled_server_url(server_env, tmp_path_factory) -> str:
+    """A second server on the same database, with a low per-player limit."""
+    log = tmp_path_factory.mktemp("throttled") / "gunicorn.log"
+    yield from serve({**server_env, "ASNAS_RATE_TOKEN": LOW_TOKEN_RATE}, log)
+
+
+def test_the_shell_loop_waits_out_429s_and_finishes(throttled_server_url, tmp_path):
+    token = post(f"{throttled_server_url}/api/v1/players", {"name": "Readme"})["token"]
+    match = post(f"{throttled_server_url}/api/v1/matches", {"seed": 3}, token)
+    curl = tmp_path / "curl"
+    curl.write_text(STATUS_RECORDING_CURL)
+    curl.chmod(0o755)
+    started = time.monotonic()
+    result = shell_loop(throttled_server_url, match["id"], token, f"{tmp_path}:/usr/bin:/bin")
+    took = time.monotonic() - started
+    assert result.returncode == 0, result.stderr
+    assert "'type': 'match_finished'" in result.stdout, result.stdout
+    assert result.stderr == ""
+    statuses = (tmp_path / "statuses").read_text().split()
+    refused = statuses.count("429")
+    assert refused, statuses
+    # Each 429 was followed by a wait (Retry-After is at least 1 s), not by a flood of retries.
+    assert took >= refused * 0.9, (took, refused)
+    assert refused < len(statuses) / 2, statuses
+    assert set(statuses) == {"200", "429"}
 
 
 def test_the_python_snippet_plays_a_whole_match(server_url, asnas_client, tmp_path):
