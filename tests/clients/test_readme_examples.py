@@ -12,6 +12,7 @@ import urllib.request
 import pytest
 
 from tests.clients.conftest import serve
+from tests.clients.npm import SCHEMA_FILE, TS_DIR, run
 from tests.servers import BASE_DIR
 
 pytestmark = pytest.mark.slow
@@ -125,3 +126,50 @@ def test_the_python_snippet_plays_a_whole_match(server_url, asnas_client, tmp_pa
     assert any(line.endswith(" match_finished") for line in lines), lines[-5:]
     winners, totals = lines[-1].split("] ")
     assert winners.startswith("[") and totals.startswith("[")
+
+
+@pytest.fixture(scope="module")
+def ts_snippet(node_modules, tmp_path_factory):
+    """The README's TypeScript snippet, compiled with `tsc --strict` against the types
+    generated from openapi.yaml; runs it with a base URL and answers the finished process."""
+    build = tmp_path_factory.mktemp("ts_snippet")
+    (build / "main.ts").write_text(block("ts", "class ProblemError"))
+    config = (TS_DIR / "tsconfig.json").read_text().replace('"play.ts"', '"main.ts"')
+    (build / "tsconfig.json").write_text(config)
+    (build / "node_modules").symlink_to(node_modules)
+    bin_dir = node_modules / ".bin"
+    run(bin_dir / "openapi-typescript", SCHEMA_FILE, "-o", build / "schema.ts", cwd=build)
+    run(bin_dir / "tsc", "--strict", "-p", build, cwd=build)
+
+    def node(*arguments: str) -> subprocess.CompletedProcess:
+        return subprocess.run(
+            ["node", build / "build" / "main.js", *arguments],
+            capture_output=True,
+            text=True,
+            timeout=300,
+        )
+
+    return node
+
+
+def test_the_typescript_snippet_plays_a_whole_match(ts_snippet, server_url):
+    result = ts_snippet(server_url)
+    assert result.returncode == 0, result.stderr
+    lines = result.stdout.splitlines()
+    assert any(line.endswith(" match_finished") for line in lines), lines[-5:]
+    assert lines[-1].startswith("[")  # the winners, then the totals
+
+
+def test_the_typescript_snippet_stops_on_a_problem_body(ts_snippet, server_url):
+    result = ts_snippet(server_url, "x" * 65)  # names are 1 to 64 characters
+    assert result.returncode == 1
+    assert result.stderr.startswith("400 validation_error: "), result.stderr
+    assert result.stdout == ""
+
+
+def test_the_typescript_snippet_stops_on_an_answer_that_is_no_problem_body(ts_snippet, server_url):
+    # Under /nowhere there is no API: Django's HTML 404 page, not JSON.
+    result = ts_snippet(f"{server_url}/nowhere")
+    assert result.returncode == 1
+    assert result.stderr.startswith("404 Not Found from "), result.stderr
+    assert "SyntaxError" not in result.stderr
