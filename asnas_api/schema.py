@@ -261,6 +261,14 @@ FIELD_DOCS = {
     "stats": "Your results over your unseeded matches.",
     "matches_played": "Your unseeded matches, finished or not.",
     "matches_finished": "Your unseeded matches whose series is finished.",
+    "status": "Where the match stands: `in_deal` (a deal is being played), `deal_over` "
+    "(call next-deal) or `finished` (all 12 deals played, or resigned).",
+    "ai_level": "How well the AI seats play: `easy`, `normal` or `hard`.",
+    "kind": "`human` for a person, `ai` for an AI seat.",
+    "outcome": "`showdown` when two or more seats were left to compare hands, `uncontested` "
+    "when all but one folded.",
+    "ActionEvent.action": "What the seat did.",
+    "ActionRequest.action": "One of the view's `legal_actions`.",
     "MatchView.winners": "The seats with the highest total once the match is finished, else null.",
     "MatchWriteView.winners": "The seats with the highest total once the match is finished, "
     "else null.",
@@ -285,9 +293,19 @@ FIELD_DOCS = {
 }
 
 
+# What a component means where no serializer docstring can say it.
+COMPONENT_DOCS = {
+    "MatchEvent": "One event of a match, as you may see it: its `type` says which of the "
+    "members it is (match_created, deal_started, action, deal_ended, match_restarted, "
+    "resigned, match_finished).",
+}
+
+
 def describe_fields(result, generator, request, public):
     """drf-spectacular postprocessing hook: every field without a description gets the one
-    FIELD_DOCS gives it."""
+    FIELD_DOCS gives it, and every component COMPONENT_DOCS names its description."""
+    for component, text in COMPONENT_DOCS.items():
+        result["components"]["schemas"][component].setdefault("description", text)
     for component, schema in result["components"]["schemas"].items():
         for name, field in schema.get("properties", {}).items():
             text = FIELD_DOCS.get(f"{component}.{name}") or FIELD_DOCS.get(name)
