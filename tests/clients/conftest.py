@@ -25,15 +25,17 @@ def server_env() -> dict[str, str]:
         yield {**os.environ, "DATABASE_URL": url, "ASNAS_ALLOW_CLIENT_SEED": "1"}
 
 
-def serve(env: dict[str, str], log: Path):
-    """Serve the API with gunicorn, as `manage.py serve` runs it, with `env`; yields its URL."""
+@pytest.fixture(scope="session")
+def server_url(server_env, tmp_path_factory) -> str:
+    """The base URL of the API served by gunicorn, as `manage.py serve` runs it."""
     port = free_port()
+    log = tmp_path_factory.mktemp("server") / "gunicorn.log"
     with log.open("w") as output:
         server = subprocess.Popen(
             [sys.executable, "-m", "gunicorn", "asnas_api.wsgi", "--workers", "2"]
             + ["--bind", f"127.0.0.1:{port}", "--no-control-socket"],
             cwd=BASE_DIR,
-            env=env,
+            env=server_env,
             stdout=output,
             stderr=subprocess.STDOUT,
         )
@@ -44,12 +46,6 @@ def serve(env: dict[str, str], log: Path):
     finally:
         server.terminate()
         server.wait(timeout=30)
-
-
-@pytest.fixture(scope="session")
-def server_url(server_env, tmp_path_factory) -> str:
-    """The base URL of the API served on the clients' database."""
-    yield from serve(server_env, tmp_path_factory.mktemp("server") / "gunicorn.log")
 
 
 @pytest.fixture(scope="session")

@@ -11,9 +11,8 @@ import urllib.request
 
 import pytest
 
-from tests.clients.conftest import serve
 from tests.clients.npm import SCHEMA_FILE, TS_DIR, run
-from tests.servers import BASE_DIR
+from tests.servers import BASE_DIR, served
 
 pytestmark = pytest.mark.slow
 
@@ -86,8 +85,9 @@ exit $rc
 @pytest.fixture(scope="module")
 def throttled_server_url(server_env, tmp_path_factory) -> str:
     """A second server on the same database, with a low per-player limit."""
-    log = tmp_path_factory.mktemp("throttled") / "gunicorn.log"
-    yield from serve({**server_env, "ASNAS_RATE_TOKEN": LOW_TOKEN_RATE}, log)
+    log = tmp_path_factory.mktemp("throttled") / "serve.log"
+    with served(log, {**server_env, "ASNAS_RATE_TOKEN": LOW_TOKEN_RATE}) as (url, _):
+        yield url
 
 
 def test_the_shell_loop_waits_out_429s_and_finishes(throttled_server_url, tmp_path):
