@@ -162,6 +162,69 @@ def add_common_responses(result, generator, request, public):
                     content["application/problem+json"] = content.pop("application/json")
     return result
 
+
+# The response headers, as components/headers: each once, referred to where it occurs.
+RESPONSE_HEADERS = {
+    "X-Request-ID": {
+        "description": "This request's id (the client's own if it sent a valid one), also in "
+        "every problem body as `request_id` and in the access log.",
+        "schema": {"type": "string"},
+    },
+    "RateLimit-Policy": {
+        "description": "The rate limits this request counted against (IETF httpapi "
+        "ratelimit-headers): one item per named policy, its quota `q` in a window of `w` "
+        'seconds, e.g. `"ip";q=2400;w=60, "token";q=1200;w=60`.',
+        "schema": {"type": "string"},
+    },
+    "RateLimit": {
+        "description": "What is left of each policy in RateLimit-Policy: `r` requests remaining, "
+        '`t` seconds until its window resets, e.g. `"ip";r=2399;t=42, "token";r=1199;t=42`.',
+        "schema": {"type": "string"},
+    },
+    "Retry-After": {
+        "description": "Seconds to wait before retrying.",
+        "schema": {"type": "integer"},
+    },
+    "Idempotent-Replayed": {
+        "description": "`true` when this answer is the stored outcome of an earlier request "
+        "with the same Idempotency-Key, replayed without changing anything.",
+        "schema": {"type": "string", "enum": ["true"]},
+    },
+}
+
+
+def declare_response_headers(result, generator, request, public):
+    """drf-spectacular postprocessing hook: the headers the middleware and the views add,
+    declared on each response that can carry them: X-Request-ID and the RateLimit pair on
+    every answer of the API, Retry-After on 429s and wherever a code of the registry asks a
+    retry, Idempotent-Replayed on the success of a write that takes an Idempotency-Key."""
+    result["components"]["headers"] = RESPONSE_HEADERS
+    for path, operations in result["paths"].items():
+        if not path.startswith("/api/v1/"):
+            continue
+        for operation in operations.values():
+            takes_a_key = any(
+                parameter["name"] == "Idempotency-Key"
+                for parameter in operation.get("parameters", [])
+            )
+            for status, response in operation["responses"].items():
+                names = ["X-Request-ID", "RateLimit-Policy", "RateLimit"]
+                examples = [
+                    example["value"]["code"]
+                    for content in response.get("content", {}).values()
+                    for example in content.get("examples", {}).values()
+                    if "code" in example["value"]
+                ]
+                if status == "429" or any(PROBLEMS[code].retry_after for code in examples):
+                    names.append("Retry-After")
+                if takes_a_key and status.startswith("2"):
+                    names.append("Idempotent-Replayed")
+                response["headers"] = {
+                    name: {"$ref": f"#/components/headers/{name}"} for name in names
+                }
+    return result
+
+
 # What a field means where its serializer gives no help_text: one entry per field name,
 # which means the same everywhere it occurs, or per "Component.field" where it does not.
 FIELD_DOCS = {
@@ -198,6 +261,14 @@ FIELD_DOCS = {
     "stats": "Your results over your unseeded matches.",
     "matches_played": "Your unseeded matches, finished or not.",
     "matches_finished": "Your unseeded matches whose series is finished.",
+    "status": "Where the match stands: `in_deal` (a deal is being played), `deal_over` "
+    "(call next-deal) or `finished` (all 12 deals played, or resigned).",
+    "ai_level": "How well the AI seats play: `easy`, `normal` or `hard`.",
+    "kind": "`human` for a person, `ai` for an AI seat.",
+    "outcome": "`showdown` when two or more seats were left to compare hands, `uncontested` "
+    "when all but one folded.",
+    "ActionEvent.action": "What the seat did.",
+    "ActionRequest.action": "One of the view's `legal_actions`.",
     "MatchView.winners": "The seats with the highest total once the match is finished, else null.",
     "MatchWriteView.winners": "The seats with the highest total once the match is finished, "
     "else null.",
@@ -222,9 +293,19 @@ FIELD_DOCS = {
 }
 
 
+# What a component means where no serializer docstring can say it.
+COMPONENT_DOCS = {
+    "MatchEvent": "One event of a match, as you may see it: its `type` says which of the "
+    "members it is (match_created, deal_started, action, deal_ended, match_restarted, "
+    "resigned, match_finished).",
+}
+
+
 def describe_fields(result, generator, request, public):
     """drf-spectacular postprocessing hook: every field without a description gets the one
-    FIELD_DOCS gives it."""
+    FIELD_DOCS gives it, and every component COMPONENT_DOCS names its description."""
+    for component, text in COMPONENT_DOCS.items():
+        result["components"]["schemas"][component].setdefault("description", text)
     for component, schema in result["components"]["schemas"].items():
         for name, field in schema.get("properties", {}).items():
             text = FIELD_DOCS.get(f"{component}.{name}") or FIELD_DOCS.get(name)
@@ -262,3 +343,23 @@ class CachedSchemaView(SpectacularAPIView):
         answer = HttpResponse(content, content_type=content_type)
         answer["Content-Disposition"] = disposition
         return answer
+
+
+def add_success_examples(result, generator, request, public):
+    """drf-spectacular postprocessing hook: each match operation's success answer gets the
+    examples of a real seeded match (games.examples), in progress and finished."""
+    from games.examples import success_examples  # the app registry is ready by now
+
+    examples = success_examples()
+    for operations in result["paths"].values():
+        for operation in operations.values():
+            named = examples.get(operation["operationId"])
+            if not named:
+                continue
+            success = next(code for code in operation["responses"] if code.startswith("2"))
+            content = operation["responses"][success]["content"]["application/json"]
+            content["examples"] = {
+                name.title().replace(" ", ""): {"value": value, "summary": name}
+                for name, value in named.items()
+            }
+    return result

@@ -262,10 +262,15 @@ SPECTACULAR_SETTINGS = {
     "VERSION": "1.0.0",
     "SERVE_INCLUDE_SCHEMA": False,
     "COMPONENT_SPLIT_REQUEST": True,
+    # The enums' values are listed in the schema already; a generated "* `x` - x" list per
+    # enum only repeats them. What each field means is in its own description.
+    "ENUM_GENERATE_CHOICE_DESCRIPTION": False,
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",
         "asnas_api.schema.add_common_responses",
         "asnas_api.schema.describe_fields",
+        "asnas_api.schema.add_success_examples",
+        "asnas_api.schema.declare_response_headers",
     ],
     "SWAGGER_UI_DIST": "SIDECAR",
     # One named enum per choice set that several fields share.

@@ -90,10 +90,10 @@ def match_view(*, match: LoadedMatch) -> dict:
 def match_write_view(*, match: LoadedMatch) -> dict:
     """The MatchWriteView a write answers with: the MatchView, and the events the write
     appended as the writer may see them, so a client can show what the other seats did."""
-    return {**match_view(match=match), "events": _seen(match.appended, match.viewer_seat)}
+    return {**match_view(match=match), "events": events_seen(match.appended, match.viewer_seat)}
 
 
-def _seen(events: list[tuple[int, Event]], viewer: int) -> list[dict]:
+def events_seen(events: list[tuple[int, Event]], viewer: int) -> list[dict]:
     return [{"seq": seq, **event_view(event, viewer)} for seq, event in events]
 
 
@@ -103,7 +103,7 @@ def match_events(*, match: LoadedMatch, after: int, limit: int = EVENTS_PAGE_LIM
     return {
         "version": match.row.version,
         "has_more": len(rows) > limit,
-        "events": _seen(rows[:limit], match.viewer_seat),
+        "events": events_seen(rows[:limit], match.viewer_seat),
     }
 
 

@@ -43,8 +43,9 @@ HINT_VALUE_DECIMALS = 6
 
 
 @dataclass
-class _Step:
-    """The events one request adds to a match, and the state they lead to."""
+class Step:
+    """The events one request adds to a match, and the state they lead to: pure, so the
+    schema's examples (games/examples.py) play matches exactly as the services do."""
 
     state: MatchState
     events: list[Event] = field(default_factory=list)
@@ -55,7 +56,7 @@ class _Step:
             self.events.append(event)
 
 
-def _run_ai_seats(step: _Step, *, ai_level: str) -> None:
+def run_ai_seats(step: Step, *, ai_level: str) -> None:
     """Let the AI act (at AI seats, and for humans who left), each seat seeing only its own
     view, until it is a present human's turn or the deal is over."""
     state = step.state
@@ -98,9 +99,9 @@ def match_create(
     """A new match with the owner at seat 0, open human seats up to `humans` - 1 and AI
     personas at the others. Alone, deal 1 starts at once and the AI seats that act before
     the owner have acted; a table waits for its humans, who join with its invite."""
-    step = _Step(MatchState())
+    step = Step(MatchState())
     step.apply(StartMatch(new_seed() if seed is None else seed, humans))
-    _run_ai_seats(step, ai_level=ai_level)
+    run_ai_seats(step, ai_level=ai_level)
     return repository.match_insert(
         players=[owner, *[None] * (humans - 1), *_ai_personas()[humans - 1 :]],
         ai_level=ai_level,
@@ -143,9 +144,9 @@ def _match_step(
     if ai_level is not None and ai_level != match.row.ai_level:
         repository.match_set_ai_level(match=match, ai_level=ai_level)
     # The loaded state is the stored one, parsed for this request only: the step may change it.
-    step = _Step(match.state)
+    step = Step(match.state)
     step.apply(command)
-    _run_ai_seats(step, ai_level=match.row.ai_level)
+    run_ai_seats(step, ai_level=match.row.ai_level)
     repository.match_append(match=match, events=step.events, state=step.state)
     return match
 

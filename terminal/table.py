@@ -36,6 +36,8 @@ class TableState:
         self.seen = 0
         self.log: list[str] = []
         self.deals_won: dict[int, int] = {}
+        self.resigned = ""
+        """Who resigned the series, the final standings' caption; empty if no one did."""
 
     def read_events(self, api: Api, view: dict) -> None:
         names = [seat["name"] for seat in view["seats"]]
@@ -60,8 +62,9 @@ class TableState:
         elif kind == "match_restarted":
             self.log = [f"Series {event['series']} begins."]
             self.deals_won = {}
+            self.resigned = ""
         elif kind == "resigned":
-            self.log.append(f"{names[event['seat']]} resigns.")
+            self.resigned = f"{names[event['seat']]} resigned."
 
     def render(
         self, view: dict, keys: dict[str, str], notice: str = "", hint: dict | None = None
@@ -94,7 +97,13 @@ class TableState:
 
     def standings(self, view: dict) -> Table:
         """The final standings: every seat by total, highest first, winners starred."""
-        table = Table(title="Final standings", title_justify="left", title_style="bold green")
+        table = Table(
+            title="Final standings",
+            title_justify="left",
+            title_style="bold green",
+            caption=self.resigned or None,
+            caption_justify="left",
+        )
         for column in ("Place", "Player", "Total", "Deals won"):
             table.add_column(column, justify="left" if column == "Player" else "right")
         ranked = sorted(view["seats"], key=lambda seat: -Fraction(seat["total"]))

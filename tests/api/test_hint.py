@@ -9,12 +9,13 @@ import pytest
 from games import repository
 from games.ai.coach import coach
 from games.engine import HUMAN_SEAT, MatchState, StartMatch, legal_actions, observe
-from games.models import Hint, Match, MatchEvent, Seat
-from games.services import _ai_personas, _Step
+from games.models import Hint, Match, Seat
+from games.services import Step, _ai_personas
 from players.models import Player
 from tests.api.play import play_match
 from tests.api.problems import assert_problem
 from tests.api.secrecy import hands_in
+from tests.matches import stored_seqs
 
 pytestmark = pytest.mark.django_db
 
@@ -50,7 +51,7 @@ def test_after_looking_the_hint_gives_the_coachs_exact_figures(client, new_match
     view = new_match(seed=4)
     view = act(client, view["id"], "look").json()
     body = hint(client, view["id"]).json()
-    match = repository.match_load(match_id=view["id"], owner=client.player)
+    match = repository.match_load(match_id=view["id"], player=client.player)
     expected = coach(
         observe(match.state, HUMAN_SEAT), legal_actions(match.state, HUMAN_SEAT), "hard"
     )
@@ -69,11 +70,11 @@ def test_after_looking_the_hint_gives_the_coachs_exact_figures(client, new_match
 
 def test_a_hint_is_logged_and_changes_no_version(client, new_match):
     view = new_match(seed=2)
-    events = MatchEvent.objects.filter(match_id=view["id"]).count()
+    events = len(stored_seqs(view["id"]))
     body = hint(client, view["id"]).json()
     assert body["version"] == view["version"]
     assert Match.objects.get(pk=view["id"]).version == view["version"]
-    assert MatchEvent.objects.filter(match_id=view["id"]).count() == events
+    assert len(stored_seqs(view["id"])) == events
     logged = Hint.objects.get(match_id=view["id"])
     assert logged.advice == body and logged.player_id == client.player.id
     assert (logged.version, logged.series, logged.deal_number) == (view["version"], 1, 1)
@@ -108,7 +109,7 @@ def test_no_hint_once_the_deal_or_the_match_is_over(client, new_match):
 def test_no_hint_when_it_is_an_ai_seats_turn(client):
     # Through the API the AI seats have always acted; a match stored mid-way cannot be
     # made otherwise than directly.
-    step = _Step(MatchState())
+    step = Step(MatchState())
     seed = next(s for s in range(100) if _first_turn(s) != HUMAN_SEAT)
     step.apply(StartMatch(seed))
     match = repository.match_insert(
@@ -123,7 +124,7 @@ def test_no_hint_when_it_is_an_ai_seats_turn(client):
 
 
 def _first_turn(seed: int) -> int:
-    step = _Step(MatchState())
+    step = Step(MatchState())
     step.apply(StartMatch(seed))
     return step.state.deal.turn
 

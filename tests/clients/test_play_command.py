@@ -141,6 +141,7 @@ def test_play_restarts_at_another_level_and_resigns(server_env, server_url, tmp_
     assert "Resign? The match ends now" in second and "Refused" not in second
     standings = second.rsplit("Final standings", 1)[1]
     assert "Quitter (you)" in standings
+    assert "Quitter resigned." in standings
     view = match_view(server_url, session["token"], session["match_id"])
     assert view["status"] not in ("in_deal", "deal_over")
     assert view["your_seat"] not in view["winners"], "the resigning seat never wins"

@@ -7,12 +7,14 @@ import json
 import re
 import subprocess
 import sys
+import time
 import urllib.request
 from fractions import Fraction
 
 import pytest
 
-from tests.servers import BASE_DIR
+from tests.clients.npm import SCHEMA_FILE, TS_DIR, run
+from tests.servers import BASE_DIR, served
 
 pytestmark = pytest.mark.slow
 
@@ -35,9 +37,11 @@ def post(url: str, body: dict, token: str | None = None) -> dict:
         return json.loads(response.read())
 
 
-def shell_loop(server_url: str, match_id: str, token: str) -> subprocess.CompletedProcess:
+def shell_loop(
+    server_url: str, match_id: str, token: str, path: str = "/usr/bin:/bin"
+) -> subprocess.CompletedProcess:
     env = {
-        "PATH": "/usr/bin:/bin",
+        "PATH": path,
         "B": f"{server_url}/api/v1",
         "AUTH": f"Authorization: Bearer {token}",
         "M": match_id,
@@ -67,6 +71,46 @@ def test_the_shell_loop_stops_at_the_first_error(server_url, player):
     assert result.stderr.count("HTTP 404") == 1, result.stderr
     assert '"code":"not_found"' in result.stderr
     assert "Traceback" not in result.stderr
+
+
+# 3 requests a second per player: a match from the shell makes about 60, as fast as it can.
+LOW_TOKEN_RATE = "3/s"
+
+# Runs the real curl and keeps what the loop's `-w '%{http_code}'` prints: the statuses.
+STATUS_RECORDING_CURL = """#!/bin/bash
+out=$(/usr/bin/curl "$@"); rc=$?
+printf %s "$out"; echo "$out" >> "$(dirname "$0")/statuses"
+exit $rc
+"""
+
+
+@pytest.fixture(scope="module")
+def throttled_server_url(server_env, tmp_path_factory) -> str:
+    """A second server on the same database, with a low per-player limit."""
+    log = tmp_path_factory.mktemp("throttled") / "serve.log"
+    with served(log, {**server_env, "ASNAS_RATE_TOKEN": LOW_TOKEN_RATE}) as (url, _):
+        yield url
+
+
+def test_the_shell_loop_waits_out_429s_and_finishes(throttled_server_url, tmp_path):
+    token = post(f"{throttled_server_url}/api/v1/players", {"name": "Readme"})["token"]
+    match = post(f"{throttled_server_url}/api/v1/matches", {"seed": 3}, token)
+    curl = tmp_path / "curl"
+    curl.write_text(STATUS_RECORDING_CURL)
+    curl.chmod(0o755)
+    started = time.monotonic()
+    result = shell_loop(throttled_server_url, match["id"], token, f"{tmp_path}:/usr/bin:/bin")
+    took = time.monotonic() - started
+    assert result.returncode == 0, result.stderr
+    assert "'type': 'match_finished'" in result.stdout, result.stdout
+    assert result.stderr == ""
+    statuses = (tmp_path / "statuses").read_text().split()
+    refused = statuses.count("429")
+    assert refused, statuses
+    # Each 429 was followed by a wait (Retry-After is at least 1 s), not by a flood of retries.
+    assert took >= refused * 0.9, (took, refused)
+    assert refused < len(statuses) / 2, statuses
+    assert set(statuses) == {"200", "429"}
 
 
 def test_the_python_snippet_plays_a_whole_match(server_url, asnas_client, tmp_path):
@@ -100,3 +144,50 @@ def test_two_people_play_a_table_to_the_end_with_curl(server_url):
     assert winners.startswith("["), result.stdout
     assert sum(Fraction(total) for total in ast.literal_eval(totals)) == 0  # four exact totals
     assert result.stderr == ""
+
+
+@pytest.fixture(scope="module")
+def ts_snippet(node_modules, tmp_path_factory):
+    """The README's TypeScript snippet, compiled with `tsc --strict` against the types
+    generated from openapi.yaml; runs it with a base URL and answers the finished process."""
+    build = tmp_path_factory.mktemp("ts_snippet")
+    (build / "main.ts").write_text(block("ts", "class ProblemError"))
+    config = (TS_DIR / "tsconfig.json").read_text().replace('"play.ts"', '"main.ts"')
+    (build / "tsconfig.json").write_text(config)
+    (build / "node_modules").symlink_to(node_modules)
+    bin_dir = node_modules / ".bin"
+    run(bin_dir / "openapi-typescript", SCHEMA_FILE, "-o", build / "schema.ts", cwd=build)
+    run(bin_dir / "tsc", "--strict", "-p", build, cwd=build)
+
+    def node(*arguments: str) -> subprocess.CompletedProcess:
+        return subprocess.run(
+            ["node", build / "build" / "main.js", *arguments],
+            capture_output=True,
+            text=True,
+            timeout=300,
+        )
+
+    return node
+
+
+def test_the_typescript_snippet_plays_a_whole_match(ts_snippet, server_url):
+    result = ts_snippet(server_url)
+    assert result.returncode == 0, result.stderr
+    lines = result.stdout.splitlines()
+    assert any(line.endswith(" match_finished") for line in lines), lines[-5:]
+    assert lines[-1].startswith("[")  # the winners, then the totals
+
+
+def test_the_typescript_snippet_stops_on_a_problem_body(ts_snippet, server_url):
+    result = ts_snippet(server_url, "x" * 65)  # names are 1 to 64 characters
+    assert result.returncode == 1
+    assert result.stderr.startswith("400 validation_error: "), result.stderr
+    assert result.stdout == ""
+
+
+def test_the_typescript_snippet_stops_on_an_answer_that_is_no_problem_body(ts_snippet, server_url):
+    # Under /nowhere there is no API: Django's HTML 404 page, not JSON.
+    result = ts_snippet(f"{server_url}/nowhere")
+    assert result.returncode == 1
+    assert result.stderr.startswith("404 Not Found from "), result.stderr
+    assert "SyntaxError" not in result.stderr
