@@ -384,7 +384,7 @@ class ProbabilityField(serializers.CharField):
 
 
 class HintActionSerializer(serializers.Serializer):
-    action = ChoiceField(choices=ACTION_NAMES)
+    action = ChoiceField(choices=ACTION_NAMES, help_text="One of the actions legal for you now.")
     hard_probability = ProbabilityField(
         help_text="How often the `hard` strategy takes this action here, exactly."
     )

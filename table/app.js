@@ -42,6 +42,11 @@ const state = {
 
 const $ = (/** @type {string} */ id) => /** @type {HTMLElement} */ (document.getElementById(id));
 
+/** A seat's name; a table's human seat that nobody has taken yet has none. */
+function seatName(/** @type {{ name: string | null }} */ seat) {
+  return seat.name ?? "…";
+}
+
 /**
  * @param {string} tag @param {Record<string, string | boolean | number>} [attrs]
  * @param {...(Node | string | null | false)} children
@@ -326,7 +331,7 @@ async function show(answer, events) {
       Object.assign(view, { pot: event.pot, high_stake: event.high_stake, turn: event.seat, legal_actions: [] });
       state.match = view;
       render();
-      const name = seat.name;
+      const name = seatName(seat);
       say(tr("acted", { name, action: trAny(event.action) }));
       const element = document.querySelector(`[data-seat="${event.seat}"]`);
       element?.classList.add("acting");
@@ -358,9 +363,9 @@ function render() {
       {
         class: `seat seat-${(seat.seat - you + 4) % 4}${seat.folded ? " folded" : ""}${seat.seat === match.turn && match.status === "in_deal" ? " turn" : ""}`,
         "data-seat": seat.seat,
-        "aria-label": `${seat.name}${seat.seat === you ? ` (${tr("you")})` : ""}`,
+        "aria-label": `${seatName(seat)}${seat.seat === you ? ` (${tr("you")})` : ""}`,
       },
-      h("h3", { text: seat.seat === you ? `${seat.name} (${tr("you")})` : seat.name }),
+      h("h3", { text: seat.seat === you ? `${seatName(seat)} (${tr("you")})` : seatName(seat) }),
       h("p", { class: "stake", text: `${tr("stake")}: ${seat.stake}` }),
       h("p", { class: "total", text: `${tr("total")}: ${seat.total}` }),
       h("p", { class: "flags", text: flags.join(" · ") }),
@@ -487,7 +492,7 @@ function dealPanel(match, deal) {
     return h(
       "tr",
       { class: deal.winners.includes(seat.seat) ? "winner" : "" },
-      h("th", { scope: "row", text: match.seats[seat.seat].name }),
+      h("th", { scope: "row", text: seatName(match.seats[seat.seat]) }),
       h("td", {}, hand),
       h("td", { text: seat.category ? trAny(seat.category) : "—" }),
       h("td", { text: seat.payout }),
@@ -510,7 +515,7 @@ function dealPanel(match, deal) {
 /** @param {MatchView} match */
 function standings(match) {
   const order = [...match.seats].sort((a, b) => approx(b.total) - approx(a.total));
-  const names = (match.winners ?? []).map((seat) => match.seats[seat].name).join(", ");
+  const names = (match.winners ?? []).map((seat) => seatName(match.seats[seat])).join(", ");
   return h(
     "section",
     { class: "panel", id: "standings", "aria-labelledby": "standings-title" },
@@ -519,7 +524,7 @@ function standings(match) {
     h(
       "ol",
       {},
-      ...order.map((seat) => h("li", { class: match.winners?.includes(seat.seat) ? "winner" : "", text: `${seat.name}: ${seat.total}` })),
+      ...order.map((seat) => h("li", { class: match.winners?.includes(seat.seat) ? "winner" : "", text: `${seatName(seat)}: ${seat.total}` })),
     ),
   );
 }
@@ -548,7 +553,7 @@ function scoreboard(match) {
     h(
       "table",
       {},
-      h("thead", {}, h("tr", {}, h("th", { scope: "col", text: tr("deal") }), ...match.seats.map((seat) => h("th", { scope: "col", "data-seat": seat.seat, text: seat.name })))),
+      h("thead", {}, h("tr", {}, h("th", { scope: "col", text: tr("deal") }), ...match.seats.map((seat) => h("th", { scope: "col", "data-seat": seat.seat, text: seatName(seat) })))),
       h("tbody", {}, ...rows),
     ),
   );
