@@ -16,6 +16,8 @@ import pytest
 from psycopg import sql
 
 BASE_DIR = Path(__file__).resolve().parent.parent
+# The one git-ignored folder for what tests leave to look at: screenshots, captures.
+ARTIFACTS_DIR = BASE_DIR / ".artifacts"
 
 
 def free_port() -> int:

@@ -14,8 +14,14 @@ from pathlib import Path
 
 import pytest
 
-from tests.clients.npm import install_node_modules
-from tests.servers import BASE_DIR, free_port, migrated_database, wait_until_ready
+from tests.clients.npm import SCHEMA_FILE, install_node_modules
+from tests.servers import (
+    ARTIFACTS_DIR,
+    BASE_DIR,
+    free_port,
+    migrated_database,
+    wait_until_ready,
+)
 
 
 @pytest.fixture(scope="session")
@@ -74,13 +80,10 @@ def _wait_for_pane(tmux: list[str], text: str, timeout: float = 60) -> str:
 
 @pytest.fixture(scope="session")
 def artifacts() -> Path:
-    """The one git-ignored folder for what tests leave to look at: screenshots, captures."""
-    folder = BASE_DIR / ".artifacts"
-    folder.mkdir(exist_ok=True)
-    return folder
+    """ARTIFACTS_DIR, made if need be."""
+    ARTIFACTS_DIR.mkdir(exist_ok=True)
+    return ARTIFACTS_DIR
 
-
-SCHEMA_FILE = BASE_DIR / "openapi.yaml"
 
 GENERATOR = Path(sys.executable).with_name("openapi-python-client")
 

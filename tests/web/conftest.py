@@ -8,11 +8,17 @@ from pathlib import Path
 
 import pytest
 
-from tests.servers import BASE_DIR, free_port, migrated_database, wait_until_ready
+from tests.servers import (
+    ARTIFACTS_DIR,
+    BASE_DIR,
+    free_port,
+    migrated_database,
+    wait_until_ready,
+)
 from tests.web.play import fresh_turn, new_match, sit_down
 
 CHROMIUM = Path("/usr/bin/chromium")
-ARTIFACTS = BASE_DIR / ".artifacts" / "table"
+ARTIFACTS = ARTIFACTS_DIR / "table"
 # Never a download, an update or a sync: the browser talks only to loopback.
 CHROMIUM_ARGS = [
     "--no-sandbox",
