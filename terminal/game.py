@@ -3,7 +3,7 @@ into moves until you quit."""
 
 from typing import Protocol
 
-from rich.console import RenderableType
+from rich.console import Console, RenderableType
 from rich.text import Text
 
 from terminal.api import Api, ApiProblem, Sessions
@@ -19,6 +19,9 @@ class Screen(Protocol):
     """Where the table is drawn and keys are read: a live screen at a terminal, or printed
     screens and typed lines from a script."""
 
+    fit_to: Console | None
+    """The terminal each screen must fit, or None where screens are printed one after another."""
+
     def ask(self, prompt: str) -> str:
         """A line of text, before the table is drawn (your name)."""
 
@@ -32,9 +35,11 @@ class Screen(Protocol):
         """Stop drawing; `farewell` stays on the terminal afterwards."""
 
 
-def play(api: Api, sessions: Sessions, screen: Screen, *, name=None, ai_level=None) -> None:
+def play(
+    api: Api, sessions: Sessions, screen: Screen, *, name=None, ai_level=None, seed=None
+) -> None:
     """Sign in, resume the unfinished match or start one, and play until you quit or decline
-    another match."""
+    another match. `seed` deals the first new match, where the server allows it."""
     session = sessions.load()
     api.token = session.get("token")
     if api.token and not _answers(api, "/players/me"):
@@ -53,7 +58,9 @@ def play(api: Api, sessions: Sessions, screen: Screen, *, name=None, ai_level=No
     while True:
         if view is None:
             level = ai_level or _choose(screen, "Choose the AI level", AI_LEVEL_KEYS)
-            view = api("POST", "/matches", {"ai_level": level})
+            seeded = {} if seed is None else {"seed": seed}
+            view = api("POST", "/matches", {"ai_level": level, **seeded})
+            seed = None
             session["match_id"] = view["id"]
             sessions.save(session)
         table.read_events(api, view)
@@ -61,14 +68,14 @@ def play(api: Api, sessions: Sessions, screen: Screen, *, name=None, ai_level=No
             del session["match_id"]
             sessions.save(session)
             keys = {"y": "play another match", "n": "leave"}
-            screen.show(table.render(view, keys, notice))
+            screen.show(table.render(view, keys, notice, fit_to=screen.fit_to))
             if screen.key(keys) != "y":
                 screen.leave(table.standings(view))
                 return
             view, table, notice = None, TableState(), ""
             continue
         keys = _keys(view)
-        screen.show(table.render(view, keys, notice, hint))
+        screen.show(table.render(view, keys, notice, hint, fit_to=screen.fit_to))
         key = screen.key(keys)
         hint = None
         if key == "q":
@@ -103,12 +110,14 @@ def _move(screen: Screen, table: TableState, view: dict, key: str) -> tuple[str,
     body = {"expected_version": view["version"]}
     if key == "s":
         levels = {**AI_LEVEL_KEYS, "x": "cancel"}
-        screen.show(table.render(view, levels, "Restart: a new series of 12 deals. AI level?"))
+        notice = "Restart: a new series of 12 deals. AI level?"
+        screen.show(table.render(view, levels, notice, fit_to=screen.fit_to))
         level = AI_LEVEL_KEYS.get(screen.key(levels))
         return (f"{path}/restart", {**body, "ai_level": level}) if level else None
     if key == "g":
         sure = {"y": "yes, resign", "x": "cancel"}
-        screen.show(table.render(view, sure, "Resign? The match ends now, totals as they are."))
+        notice = "Resign? The match ends now, totals as they are."
+        screen.show(table.render(view, sure, notice, fit_to=screen.fit_to))
         return (f"{path}/resign", body) if screen.key(sure) == "y" else None
     if key == "n":
         return (f"{path}/next-deal", body)

@@ -18,6 +18,7 @@ class LiveScreen:
     def __init__(self, console: Console, default_name: str):
         self.console = console
         self.default_name = default_name
+        self.fit_to = console
         self.live = Live(console=console, screen=True, auto_refresh=False, transient=True)
         self._stack = contextlib.ExitStack()
 
@@ -59,6 +60,7 @@ class LineScreen:
     the keys shown is skipped."""
 
     def __init__(self, console: Console, default_name: str):
+        self.fit_to = None
         self.console = console
         self.default_name = default_name
 

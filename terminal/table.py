@@ -4,7 +4,7 @@ JSON: a match view and the match's events."""
 
 from fractions import Fraction
 
-from rich.console import Group, RenderableType
+from rich.console import Console, Group, RenderableType
 from rich.rule import Rule
 from rich.table import Table
 from rich.text import Text
@@ -18,7 +18,7 @@ ACTION_LOG = {
     "raise": "raises to {stake}; pot {pot}.",
     "fold": "folds.",
 }
-# A live screen must fit a terminal of 24 lines with the showdown below the log.
+# At most this many of the deal's last actions; fewer where the terminal is too short.
 LOG_LINES = 6
 # Every status in which moves are still made; any other (finished, resigned...) is an end.
 PLAYING = frozenset({"in_deal", "deal_over"})
@@ -67,10 +67,39 @@ class TableState:
             self.resigned = f"{names[event['seat']]} resigned."
 
     def render(
-        self, view: dict, keys: dict[str, str], notice: str = "", hint: dict | None = None
+        self,
+        view: dict,
+        keys: dict[str, str],
+        notice: str = "",
+        hint: dict | None = None,
+        fit_to: Console | None = None,
     ) -> Group:
         """The whole screen; `keys` are the keys that work now, with what each does; `hint`
-        the coach's advice, when asked for."""
+        the coach's advice, when asked for. On `fit_to`, a terminal, the screen is cut to
+        its height: the oldest log lines go first, then the last showdown of a finished
+        match, so that the keys always show."""
+        log = self.log[-LOG_LINES:] if not is_over(view) else []
+        showdown = view["status"] != "in_deal" and bool(view["last_deal"])
+        while True:
+            screen = self._screen(view, keys, notice, hint, log, showdown)
+            if fit_to is None or _height(screen, fit_to) <= fit_to.height:
+                return screen
+            if log:
+                log = log[1:]
+            elif showdown and is_over(view):
+                showdown = False
+            else:
+                return screen
+
+    def _screen(
+        self,
+        view: dict,
+        keys: dict[str, str],
+        notice: str,
+        hint: dict | None,
+        log: list[str],
+        showdown: bool,
+    ) -> Group:
         parts: list[RenderableType] = [
             Rule(
                 f"As-Nas · deal {view['deal_number']} of 12 · series {view['series']} · "
@@ -81,9 +110,9 @@ class TableState:
             Text(f"Pot {view['pot']} · high stake {view['high_stake']}"),
             _your_cards(view),
         ]
-        if self.log and not is_over(view):
-            parts.append(Text("\n".join(self.log[-LOG_LINES:]), style="dim"))
-        if view["status"] != "in_deal" and view["last_deal"]:
+        if log:
+            parts.append(Text("\n".join(log), style="dim"))
+        if showdown:
             parts.append(_showdown(view))
         if is_over(view):
             parts.append(self.standings(view))
@@ -118,6 +147,10 @@ class TableState:
                 style="bold" if winner else None,
             )
         return table
+
+
+def _height(screen: RenderableType, console: Console) -> int:
+    return len(console.render_lines(screen, console.options.update(height=None), pad=False))
 
 
 def _name(view: dict, seat: dict) -> str:

@@ -108,7 +108,8 @@ def test_play_without_url_starts_a_server_and_stops_it(tmp_path):
 @pytest.mark.slow
 def test_play_shows_the_coachs_hint_on_a_key(server_env, server_url, tmp_path):
     args = ("--url", server_url, "--state", str(tmp_path / "play.json"), "--name", "Learner")
-    output = play(server_env, *args, "--ai-level", "normal", keys="?\nl\n?\nq\n")
+    # Seed 2 deals seat 3 first, so this player speaks before the deal can end.
+    output = play(server_env, *args, "--ai-level", "normal", "--seed", "2", keys="?\nl\n?\nq\n")
     assert "? hint" in output
     blind, seen = output.split("Hint · ")[1:]
     assert blind.startswith("look first") and re.search(r"look\W+1\W+–", blind)
@@ -153,15 +154,18 @@ def test_play_restarts_at_another_level_and_resigns(server_env, server_url, tmp_
 def test_play_redraws_one_table_in_place_at_a_terminal(
     server_env, server_url, tmp_path, wait_for_pane, artifacts
 ):
-    """Under tmux, a real terminal: moves redraw the table on the alternate screen instead of
-    scrolling, keys need no Enter, and leaving restores the terminal with a farewell."""
+    """Under tmux, a real terminal of the commonest size, 80 × 24: moves redraw the table on
+    the alternate screen instead of scrolling, keys need no Enter, the keys line always shows,
+    and leaving restores the terminal with a farewell."""
     session = f"play-{os.getpid()}"
-    command = [sys.executable, "manage.py", "play", "--url", server_url]
+    # The pane's own size, not one inherited from the environment of the tests.
+    command = ["env", "-u", "COLUMNS", "-u", "LINES", sys.executable, "manage.py", "play"]
+    command += ["--url", server_url, "--seed", "2"]
     command += ["--state", str(tmp_path / "play.json"), "--name", "Tmux", "--ai-level", "easy"]
     env = [f"-e{key}={value}" for key, value in server_env.items() if key == "DATABASE_URL"]
     tmux = ["tmux", "-L", session]
     subprocess.run(
-        [*tmux, "new-session", "-d", "-s", session, "-x", "100", "-y", "40", *env, "-c"]
+        [*tmux, "new-session", "-d", "-s", session, "-x", "80", "-y", "24", *env, "-c"]
         + [str(REPO), shlex.join(command) + "; sleep 60"],
         check=True,
     )

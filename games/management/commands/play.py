@@ -37,8 +37,14 @@ class Command(BaseCommand):
             choices=("easy", "normal", "hard"),
             help="the AI seats' level in new matches (default: asked at each new match)",
         )
+        parser.add_argument(
+            "--seed",
+            type=int,
+            help="deal the new match from this seed, to replay it (servers allow it only in "
+            "development)",
+        )
 
-    def handle(self, *args, url, state, name, ai_level, **options):
+    def handle(self, *args, url, state, name, ai_level, seed, **options):
         console = Console()
         # A self-started server always uses this checkout's database, whatever its port.
         sessions = Sessions(state, server=url or "local")
@@ -47,7 +53,7 @@ class Command(BaseCommand):
                 contextlib.nullcontext(url) if url else _local_server(console) as base_url,
                 screen_for(console, default_name=getuser()) as screen,
             ):
-                play(Api(base_url), sessions, screen, name=name, ai_level=ai_level)
+                play(Api(base_url), sessions, screen, name=name, ai_level=ai_level, seed=seed)
         except (EOFError, KeyboardInterrupt):
             console.print("\nSaved: run play again to resume this match.")
         except (ApiProblem, OSError) as error:
