@@ -18,7 +18,7 @@ from django.urls import path, reverse
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import mark_safe
 
-from asnas_api.admin import StrictFiltersAdmin
+from edge.admin import StrictFiltersAdmin
 from games.engine import (
     SEATS,
     ActionTaken,

@@ -5,6 +5,7 @@ from django.conf import settings
 from drf_spectacular.utils import PolymorphicProxySerializer, extend_schema_field
 from rest_framework import serializers
 
+from edge.serializers import PointsField, RequestBodySerializer
 from games.ai import AI_LEVELS, DEFAULT_AI_LEVEL
 from games.engine import CATEGORIES, RANKS, Action
 
@@ -15,18 +16,6 @@ DEAL_OUTCOMES = ("showdown", "uncontested")
 MAX_SEED = 2**63 - 1
 MAX_VERSION = 2**31 - 1
 ACTORS = ("player", "ai", "clock")
-
-
-@extend_schema_field(
-    {
-        "type": "string",
-        "pattern": r"^-?\d+(/\d+)?$",
-        "description": "An exact number of points in lowest terms, as '7/3', '-1/2' or '4'.",
-        "example": "7/3",
-    }
-)
-class PointsField(serializers.CharField):
-    pass
 
 
 class ChoiceField(serializers.ChoiceField):
@@ -40,26 +29,6 @@ class ChoiceField(serializers.ChoiceField):
         if key == "invalid_choice":
             kwargs["allowed"] = ", ".join(str(choice) for choice in self.choices)
         super().fail(key, **kwargs)
-
-
-class RequestBodySerializer(serializers.Serializer):
-    # A request body that refuses fields it does not know: a typo such as `ai_levle` is an
-    # error, not a default silently used. (A comment: drf-spectacular publishes docstrings.)
-
-    def to_internal_value(self, data):
-        if isinstance(data, dict):
-            unknown = sorted(set(data) - set(self.fields))
-            if unknown:
-                allowed = ", ".join(self.fields) or "none"
-                raise serializers.ValidationError(
-                    {
-                        name: serializers.ErrorDetail(
-                            f"Unknown field; allowed: {allowed}.", code="unknown_field"
-                        )
-                        for name in unknown
-                    }
-                )
-        return super().to_internal_value(data)
 
 
 class MatchCreateSerializer(RequestBodySerializer):
