@@ -15,8 +15,9 @@ from django.http import HttpResponse, JsonResponse
 
 from asnas_api.client_address import client_address
 from asnas_api.deadline import watchdog
-from asnas_api.errors import DATABASE_FAILURES, database_unavailable, problem
+from asnas_api.errors import DATABASE_FAILURES, database_unavailable
 from asnas_api.housekeeping import purge_expired
+from edge.problems import problem
 
 access_log = logging.getLogger("asnas_api.access")
 logger = logging.getLogger(__name__)

@@ -72,6 +72,7 @@ INSTALLED_APPS = [
     "asnas_api",
     "games",
     "players",
+    "bench",  # for `manage.py bench` only: no models, no URLs
 ]
 
 MIDDLEWARE = [
@@ -267,10 +268,10 @@ SPECTACULAR_SETTINGS = {
     "ENUM_GENERATE_CHOICE_DESCRIPTION": False,
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",
-        "asnas_api.schema.add_common_responses",
-        "asnas_api.schema.describe_fields",
-        "asnas_api.schema.add_success_examples",
-        "asnas_api.schema.declare_response_headers",
+        "edge.schema.add_common_responses",
+        "edge.schema.describe_fields",
+        "games.examples.add_success_examples",
+        "edge.schema.declare_response_headers",
     ],
     "SWAGGER_UI_DIST": "SIDECAR",
     # One named enum per choice set that several fields share.

@@ -18,7 +18,7 @@ from django.urls import path, reverse
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import mark_safe
 
-from asnas_api.admin import StrictFiltersAdmin
+from edge.admin import StrictFiltersAdmin
 from games.engine import (
     SEATS,
     ActionTaken,
@@ -47,9 +47,9 @@ _VERBS = {"call": "calls to", "hold": "holds at", "raise": "raises to"}
 TIMELINE_PAGE = 500
 
 
-def deal_name(series: int, number: int) -> str:
+def deal_name(series: int, deal_number: int) -> str:
     """ "deal 3" in a match's first series, "series 2 deal 3" after a restart."""
-    return f"deal {number}" if series == 1 else f"series {series} deal {number}"
+    return f"deal {deal_number}" if series == 1 else f"series {series} deal {deal_number}"
 
 
 def readable(word: str) -> str:
@@ -110,8 +110,8 @@ def _names(match: Match) -> dict[int, str]:
     return dict(match.seats.values_list("number", "player__name"))
 
 
-def _replay_url(match_id, series: int, number: int) -> str:
-    return reverse("admin:games_match_deal_replay", args=[match_id, series, number])
+def _replay_url(match_id, series: int, deal_number: int) -> str:
+    return reverse("admin:games_match_deal_replay", args=[match_id, series, deal_number])
 
 
 def _replay_deal(events, name: str, names: dict[int, str]) -> tuple[DealState, list[dict]]:
@@ -234,7 +234,7 @@ class DealInline(OneSeriesInline):
     model = Deal
     fields = (
         "series",
-        "number",
+        "deal_number",
         "dealer_name",
         "hands",
         "settlement",
@@ -286,7 +286,7 @@ class DealInline(OneSeriesInline):
 
     @admin.display(description="replay")
     def replay(self, deal: Deal) -> str:
-        url = _replay_url(deal.match_id, deal.series, deal.number)
+        url = _replay_url(deal.match_id, deal.series, deal.deal_number)
         return format_html('<a href="{}">step through</a>', url)
 
 
@@ -336,7 +336,7 @@ def _attach_deck_and_result(match: Match, deals: list[Deal]) -> None:
         elif isinstance(event, DealEnded):
             results[event.deal_number] = event
     for deal in deals:
-        deal.deck, deal.result = decks[deal.number], results.get(deal.number)
+        deal.deck, deal.result = decks[deal.deal_number], results.get(deal.deal_number)
 
 
 def _annotate_running_totals(deals: list[Deal], names: dict[int, str]) -> None:
@@ -471,7 +471,7 @@ class MatchAdmin(StrictFiltersAdmin):
         seqs = page.object_list
         first_seq, last_seq = (seqs[0], seqs[-1]) if seqs else (1, 0)
         opening = match.deals.filter(started_seq__lt=first_seq).order_by("-started_seq").first()
-        deal = deal_name(opening.series, opening.number) if opening else None
+        deal = deal_name(opening.series, opening.deal_number) if opening else None
         rows = []
         lines = match_event_lines(match_id=match.pk, first=first_seq, last=last_seq)
         for seq, created_at, line in lines:
@@ -490,13 +490,13 @@ class MatchAdmin(StrictFiltersAdmin):
 
     def get_urls(self):
         replay = path(
-            "<uuid:match_id>/deals/<int:series>/<int:number>/",
+            "<uuid:match_id>/deals/<int:series>/<int:deal_number>/",
             self.admin_site.admin_view(self.deal_replay_view),
             name="games_match_deal_replay",
         )
         return [replay, *super().get_urls()]
 
-    def deal_replay_view(self, request, match_id, series: int, number: int):
+    def deal_replay_view(self, request, match_id, series: int, deal_number: int):
         """One deal replayed through the engine, event by event: every stake, the pot, the
         high stake and the turn after each action, and each hand with its category."""
         match = self.get_object(request, str(match_id))
@@ -504,12 +504,12 @@ class MatchAdmin(StrictFiltersAdmin):
             raise Http404("No such match.")
         if not self.has_view_permission(request, match):
             raise PermissionDenied
-        events = deal_events(match_id=match.pk, series=series, number=number)
+        events = deal_events(match_id=match.pk, series=series, deal_number=deal_number)
         if not events:
             raise Http404("No such deal.")
         players = {seat.number: seat.player for seat in match.seats.select_related("player")}
         names = {number: player.name for number, player in players.items()}
-        deal, steps = _replay_deal(events, deal_name(series, number), names)
+        deal, steps = _replay_deal(events, deal_name(series, deal_number), names)
         cut_short = next((e for _, e in events if isinstance(e, MatchRestarted | Resigned)), None)
         result = {seat.seat: seat for seat in deal.result.seats} if deal.result else {}
         hands = [
@@ -531,7 +531,7 @@ class MatchAdmin(StrictFiltersAdmin):
         context = {
             **self.admin_site.each_context(request),
             "opts": self.opts,
-            "title": f"{deal_name(series, number).capitalize()}, step by step",
+            "title": f"{deal_name(series, deal_number).capitalize()}, step by step",
             "match": match,
             "outcome": outcome,
             "winners": _seats(deal.result.winners, names) if deal.result else None,

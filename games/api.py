@@ -5,12 +5,13 @@ from collections.abc import Callable
 
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiExample, OpenApiParameter, extend_schema
-from rest_framework import status, viewsets
+from rest_framework import status
 from rest_framework.decorators import action
 from rest_framework.pagination import PageNumberPagination
 from rest_framework.response import Response
 
-from asnas_api.schema import NOT_FOUND, UNAUTHORIZED, VALIDATION_ERROR, problem_response
+from edge.api import RateScopedViewSet, valid
+from edge.schema import NOT_FOUND, UNAUTHORIZED, VALIDATION_ERROR, problem_response
 from games import idempotency, selectors, services
 from games.engine import DomainError
 from games.repository import LoadedMatch
@@ -62,24 +63,6 @@ class MatchPagination(PageNumberPagination):
     page_size = 20
     page_size_query_param = "page_size"
     max_page_size = 100
-
-
-def valid(serializer_class, data) -> dict:
-    serializer = serializer_class(data=data)
-    serializer.is_valid(raise_exception=True)
-    return serializer.validated_data
-
-
-class RateScopedViewSet(viewsets.GenericViewSet):
-    # Actions may count against stricter rate limits, named per action in
-    # `action_rate_scopes`; RateLimit reads them per request as `extra_rate_scopes`.
-    # (Comments, not docstrings: drf-spectacular would publish a docstring.)
-
-    action_rate_scopes: dict[str, tuple[str, ...]] = {}
-
-    @property
-    def extra_rate_scopes(self) -> dict[str, tuple[str, ...]]:
-        return {self.request.method: self.action_rate_scopes.get(self.action, ())}
 
 
 class MatchWriteViewSet(RateScopedViewSet):

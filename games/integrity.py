@@ -69,7 +69,7 @@ def match_mismatches(stored: StoredMatch) -> list[str]:
         name = "state" if column == "state" else f"column {column}"
         _diff(name, getattr(stored.row, column), value, problems)
 
-    rows = {(deal.series, deal.number): deal for deal in stored.deals}
+    rows = {(deal.series, deal.deal_number): deal for deal in stored.deals}
     for key in sorted(expected.keys() | rows.keys()):
         name = f"deal row series {key[0]} deal {key[1]}"
         if key not in rows:

@@ -85,7 +85,7 @@ class Seat(models.Model):
 class Deal(models.Model):
     match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="deals", db_index=False)
     series = models.PositiveIntegerField()
-    number = models.PositiveSmallIntegerField()
+    deal_number = models.PositiveSmallIntegerField()
     dealer = models.PositiveSmallIntegerField()
     # The deck and the result are in the deal's events, and only there: started_seq finds them.
     started_seq = models.PositiveIntegerField(help_text="The seq of its deal_started event.")
@@ -96,15 +96,15 @@ class Deal(models.Model):
     ended_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
-        ordering = ["match", "series", "number"]
+        ordering = ["match", "series", "deal_number"]
         constraints = [
             models.UniqueConstraint(
-                fields=["match", "series", "number"], name="deal_unique_number"
+                fields=["match", "series", "deal_number"], name="deal_unique_number"
             ),
         ]
 
     def __str__(self) -> str:
-        return f"Series {self.series} deal {self.number}"
+        return f"Series {self.series} deal {self.deal_number}"
 
 
 class EventBatch(models.Model):

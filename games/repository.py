@@ -98,7 +98,7 @@ def deal_changes(seq: int, event: Event) -> list[DealChange]:
 
 def deals_in_memory(deals: dict[tuple[int, int], dict], seq: int, event: Event) -> None:
     """Apply the deal changes of event number `seq` to `deals`, the deal rows' fields keyed
-    by (series, number): the projection of the Deal rows without a database."""
+    by (series, deal_number): the projection of the Deal rows without a database."""
     for change in deal_changes(seq, event):
         if change.insert:
             deals[change.key] = dict(change.fields)
@@ -200,11 +200,13 @@ def match_events_after(*, match_id: uuid.UUID, after: int, limit: int) -> list[t
     return [(seq, decode_event(line)) for seq, line in lines]
 
 
-def deal_events(*, match_id: uuid.UUID, series: int, number: int) -> list[tuple[int, Event]]:
+def deal_events(*, match_id: uuid.UUID, series: int, deal_number: int) -> list[tuple[int, Event]]:
     """The events of one deal, from its deal_started to the event before the next deal (or
     the match's last event), as (seq, event); empty for a deal that does not exist."""
     starts = Deal.objects.filter(match_id=match_id).order_by("started_seq")
-    first = starts.filter(series=series, number=number).values_list("started_seq", flat=True)
+    first = starts.filter(series=series, deal_number=deal_number).values_list(
+        "started_seq", flat=True
+    )
     if not first:
         return []
     after = starts.filter(started_seq__gt=first[0]).values_list("started_seq", flat=True)[:1]
@@ -277,7 +279,7 @@ def _write_deals(row: Match, first_seq: int, events: Iterable[Event], now: datet
             fields = {**change.fields, "ended_at": now} if not change.insert else change.fields
             if change.insert:
                 new[change.key] = Deal(
-                    match=row, series=change.key[0], number=change.key[1], **fields
+                    match=row, series=change.key[0], deal_number=change.key[1], **fields
                 )
             elif change.key is None:
                 Deal.objects.filter(match=row, outcome="").update(**fields)
@@ -288,8 +290,10 @@ def _write_deals(row: Match, first_seq: int, events: Iterable[Event], now: datet
                 for name, value in fields.items():
                     setattr(new[change.key], name, value)
             else:
-                series, number = change.key
-                Deal.objects.filter(match=row, series=series, number=number).update(**fields)
+                series, deal_number = change.key
+                Deal.objects.filter(match=row, series=series, deal_number=deal_number).update(
+                    **fields
+                )
     if new:
         Deal.objects.bulk_create(new.values())
 
@@ -375,6 +379,6 @@ def match_reproject(*, match_id: uuid.UUID, state: MatchState, deals: dict) -> N
     _update_projection(row)
     Deal.objects.filter(match=row).delete()
     Deal.objects.bulk_create(
-        Deal(match=row, series=series, number=number, **fields)
-        for (series, number), fields in deals.items()
+        Deal(match=row, series=series, deal_number=deal_number, **fields)
+        for (series, deal_number), fields in deals.items()
     )

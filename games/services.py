@@ -63,7 +63,7 @@ def run_ai_seats(step: Step, *, ai_level: str) -> None:
     while state.status is Status.IN_DEAL and state.ai_plays(state.deal.turn):
         seat = state.deal.turn
         view = observe(state, seat)
-        rng = ai.ai_rng(state.seed, state.series, state.deal.number, seat, len(view.history))
+        rng = ai.ai_rng(state.seed, state.series, state.deal.deal_number, seat, len(view.history))
         action = ai.choose_action(ai_level, view, legal_actions(state, seat), rng)
         step.apply(Act(seat, action, "ai"))
 

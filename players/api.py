@@ -7,8 +7,8 @@ from rest_framework.decorators import action
 from rest_framework.permissions import AllowAny
 from rest_framework.response import Response
 
-from asnas_api.schema import UNAUTHORIZED, VALIDATION_ERROR
-from games.api import RateScopedViewSet, valid
+from edge.api import RateScopedViewSet, valid
+from edge.schema import UNAUTHORIZED, VALIDATION_ERROR
 from players import selectors, services
 from players.serializers import (
     PlayerCreatedSerializer,

@@ -1,6 +1,5 @@
 from fractions import Fraction
 
-from games.models import Seat
 from players.models import Player
 
 
@@ -8,7 +7,8 @@ def player_stats(*, player: Player) -> dict:
     """Stats over the matches the player sits at, from their own seat's totals, leaving out
     seeded ones (their deals were known). A match counts with its current series: a restart
     starts its totals again."""
-    rows = Seat.objects.filter(player=player, match__seeded=False).values_list(
+    # Through the reverse relation: players knows nothing of games, whose seats point here.
+    rows = player.seats.filter(match__seeded=False).values_list(
         "number", "match__status", "match__winners", "match__totals"
     )
     finished = [(seat, winners) for seat, status, winners, _ in rows if status == "finished"]

@@ -1,6 +1,6 @@
 from rest_framework import serializers
 
-from games.serializers import PointsField, RequestBodySerializer
+from edge.serializers import PointsField, RequestBodySerializer
 
 
 class PlayerCreateSerializer(RequestBodySerializer):

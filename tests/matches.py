@@ -34,7 +34,9 @@ def stored_events(match_id) -> list[dict]:
     return [event.to_dict() for _, event in repository.match_events(match_id=match_id)]
 
 
-def stored_deck(match_id, series: int, number: int) -> tuple[str, ...]:
+def stored_deck(match_id, series: int, deal_number: int) -> tuple[str, ...]:
     """The deck of one deal, from its deal_started event: the one place it is stored."""
-    (_, started), *_ = repository.deal_events(match_id=match_id, series=series, number=number)
+    (_, started), *_ = repository.deal_events(
+        match_id=match_id, series=series, deal_number=deal_number
+    )
     return started.deck

@@ -1,6 +1,6 @@
 """The one table of error codes. Each code has its HTTP status, when it is answered and an
 example detail; the exception handler (asnas_api.errors), the OpenAPI examples
-(asnas_api.schema) and the table in docs/rules.md all come from it.
+(edge.schema) and the table in docs/rules.md all come from it.
 
 The domain raises `DomainError(code, detail)` without knowing HTTP; the codes marked
 `framework` are raised by DRF or Django and listed here so that clients find every code in
@@ -208,3 +208,14 @@ def docs_table() -> str:
     """The error-code table of docs/rules.md, in Markdown."""
     rows = [f"| `{code}` | {entry.status} | {entry.when} |" for code, entry in PROBLEMS.items()]
     return "\n".join(["| Code | HTTP | When |", "| --- | --- | --- |", *rows]) + "\n"
+
+
+def problem(status: int, code: str, detail: str, **extra) -> dict:
+    return {
+        "type": "about:blank",
+        "title": HTTPStatus(status).phrase,
+        "status": status,
+        "code": code,
+        "detail": detail,
+        **extra,
+    }
