@@ -6,13 +6,13 @@ The admin action, `manage.py check_matches` and `manage.py rebuild_projections` 
 import reprlib
 import uuid
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
-from datetime import datetime
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
 
 from django.db import transaction
 
 from games import repository
-from games.engine import MatchState, decode_event, evolve
+from games.engine import ActionTaken, MatchState, decode_event, evolve
 from games.repository import StoredMatch
 
 
@@ -42,6 +42,8 @@ class Replayed:
     state: MatchState
     deals: dict[tuple[int, int], dict]
     turn_deadline: datetime | None
+    clock_lateness: list[timedelta] = field(default_factory=list)
+    """How long after its deadline each turn the clock took was taken."""
 
 
 def replay_stored(stored: StoredMatch, problems: list[str]) -> Replayed | None:
@@ -65,6 +67,11 @@ def replay_stored(stored: StoredMatch, problems: list[str]) -> Replayed | None:
             return None
         write.append(event)
         if seq in stored.writes:  # the last event of a write
+            if isinstance(write[0], ActionTaken) and write[0].by == "clock":
+                if replayed.turn_deadline is None:
+                    problems.append(f"event {seq - len(write) + 1}: the clock acted on no deadline")
+                else:
+                    replayed.clock_lateness.append(stored.writes[seq] - replayed.turn_deadline)
             replayed.turn_deadline = repository.turn_deadline(
                 replayed.state,
                 write,
