@@ -4,12 +4,16 @@ child process (`manage.py run_clock`); any number may run on one database, since
 happens under the match's row lock and locked rows are skipped (docs/tables.md)."""
 
 import logging
+import os
+import subprocess
+import sys
 import threading
 
 from django.conf import settings
 from django.db import connection
 from django.utils import timezone
 
+from asnas_api import embedded_db
 from games.services import match_clock_tick
 
 logger = logging.getLogger(__name__)
@@ -26,3 +30,15 @@ def clock_run(*, stop: threading.Event) -> None:
             logger.exception("the turn clock failed; it tries again in a moment")
             connection.close()  # the next poll opens a fresh connection
         stop.wait(settings.ASNAS_CLOCK_POLL_SECONDS)
+
+
+def clock_process(stdout=None) -> subprocess.Popen:
+    """`manage.py run_clock` in a process of its own on this process's database; it dies
+    with this process. With `stdout=subprocess.PIPE`, its first line says it is ready."""
+    return subprocess.Popen(
+        [sys.executable, str(settings.BASE_DIR / "manage.py"), "run_clock"],
+        env={**os.environ, "DATABASE_URL": settings.DATABASE_URL},
+        stdout=stdout,
+        process_group=0,  # signals reach it from its parent only, as granian's do
+        preexec_fn=embedded_db.die_with_parent,
+    )
