@@ -4,6 +4,7 @@ their projection, which `match_columns`, `turn_deadline` and `deal_changes` defi
 writes, for check_matches and for rebuild_projections alike."""
 
 import json
+import re
 import uuid
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
@@ -234,6 +235,22 @@ def match_event_lines(
             if first <= seq and (last is None or seq <= last):
                 lines.append((seq, created_at, line))
     return lines
+
+
+def match_lines_matching(*, match_id: uuid.UUID, line: str) -> list[tuple[int, datetime, str]]:
+    """(seq, time written, encoded event) for the match's events whose encoded line matches
+    the regular expression `line` whole, in order. Postgres picks the batches that hold one,
+    so a long match is not read whole."""
+    pattern = re.compile(line)
+    batches = EventBatch.objects.filter(match_id=match_id, events__regex=f"(?n)^{line}$")
+    return [
+        (seq, created_at, text)
+        for end, created_at, events in batches.order_by("seq").values_list(
+            "seq", "created_at", "events"
+        )
+        for seq, text in numbered_lines([(end, events)])
+        if pattern.fullmatch(text)
+    ]
 
 
 def match_events(
