@@ -8,6 +8,7 @@ registered model for delete permission before deleting a match with its related 
 """
 
 import bisect
+from datetime import UTC
 from fractions import Fraction
 
 from django.contrib import admin, messages
@@ -115,6 +116,11 @@ def describe(event: Event, deal: str | None, names: dict[int, str] | None = None
         case PlayerLeft():
             text = f"{_seat(event.seat, names)} leaves; the AI plays the seat"
             return text + (" · match abandoned" if event.abandoned else "")
+
+
+def _moment(moment) -> str:
+    """A stored time as the timeline shows it, or a dash."""
+    return moment.astimezone(UTC).strftime("%Y-%m-%d %H:%M:%S") if moment else "–"
 
 
 def _actor(event: Event) -> str:
@@ -233,13 +239,13 @@ class SeatInline(PreparedInline):
             seat.left_at = left.get(seat.number)
             seat.is_away = state.away(seat.number)
 
-    @admin.display(description="joined")
-    def joined(self, seat: Seat):
-        return seat.joined_at or "–"
+    @admin.display(description="joined (UTC)")
+    def joined(self, seat: Seat) -> str:
+        return _moment(seat.joined_at)
 
-    @admin.display(description="left")
-    def left(self, seat: Seat):
-        return seat.left_at or "–"
+    @admin.display(description="left (UTC)")
+    def left(self, seat: Seat) -> str:
+        return _moment(seat.left_at)
 
     @admin.display(description="away", boolean=True)
     def away(self, seat: Seat) -> bool:
