@@ -17,6 +17,8 @@ from asnas_api import embedded_db
 from games.services import match_clock_tick
 
 logger = logging.getLogger(__name__)
+# A clock stops between two moves; one move takes milliseconds.
+CLOCK_STOP_SECONDS = 10
 
 
 def clock_run(*, stop: threading.Event) -> None:
@@ -42,3 +44,16 @@ def clock_process(stdout=None) -> subprocess.Popen:
         process_group=0,  # signals reach it from its parent only, as granian's do
         preexec_fn=embedded_db.die_with_parent,
     )
+
+
+def clocks_stop(clocks: list[subprocess.Popen]) -> None:
+    """Stop clock processes: SIGTERM, which each obeys between two moves, then SIGKILL for any
+    still running CLOCK_STOP_SECONDS later."""
+    for clock in clocks:
+        clock.terminate()
+    for clock in clocks:
+        try:
+            clock.wait(timeout=CLOCK_STOP_SECONDS)
+        except subprocess.TimeoutExpired:
+            clock.kill()
+            clock.wait()

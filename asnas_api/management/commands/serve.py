@@ -11,13 +11,11 @@ from django.core.management.base import BaseCommand, CommandError
 from django.db import connection, connections
 
 from asnas_api import embedded_db, metrics
-from games.clock import clock_process
+from games.clock import clock_process, clocks_stop
 
 logger = logging.getLogger(__name__)
 # How often serve checks that its embedded Postgres still runs.
 SUPERVISE_EVERY = 0.5
-# The clock stops between two moves; one move takes milliseconds.
-CLOCK_STOP_SECONDS = 10
 
 
 def refuse_unsafe_settings() -> None:
@@ -118,12 +116,7 @@ class Command(BaseCommand):
                         "the turn clock exited with status %s; restarted it", clock.returncode
                     )
                     clock = clock_process()
-        clock.terminate()
-        try:
-            clock.wait(timeout=CLOCK_STOP_SECONDS)
-        except subprocess.TimeoutExpired:
-            clock.kill()
-            clock.wait()
+        clocks_stop([clock])
         embedded_db.stop()
         if returncode:
             raise CommandError(f"granian exited with status {returncode}")

@@ -7,7 +7,7 @@ from django.core.management.base import BaseCommand, CommandError
 from django.db import transaction
 
 from games import repository
-from games.clock import clock_process
+from games.clock import clock_process, clocks_stop
 from games.integrity import replay_stored
 from games.management.commands import run_clock
 from games.models import Match
@@ -54,13 +54,7 @@ class Command(BaseCommand):
         try:
             time.sleep(max(0, seconds - (time.monotonic() - started)))
         finally:
-            for clock in running:
-                clock.terminate()
-            for clock in running:
-                try:
-                    clock.wait(timeout=10)
-                except subprocess.TimeoutExpired:
-                    clock.kill()
+            clocks_stop(running)
         late = []
         for match_id in ids:
             with transaction.atomic():
