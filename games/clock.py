@@ -8,27 +8,41 @@ import os
 import subprocess
 import sys
 import threading
+import time
+import uuid
 
 from django.conf import settings
 from django.db import connection
 from django.utils import timezone
 
 from asnas_api import embedded_db
-from games.services import match_clock_tick
+from games.services import ClockMoveFailed, match_clock_tick
 
 logger = logging.getLogger(__name__)
 # A clock stops between two moves; one move takes milliseconds.
 CLOCK_STOP_SECONDS = 10
+FAILED_MATCH_PAUSE = 60
+"""Seconds the clock leaves a match alone after its move there failed."""
 
 
 def clock_run(*, stop: threading.Event) -> None:
     """Make every move that is due, then wait ASNAS_CLOCK_POLL_SECONDS; until `stop` is
-    set. A failed move is logged and tried again at the next poll."""
+    set. A match whose move failed is logged and left alone for FAILED_MATCH_PAUSE seconds,
+    so that it cannot hold up the others, which are due after it."""
+    failed: dict[uuid.UUID, float] = {}  # match id: when to try it again (monotonic)
     while not stop.is_set():
+        failed = {match_id: at for match_id, at in failed.items() if at > time.monotonic()}
         try:
-            while not stop.is_set() and match_clock_tick(now=timezone.now()) is not None:
+            while (
+                not stop.is_set()
+                and match_clock_tick(now=timezone.now(), skip=list(failed)) is not None
+            ):
                 pass
-        except Exception:  # the database went away, or a bug: the loop must outlive both
+        except ClockMoveFailed as error:
+            logger.exception("the turn clock could not move in match %s", error.match_id)
+            failed[error.match_id] = time.monotonic() + FAILED_MATCH_PAUSE
+            continue  # the others may be due now
+        except Exception:  # the database went away: the loop must outlive it
             logger.exception("the turn clock failed; it tries again in a moment")
             connection.close()  # the next poll opens a fresh connection
         stop.wait(settings.ASNAS_CLOCK_POLL_SECONDS)

@@ -6,7 +6,7 @@ writes, for check_matches and for rebuild_projections alike."""
 import json
 import re
 import uuid
-from collections.abc import Iterable, Iterator
+from collections.abc import Collection, Iterable, Iterator
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
@@ -186,14 +186,18 @@ def match_load(
 
 
 def match_lock_due(
-    *, turns_before: datetime, deals_over_before: datetime
+    *, turns_before: datetime, deals_over_before: datetime, skip: Collection[uuid.UUID] = ()
 ) -> tuple[LoadedMatch, int] | None:
     """A match where the clock is due, with the version it was due at, locked until the
     transaction ends; None when there is none. Due: a present human's turn whose deadline is
     before `turns_before`, or a clocked match whose deal ended before `deals_over_before`.
     Rows another transaction holds are skipped (SKIP LOCKED): that one is acting on them, so
-    several clocks share the work and never act on one turn twice."""
-    matches = Match.objects.select_for_update(skip_locked=True).values_list("id", "version")
+    several clocks share the work and never act on one turn twice. So are the `skip` ones."""
+    matches = (
+        Match.objects.select_for_update(skip_locked=True)
+        .exclude(id__in=skip)
+        .values_list("id", "version")
+    )
     due = (
         matches.filter(turn_deadline__lte=turns_before).order_by("turn_deadline").first()
         or matches.filter(

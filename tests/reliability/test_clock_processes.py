@@ -2,15 +2,17 @@
 while no clock ran, and two clocks act once per expired turn, never twice."""
 
 import os
+import threading
 import time
 from datetime import UTC, datetime, timedelta
 
 import httpx
 import psutil
 import pytest
-from django.db import transaction
+from django.db import connections, transaction
 
 from games import repository
+from games.clock import clock_run
 from games.engine import ActionTaken, Status
 from games.integrity import check_matches, replay_stored
 from players.services import player_create
@@ -136,3 +138,38 @@ def test_serve_runs_the_clock_and_stops_it(tmp_path):
             server.terminate()
             assert server.wait(timeout=30) == 0
             assert not clock[0].is_running()
+
+
+def test_a_match_the_clock_cannot_move_in_does_not_hold_up_the_others(
+    settings, monkeypatch, caplog
+):
+    settings.ASNAS_CLOCK_POLL_SECONDS = 0.05
+    settings.ASNAS_CLOCK_GRACE_SECONDS = 0
+    broken, working = tables(2, seed=40)
+    append = repository.match_append
+
+    def append_or_fail(*, match, events, state):
+        if match.row.id == broken.row.id:
+            raise ValueError("a bug that only this match meets")
+        append(match=match, events=events, state=state)
+
+    monkeypatch.setattr(repository, "match_append", append_or_fail)
+    # The broken match's turn runs out first, so it is first in the queue at every poll.
+    assert broken.row.turn_deadline < working.row.turn_deadline
+    stop = threading.Event()
+
+    def run() -> None:
+        try:
+            clock_run(stop=stop)
+        finally:
+            connections.close_all()
+
+    clock = threading.Thread(target=run)
+    clock.start()
+    try:
+        wait_for(lambda: clock_actions(working.row.id), timeout=30)
+    finally:
+        stop.set()
+        clock.join(timeout=30)
+    assert clock_actions(broken.row.id) == []
+    assert f"could not move in match {broken.row.id}" in caplog.text
