@@ -15,8 +15,8 @@ from django.conf import settings
 from django.db import connection
 from django.utils import timezone
 
-from asnas_api import embedded_db
-from games.services import ClockMoveFailed, match_clock_tick
+from asnas_api import embedded_db, metrics
+from games.services import ClockMove, ClockMoveFailed, match_clock_tick
 
 logger = logging.getLogger(__name__)
 # A clock stops between two moves; one move takes milliseconds.
@@ -33,11 +33,10 @@ def clock_run(*, stop: threading.Event) -> None:
     while not stop.is_set():
         failed = {match_id: at for match_id, at in failed.items() if at > time.monotonic()}
         try:
-            while (
-                not stop.is_set()
-                and match_clock_tick(now=timezone.now(), skip=list(failed)) is not None
+            while not stop.is_set() and (
+                move := match_clock_tick(now=timezone.now(), skip=list(failed))
             ):
-                pass
+                _count(move)
         except ClockMoveFailed as error:
             logger.exception("the turn clock could not move in match %s", error.match_id)
             failed[error.match_id] = time.monotonic() + FAILED_MATCH_PAUSE
@@ -46,6 +45,14 @@ def clock_run(*, stop: threading.Event) -> None:
             logger.exception("the turn clock failed; it tries again in a moment")
             connection.close()  # the next poll opens a fresh connection
         stop.wait(settings.ASNAS_CLOCK_POLL_SECONDS)
+
+
+def _count(move: ClockMove) -> None:
+    if move.deadline is None:
+        metrics.CLOCK_MOVES.labels("next_deal").inc()
+        return
+    metrics.CLOCK_MOVES.labels("turn").inc()
+    metrics.CLOCK_LATENESS.observe((timezone.now() - move.deadline).total_seconds())
 
 
 def clock_process(stdout=None) -> subprocess.Popen:

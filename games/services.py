@@ -260,13 +260,20 @@ class ClockMoveFailed(Exception):
         self.match_id = match_id
 
 
+@dataclass(frozen=True, slots=True)
+class ClockMove:
+    match_id: uuid.UUID
+    deadline: datetime | None
+    """The deadline of the turn the clock took; None when it dealt the next deal."""
+
+
 @transaction.atomic
-def match_clock_tick(*, now: datetime, skip: Collection[uuid.UUID] = ()) -> uuid.UUID | None:
+def match_clock_tick(*, now: datetime, skip: Collection[uuid.UUID] = ()) -> ClockMove | None:
     """The clock's move in one match where it is due (other than those in `skip`), and the
     AI seats' replies: the AI acts for a present human whose turn ran out (recorded `by`
     "clock"), or deals the next deal of a clocked match whose deal ended a while ago.
-    Answers the match's id, or None when nothing is due; a move that fails raises
-    ClockMoveFailed, which names the match."""
+    None when nothing is due; a move that fails raises ClockMoveFailed, which names the
+    match."""
     grace = timedelta(seconds=settings.ASNAS_CLOCK_GRACE_SECONDS)
     pause = timedelta(seconds=settings.ASNAS_NEXT_DEAL_SECONDS)
     due = repository.match_lock_due(
@@ -275,15 +282,16 @@ def match_clock_tick(*, now: datetime, skip: Collection[uuid.UUID] = ()) -> uuid
     if due is None:
         return None
     match, version = due
-    if match.row.version != version:  # changed before the lock: the next tick looks again
-        return match.row.id
+    if match.row.version != version:  # changed before the lock: the next poll looks again
+        return None
+    deadline = match.row.turn_deadline
     try:
         _clock_move(match)
     except DatabaseError:
         raise  # the database's fault, not the match's
     except Exception as error:
         raise ClockMoveFailed(match.row.id) from error
-    return match.row.id
+    return ClockMove(match.row.id, deadline)
 
 
 def _clock_move(match: LoadedMatch) -> None:

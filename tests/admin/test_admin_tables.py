@@ -18,7 +18,7 @@ def table(settings):
     people = [player_create(name=name)[0] for name in ("Roya", "Babak", "Nima")]
     match = seated(people, 3, seed=11, turn_seconds=60)
     late = match.state.deal.turn
-    assert match_clock_tick(now=match.row.turn_deadline) == match.row.id
+    assert match_clock_tick(now=match.row.turn_deadline).match_id == match.row.id
     match_leave(match_id=match.row.id, player=people[2])
     return match.row, people, late
 

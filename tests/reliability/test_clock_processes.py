@@ -131,6 +131,9 @@ def test_serve_runs_the_clock_and_stops_it(tmp_path):
             )
             acted = datetime.now(UTC)
             assert deadline <= acted < deadline + timedelta(seconds=2)
+            metrics = clients[0].get("/metrics").text
+            assert 'asnas_clock_moves_total{kind="turn"} 1.0' in metrics
+            assert "asnas_clock_lateness_seconds_count 1.0" in metrics
             seats = clients[0].get(f"/api/v1/matches/{view['id']}").json()["seats"]
             assert seats[late]["away"] is True
             clock = [p for p in psutil.Process(server.pid).children() if "run_clock" in p.cmdline()]
