@@ -1,7 +1,7 @@
 """The turn clock: a loop that acts for every present human whose turn ran out, and deals the
 next deal of clocked matches whose deal ended a while ago. `manage.py serve` runs it in a
 child process (`manage.py run_clock`); any number may run on one database, since each move
-happens under the match's row lock and locked rows are skipped (docs/tables.md)."""
+happens under the match's row lock and locked rows are skipped (docs/turn-clock.md)."""
 
 import logging
 import os
