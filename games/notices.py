@@ -17,11 +17,17 @@ from collections.abc import Iterable, Iterator
 import psycopg
 from django.conf import settings
 from django.db import DEFAULT_DB_ALIAS, connections
+from prometheus_client import Gauge
 
 logger = logging.getLogger(__name__)
 
 CHANNEL = "asnas_match"
 NOTIFY_SQL = f"SELECT pg_notify('{CHANNEL}', %s)"
+OPEN_WAITERS = Gauge(
+    "asnas_open_streams",
+    "Event streams and long-polls waiting for notices, over every process.",
+    multiprocess_mode="livesum",
+)
 RECONNECT_DELAYS = (0.1, 0.2, 0.5, 1.0, 2.0)
 """Seconds between attempts to connect again, the last one repeated while Postgres is down."""
 
@@ -153,9 +159,11 @@ def watching(*, match_id: str | None = None, player_id: str | None = None) -> It
     keyed = found.by_match if match_id is not None else found.by_player
     key = match_id if match_id is not None else player_id
     keyed[key].add(waiter)
+    OPEN_WAITERS.inc()
     try:
         yield waiter
     finally:
+        OPEN_WAITERS.dec()
         keyed[key].discard(waiter)
         if not keyed[key]:
             del keyed[key]

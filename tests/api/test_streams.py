@@ -8,7 +8,6 @@ import time
 from datetime import timedelta
 
 import pytest
-from django.db import connection
 from django.utils import timezone
 
 from players.models import StreamTicket
@@ -138,31 +137,6 @@ def test_a_client_gone_leaves_no_waiter_behind(client, new_match, live):
     while live.waiters() and time.monotonic() < deadline:
         time.sleep(0.05)
     assert live.waiters() == 0
-
-
-def test_open_streams_hold_no_database_connection(client, new_match, live, settings):
-    pool_size = settings.DATABASES["default"]["OPTIONS"]["pool"]["max_size"]
-    view = new_match(humans=2)
-    url = f"/api/v1/matches/{view['id']}/stream?after={view['version']}"
-    streams = [
-        live.follow(url, bearer(client.token), until=lambda m: False) for _ in range(pool_size + 4)
-    ]
-    deadline = time.monotonic() + 60
-    while live.waiters() < len(streams) and time.monotonic() < deadline:
-        time.sleep(0.1)
-    assert live.waiters() == len(streams)  # more streams than the pool has connections
-
-    def checked_out() -> int:
-        stats = connection.pool.get_stats()
-        return stats["pool_size"] - stats["pool_available"]
-
-    # Once their first reads are done, only this test's own connection is out, at most.
-    while checked_out() > 1 and time.monotonic() < deadline:
-        time.sleep(0.1)
-    assert checked_out() <= 1
-    assert client.get(f"/api/v1/matches/{view['id']}").status_code == 200
-    for stream in streams:
-        stream.cancel()
 
 
 def test_two_humans_play_a_table_on_the_notices_of_their_own_streams(make_client, live):
