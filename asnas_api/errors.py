@@ -8,7 +8,6 @@ field) for validation errors. `code` is stable and machine-readable.
 import sys
 
 from django.core.exceptions import DisallowedHost, RequestDataTooBig
-from django.db import InterfaceError, OperationalError
 from django.http import HttpResponse, JsonResponse
 from django.urls import Resolver404, resolve
 from django.views import defaults
@@ -18,12 +17,12 @@ from rest_framework.views import exception_handler as drf_exception_handler
 
 from asnas_api import metrics
 from asnas_api.throttling import RateLimit
+from edge.database import DATABASE_FAILURES
 from edge.problems import PROBLEMS, problem
 from games.engine import DomainError
 
 # Down, hung past the request's deadline (asnas_api.deadline), or a timeout: the request may be
 # retried; the pool replaces broken connections by itself.
-DATABASE_FAILURES = (OperationalError, InterfaceError)
 DATABASE_UNAVAILABLE = "The database is unavailable; try again shortly."
 
 

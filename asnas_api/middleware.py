@@ -14,9 +14,9 @@ from django.db import DEFAULT_DB_ALIAS, DatabaseError, connection, connections
 from django.http import HttpResponse, JsonResponse
 
 from asnas_api.client_address import client_address
-from asnas_api.deadline import watchdog
-from asnas_api.errors import DATABASE_FAILURES, database_unavailable
+from asnas_api.errors import database_unavailable
 from asnas_api.housekeeping import purge_expired
+from edge.database import DATABASE_FAILURES, watchdog
 from edge.problems import problem
 
 access_log = logging.getLogger("asnas_api.access")

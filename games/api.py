@@ -29,8 +29,11 @@ from games.serializers import (
     MatchWriteViewSerializer,
     RestartSerializer,
     StreamQuerySerializer,
+    StreamTicketCreateSerializer,
+    StreamTicketSerializer,
     VersionSerializer,
     match_event_field,
+    player_notice_field,
 )
 from players.auth import BearerTokenAuthentication, StreamTicketAuthentication
 
@@ -485,3 +488,62 @@ class MatchViewSet(MatchWriteViewSet):
     def hint(self, request, match_id):
         advice = services.hint_create(match_id=match_id, player=request.user)
         return Response(HintSerializer(advice).data)
+
+
+class PlayerStreamViewSet(EventStreamViewSet):
+    # The player's own stream lives with the matches it reports on; its path is the player's.
+    authentication_classes = STREAM_AUTHENTICATION
+    stream_actions = {"list"}
+
+    @extend_schema(
+        operation_id="players_stream",
+        summary="Your notices live: whose turn it is, in every match you sit at",
+        description="`text/event-stream`, with `event:` naming each notice: `your_turn` "
+        "`{match_id, deadline}` when a turn of yours begins (first one for each unfinished "
+        "match where it is your turn as the stream opens), `match_started` `{match_id}` when "
+        "deal 1 of a series starts, `match_finished` `{match_id, winners, totals}`. A comment "
+        "line at least every 15 s. Authenticate with the bearer token, or a `ticket` from "
+        "POST /stream-tickets issued without `match_id`.",
+        parameters=[
+            OpenApiParameter(
+                "ticket",
+                OpenApiTypes.STR,
+                description="A single-use ticket from POST /stream-tickets, without `match_id`.",
+            )
+        ],
+        responses={
+            (200, "text/event-stream"): OpenApiResponse(
+                player_notice_field(),
+                description="Server-Sent Events; each `data:` line is one PlayerNotice, named "
+                "by its `event:` line.",
+            ),
+            401: STREAM_UNAUTHORIZED,
+        },
+    )
+    def list(self, request):
+        return streams.event_stream_response(streams.player_stream(player=request.user))
+
+
+class StreamTicketViewSet(RateScopedViewSet):
+    @extend_schema(
+        operation_id="stream_tickets_create",
+        summary="A ticket to open a stream where no header can be sent",
+        description="Browsers' EventSource cannot send `Authorization`, and a token must never "
+        "be in a URL: this single-use ticket, good for 60 s, opens the stream of `match_id` "
+        "(`/matches/{id}/stream?ticket=...`), or without `match_id` your own "
+        "(`/players/me/stream?ticket=...`). Any server of the service redeems it.",
+        request=StreamTicketCreateSerializer,
+        responses={
+            201: StreamTicketSerializer,
+            400: VALIDATION_ERROR,
+            401: UNAUTHORIZED,
+            404: NOT_FOUND,
+        },
+    )
+    def create(self, request):
+        data = valid(StreamTicketCreateSerializer, request.data)
+        ticket, expires_at = services.stream_ticket_create(
+            player=request.user, match_id=data.get("match_id")
+        )
+        body = StreamTicketSerializer({"ticket": ticket, "expires_at": expires_at}).data
+        return Response(body, status=status.HTTP_201_CREATED)

@@ -11,6 +11,7 @@ from fractions import Fraction
 
 from django.conf import settings
 from django.db import DatabaseError, transaction
+from django.utils import timezone
 
 from games import ai, repository
 from games.ai.coach import coach
@@ -36,7 +37,9 @@ from games.engine import (
 )
 from games.models import Hint
 from games.repository import LoadedMatch
-from players.models import Player
+from players import selectors as player_selectors
+from players.models import Player, StreamTicket
+from players.tokens import hash_token, new_token
 
 AI_PERSONAS = ("Darius", "Shirin", "Kaveh")
 # Expected values are sums over every deal in binary floating point: six decimals are
@@ -373,3 +376,22 @@ def hint_create(*, match_id: uuid.UUID, player: Player) -> dict:
         advice=body,
     )
     return body
+
+
+STREAM_TICKET_SECONDS = 60
+
+
+@transaction.atomic
+def stream_ticket_create(*, player: Player, match_id: uuid.UUID | None) -> tuple[str, datetime]:
+    """A ticket to open the stream of `match_id`, one the player sits at, or with None the
+    player's own stream: single-use, good for STREAM_TICKET_SECONDS. Returns it with the
+    moment it expires; only its hash is stored."""
+    seated = match_id is None or player_selectors.player_seated(player=player, match_id=match_id)
+    if not seated:
+        raise DomainError("not_found", "No such match.")
+    ticket = new_token()
+    expires_at = timezone.now() + timedelta(seconds=STREAM_TICKET_SECONDS)
+    StreamTicket.objects.create(
+        ticket_hash=hash_token(ticket), player=player, match_id=match_id, expires_at=expires_at
+    )
+    return ticket, expires_at

@@ -17,8 +17,7 @@ from django.db import DEFAULT_DB_ALIAS, connections
 from django.http import StreamingHttpResponse
 from rest_framework.renderers import JSONRenderer
 
-from asnas_api.deadline import watchdog
-from asnas_api.errors import DATABASE_FAILURES
+from edge.database import DATABASE_FAILURES, watchdog
 from games import notices, selectors
 from games.engine import Status
 from games.repository import LoadedMatch, match_list

@@ -24,4 +24,4 @@ def player_stats(*, player: Player) -> dict:
 
 
 def player_seated(*, player: Player, match_id: uuid.UUID) -> bool:
-    return Seat.objects.filter(match_id=match_id, player=player).exists()
+    return player.seats.filter(match_id=match_id).exists()

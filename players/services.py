@@ -1,11 +1,9 @@
 import uuid
-from datetime import datetime, timedelta
+from datetime import datetime
 
 from django.db import connection, transaction
 from django.utils import timezone
 
-from games.engine import DomainError
-from players import selectors
 from players.models import Player, StreamTicket, Token
 from players.tokens import hash_token, new_token
 
@@ -41,24 +39,6 @@ def token_revoke(*, player: Player, token: str) -> None:
     """`token` stops working at once. Revoking the last one locks the player out for good:
     only hashes are kept, so nothing can issue a token without one."""
     Token.objects.filter(player=player, token_hash=hash_token(token)).delete()
-
-
-STREAM_TICKET_SECONDS = 60
-
-
-@transaction.atomic
-def stream_ticket_create(*, player: Player, match_id: uuid.UUID | None) -> tuple[str, datetime]:
-    """A ticket to open the stream of `match_id`, one the player sits at, or with None the
-    player's own stream: single-use, good for STREAM_TICKET_SECONDS. Returns it with the
-    moment it expires; only its hash is stored."""
-    if match_id is not None and not selectors.player_seated(player=player, match_id=match_id):
-        raise DomainError("not_found", "No such match.")
-    ticket = new_token()
-    expires_at = timezone.now() + timedelta(seconds=STREAM_TICKET_SECONDS)
-    StreamTicket.objects.create(
-        ticket_hash=hash_token(ticket), player=player, match_id=match_id, expires_at=expires_at
-    )
-    return ticket, expires_at
 
 
 _REDEEM = (

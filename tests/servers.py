@@ -16,7 +16,7 @@ import pytest
 from django.db import connection
 from psycopg import sql
 
-from games.clock import clocks_stop
+from asnas_api.clock import clocks_stop
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 # The one git-ignored folder for what tests leave to look at: screenshots, captures.

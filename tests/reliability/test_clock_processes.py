@@ -11,8 +11,8 @@ import psutil
 import pytest
 from django.db import connections, transaction
 
+from asnas_api.clock import clock_run
 from games import repository
-from games.clock import clock_run
 from games.engine import ActionTaken, Status
 from games.integrity import check_matches, replay_stored
 from players.services import player_create

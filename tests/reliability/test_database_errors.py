@@ -9,7 +9,7 @@ from asgiref.sync import async_to_sync
 from django.db import DEFAULT_DB_ALIAS, OperationalError, connection, connections
 from django.test import Client
 
-from asnas_api.deadline import watchdog
+from edge.database import watchdog
 from tests.reliability.support import assert_edge_problem
 
 

@@ -11,7 +11,7 @@ from django.core.management.base import BaseCommand, CommandError
 from django.db import connection, connections
 
 from asnas_api import embedded_db, metrics
-from games.clock import clock_process, clocks_stop
+from asnas_api.clock import clock_process, clocks_stop
 
 logger = logging.getLogger(__name__)
 # How often serve checks that its embedded Postgres still runs.

@@ -3,7 +3,7 @@ import threading
 
 from django.core.management.base import BaseCommand
 
-from games.clock import clock_run
+from asnas_api.clock import clock_run
 
 READY = "The turn clock runs."
 """Written once it is ready: what waits for it reads this line."""

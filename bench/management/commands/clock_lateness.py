@@ -6,8 +6,8 @@ from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 from django.db import transaction
 
+from asnas_api.clock import clock_process, clocks_stop
 from games import repository
-from games.clock import clock_process, clocks_stop
 from games.integrity import replay_stored
 from games.management.commands import run_clock
 from games.models import Match
