@@ -114,7 +114,8 @@ class StreamedResponseMiddleware:
 
     def __call__(self, request):
         response = self.get_response(request)
-        if response.streaming:
+        # Inside an outer transaction (a test's) the connection is not this request's to give.
+        if response.streaming and not connection.in_atomic_block:
             connections.close_all()
         return response
 

@@ -118,6 +118,13 @@ def show(console: Console, report: dict) -> None:
         f"/healthz: {health['requests_per_s']:.0f} req/s, server CPU "
         f"{health['server_cpu_ms_per_request']:.2f} ms/request, p50 {health['p50_ms']:.1f} ms"
     )
+    if "streams" in report:
+        streams = report["streams"]
+        console.print(
+            f"streams: {streams['open']} held open; server RSS "
+            f"{streams['server_rss_mib_before']:.1f} -> {streams['server_rss_mib_after']:.1f} MiB"
+            f" = [bold]{streams['kib_per_stream']:.1f} KiB per open stream[/]"
+        )
     ratios = report["action_vs_healthz"]
     console.print(
         f"action vs /healthz: CPU +{ratios['cpu_over_ms']:.2f} ms, throughput "

@@ -148,6 +148,16 @@ class Server:
         embedded_db.stop()
         shutil.rmtree(self.root, ignore_errors=True)
 
+    def rss_bytes(self) -> int:
+        """The resident memory of the HTTP server: all its processes."""
+        total = 0
+        for process in [self.http, *self.http.children(recursive=True)]:
+            try:
+                total += process.memory_info().rss
+            except psutil.Error:
+                pass  # exited meanwhile
+        return total
+
     def cpu_sample(self) -> CpuSample:
         def tree(root: psutil.Process) -> dict[int, int]:
             sample = {}

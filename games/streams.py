@@ -51,20 +51,21 @@ def event_stream_response(events: AsyncIterator[str]) -> StreamingHttpResponse:
     return response
 
 
-def _read_closed(read: Callable, kwargs: dict):
-    """`read(**kwargs)` under the request deadline, the connection back to the pool after."""
+def _read_closed(selector: Callable, kwargs: dict):
+    """`selector(**kwargs)` under the request deadline, the connection back to the pool
+    after."""
     database = connections[DEFAULT_DB_ALIAS]
     ticket = watchdog.watch(database, time.monotonic() + settings.ASNAS_REQUEST_DEADLINE)
     try:
-        return read(**kwargs)
+        return selector(**kwargs)
     finally:
         watchdog.release(ticket)
         database.close()
 
 
-async def read(read: Callable, /, **kwargs):
+async def read(selector: Callable, /, **kwargs):
     """A selector's answer, read in a worker thread off the event loop."""
-    return await sync_to_async(_read_closed, thread_sensitive=False)(read, kwargs)
+    return await sync_to_async(_read_closed, thread_sensitive=False)(selector, kwargs)
 
 
 def _ends_match(event: dict) -> bool:

@@ -11,6 +11,8 @@ import threading
 import time
 from collections.abc import AsyncIterator
 
+from asgiref.sync import sync_to_async
+from django.db import connections
 from django.test import AsyncClient
 
 from games import notices
@@ -132,6 +134,9 @@ class LiveClient:
             for task in tasks:
                 task.cancel()
             await asyncio.gather(*tasks, return_exceptions=True)
+            # The test client's requests ran their sync parts in asgiref's one thread: its
+            # connection must go, or the test database cannot be dropped at the end.
+            await sync_to_async(connections.close_all)()
 
         self.run(finish()).result(timeout=30)
         self.loop.call_soon_threadsafe(self.loop.stop)

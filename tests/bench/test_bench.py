@@ -17,7 +17,7 @@ def test_bench_plays_over_http_and_reports(tmp_path):
     result = subprocess.run(
         [sys.executable, "manage.py", "bench", "--players", "1", "--matches-per-player", "1"]
         + ["--workers", "1", "--healthz-requests", "1000", "--seed-matches", "3"]
-        + ["--ai-level", "normal", "--no-progress", "--json", str(out)],
+        + ["--ai-level", "normal", "--streams", "40", "--no-progress", "--json", str(out)],
         cwd=BASE_DIR,
         capture_output=True,
         text=True,
@@ -27,6 +27,8 @@ def test_bench_plays_over_http_and_reports(tmp_path):
     assert "Actions by deal number" in result.stdout
     report = json.loads(out.read_text())
     assert report["config"]["seed_matches"] == 3
+    assert report["streams"]["open"] == 40  # held through the run: each got its first line
+    assert report["streams"]["kib_per_stream"] > 0
     assert report["healthz"]["requests"] == 1000
     assert report["healthz"]["server_cpu_ms_per_request"] > 0
     endpoints = report["endpoints"]

@@ -1,5 +1,6 @@
 """`manage.py bench`: the load benchmark over real HTTP and Postgres (see docs/performance.md)."""
 
+import contextlib
 import json
 import os
 import threading
@@ -15,6 +16,7 @@ from bench import report
 from bench.players import Player, hit_healthz
 from bench.seed import seed_finished_matches
 from bench.server import SERVERS, Server, cpu_between
+from bench.streams import HeldStreams
 from games.ai import AI_LEVELS, DEFAULT_AI_LEVEL
 from games.engine import MATCH_DEALS
 from games.management.progress import progress_bar
@@ -43,6 +45,12 @@ class Command(BaseCommand):
         parser.add_argument(
             "--healthz-requests", type=int, default=4000, help="requests in the /healthz phase"
         )
+        parser.add_argument(
+            "--streams",
+            type=int,
+            default=0,
+            help="event streams held open (idle, on waiting tables) from warm-up to the end",
+        )
         parser.add_argument("--ai-level", choices=AI_LEVELS, default=DEFAULT_AI_LEVEL)
         parser.add_argument("--seed", type=int, default=1, help="seeds every match and action")
         parser.add_argument("--json", type=Path, help="also write the report to this file")
@@ -56,7 +64,7 @@ class Command(BaseCommand):
         self.progress = progress_bar(disable=options["no_progress"], console=console)
         load_before = os.getloadavg()
         with Server(options["workers"], options["server"]) as server, self.progress:
-            healthz, play = self._run(server, options)
+            healthz, play, streams = self._run(server, options)
         config = {
             key: options[key]
             for key in (
@@ -66,15 +74,40 @@ class Command(BaseCommand):
                 "workers",
                 "seed_matches",
                 "ai_level",
+                "streams",
             )
         }
         config.update(cpus=os.cpu_count(), load_before=load_before, load_after=os.getloadavg())
         result = report.build(config=config, healthz=healthz, play=play)
+        if streams:
+            result["streams"] = streams
         report.show(Console(file=self.stdout, width=120), result)
         if options["json"]:
             options["json"].write_text(json.dumps(result, indent=2) + "\n")
 
-    def _run(self, server: Server, options: dict) -> tuple[dict, dict]:
+    def _run(self, server: Server, options: dict) -> tuple[dict, dict, dict]:
+        with contextlib.ExitStack() as held:
+            streams = {}
+            if options["streams"]:
+                streams = self._hold_streams(server, options["streams"], held)
+            return (*self._measure(server, options), streams)
+
+    def _hold_streams(self, server: Server, count: int, held: contextlib.ExitStack) -> dict:
+        """Open `count` streams, kept until `held` closes; what they cost the server's memory."""
+        task = self.progress.add_task(f"opening {count} streams", total=1)
+        rss_before = server.rss_bytes()
+        held.enter_context(HeldStreams(server.url, count))
+        time.sleep(1)  # what the streams allocated settles
+        rss_after = server.rss_bytes()
+        self.progress.update(task, completed=1)
+        return {
+            "open": count,
+            "server_rss_mib_before": rss_before / 2**20,
+            "server_rss_mib_after": rss_after / 2**20,
+            "kib_per_stream": (rss_after - rss_before) / count / 1024,
+        }
+
+    def _measure(self, server: Server, options: dict) -> tuple[dict, dict]:
         players = [
             Player(number, server.url, options["seed"], options["ai_level"])
             for number in range(options["players"])
