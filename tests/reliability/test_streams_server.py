@@ -78,8 +78,9 @@ def test_more_open_streams_than_pooled_connections_leave_requests_served(servers
                 "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database()"
                 " AND pid <> pg_backend_pid()"
             ).fetchone()
-        # Each server's pool, LISTEN connection, /readyz probe and turn clock, not one per stream.
-        assert count <= 2 * (POOL_SIZE + 3)
+        # Each server's pool, LISTEN connection, /readyz probe and turn clock, and one more
+        # for a moment (a purge or a clock's reconnect): far fewer than the streams held.
+        assert count <= 2 * (POOL_SIZE + 4) < held.opened
 
 
 def test_the_listener_reconnects_after_its_connection_is_cut(servers, database_url):
