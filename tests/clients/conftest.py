@@ -1,4 +1,4 @@
-"""One real server for the client tests: gunicorn on a database of its own.
+"""One real server for the client tests: `manage.py serve` on a database of its own.
 
 The generated clients and `manage.py play` speak HTTP only, so they need a server in another
 process, as a person would run it. It runs on a fresh database on the tests' Postgres cluster
@@ -15,13 +15,7 @@ from pathlib import Path
 import pytest
 
 from tests.clients.npm import SCHEMA_FILE, install_node_modules
-from tests.servers import (
-    ARTIFACTS_DIR,
-    BASE_DIR,
-    free_port,
-    migrated_database,
-    wait_until_ready,
-)
+from tests.servers import ARTIFACTS_DIR, migrated_database, served
 
 
 @pytest.fixture(scope="session")
@@ -33,25 +27,10 @@ def server_env() -> dict[str, str]:
 
 @pytest.fixture(scope="session")
 def server_url(server_env, tmp_path_factory) -> str:
-    """The base URL of the API served by gunicorn, as `manage.py serve` runs it."""
-    port = free_port()
-    log = tmp_path_factory.mktemp("server") / "gunicorn.log"
-    with log.open("w") as output:
-        server = subprocess.Popen(
-            [sys.executable, "-m", "gunicorn", "asnas_api.wsgi", "--workers", "2"]
-            + ["--bind", f"127.0.0.1:{port}", "--no-control-socket"],
-            cwd=BASE_DIR,
-            env=server_env,
-            stdout=output,
-            stderr=subprocess.STDOUT,
-        )
-    url = f"http://127.0.0.1:{port}"
-    try:
-        wait_until_ready(f"{url}/readyz", server, log)
+    """The base URL of the API as `manage.py serve` serves it: granian's ASGI workers, which
+    hold the long-polls and streams of the clients that follow a table."""
+    with served(tmp_path_factory.mktemp("server") / "serve.log", server_env) as (url, _):
         yield url
-    finally:
-        server.terminate()
-        server.wait(timeout=30)
 
 
 @pytest.fixture(scope="session")
