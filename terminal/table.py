@@ -196,7 +196,7 @@ def _keys_line(keys: dict[str, str]) -> Text:
 
 def _deadline(view: dict) -> str:
     """Whose turn the clock counts, and until when, in the terminal's local time."""
-    if not view["turn_deadline"]:
+    if not view["turn_deadline"] or view["turn"] is None:
         return ""
     whose = (
         "your" if view["turn"] == view["your_seat"] else f"{view['seats'][view['turn']]['name']}'s"

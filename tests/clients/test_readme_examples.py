@@ -130,20 +130,28 @@ def test_the_python_snippet_plays_a_whole_match(server_url, asnas_client, tmp_pa
     assert winners.startswith("[") and totals.startswith("[")
 
 
-def test_two_people_play_a_table_to_the_end_with_curl(server_url):
+def test_two_people_play_a_table_to_the_end_with_curl(server_url, tmp_path):
     script = block("sh", "register() {")
     result = subprocess.run(
         ["bash", "-c", script],
         env={"PATH": "/usr/bin:/bin", "B": f"{server_url}/api/v1"},
+        cwd=tmp_path,
         capture_output=True,
         text=True,
         timeout=300,
     )
     assert result.returncode == 0, result.stderr
-    winners, totals = result.stdout.strip().splitlines()[-1].split("] ", 1)
+    *_, last_view, deals_streamed = result.stdout.strip().splitlines()
+    winners, totals = last_view.split("] ", 1)
     assert winners.startswith("["), result.stdout
     assert sum(Fraction(total) for total in ast.literal_eval(totals)) == 0  # four exact totals
+    assert deals_streamed == "12"
     assert result.stderr == ""
+    # Babak's stream held every event once, in order, to the end.
+    stream = (tmp_path / "babak.sse").read_text()
+    ids = [int(line[4:]) for line in stream.splitlines() if line.startswith("id: ")]
+    assert ids == list(range(1, len(ids) + 1))
+    assert stream.rstrip().splitlines()[-2] == "event: match_finished"
 
 
 @pytest.fixture(scope="module")
