@@ -7,6 +7,7 @@ process, as a person would run it. It runs on a fresh database on the tests' Pos
 
 import importlib
 import os
+import shlex
 import subprocess
 import sys
 import time
@@ -46,22 +47,55 @@ def node_modules():
     return install_node_modules()
 
 
-@pytest.fixture
-def wait_for_pane():
-    """wait_for_pane(tmux, text): the tmux pane's screen once it shows `text`."""
-    return _wait_for_pane
+class Terminal:
+    """A real terminal: a tmux server of its own running one command in a pane of a given
+    size, with the server's DATABASE_URL and none of the tests' COLUMNS or LINES."""
 
+    def __init__(self, name: str):
+        self.tmux = ["tmux", "-L", name]
+        self.name = name
 
-def _wait_for_pane(tmux: list[str], text: str, timeout: float = 60) -> str:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        pane = subprocess.run(
-            [*tmux, "capture-pane", "-p"], check=True, capture_output=True, text=True
+    def start(self, command: list[str], env: dict[str, str], cwd: Path, size=(80, 24)) -> None:
+        command = ["env", "-u", "COLUMNS", "-u", "LINES", *command]
+        database = [f"-e{key}={value}" for key, value in env.items() if key == "DATABASE_URL"]
+        subprocess.run(
+            [*self.tmux, "new-session", "-d", "-s", self.name, "-x", str(size[0])]
+            + ["-y", str(size[1]), *database, "-c", str(cwd), shlex.join(command) + "; sleep 60"],
+            check=True,
+        )
+
+    def keys(self, keys: str) -> None:
+        subprocess.run([*self.tmux, "send-keys", "-t", self.name, keys], check=True)
+
+    def pane(self, showing: str, timeout: float = 60) -> str:
+        """The screen, once it shows `showing`."""
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            pane = self._tmux("capture-pane", "-p")
+            if showing in pane:
+                return pane
+            time.sleep(0.2)
+        pytest.fail(f"{showing!r} never showed; the pane:\n{pane}")
+
+    def scrolled(self) -> int:
+        """How many lines went off the top of the screen."""
+        return int(self._tmux("display-message", "-p", "-t", self.name, "#{history_size}"))
+
+    def _tmux(self, *command: str) -> str:
+        return subprocess.run(
+            [*self.tmux, *command], check=True, capture_output=True, text=True
         ).stdout
-        if text in pane:
-            return pane
-        time.sleep(0.2)
-    pytest.fail(f"{text!r} never showed; the pane:\n{pane}")
+
+    def stop(self) -> None:
+        subprocess.run([*self.tmux, "kill-server"], check=False)
+
+
+@pytest.fixture
+def terminal(request):
+    """A Terminal for this test, its tmux server stopped at the end."""
+    terminal = Terminal(f"{request.node.name[:40]}-{os.getpid()}")
+    yield terminal
+    terminal.stop()
 
 
 @pytest.fixture(scope="session")

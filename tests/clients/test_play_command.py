@@ -4,15 +4,12 @@ import ast
 import json
 import os
 import re
-import shlex
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
 from tests.clients.http import call
-from tests.clients.plays import play
+from tests.clients.plays import play, play_command
 
 REPO = Path(__file__).resolve().parents[2]
 PLAY_MODULES = [*(REPO / "terminal").glob("*.py"), REPO / "games/management/commands/play.py"]
@@ -127,39 +124,20 @@ def test_play_restarts_at_another_level_and_resigns(server_env, server_url, tmp_
 
 @pytest.mark.slow
 def test_play_redraws_one_table_in_place_at_a_terminal(
-    server_env, server_url, tmp_path, wait_for_pane, artifacts
+    server_env, server_url, tmp_path, terminal, artifacts
 ):
     """Under tmux, a real terminal of the commonest size, 80 × 24: moves redraw the table on
     the alternate screen instead of scrolling, keys need no Enter, the keys line always shows,
     and leaving restores the terminal with a farewell."""
-    session = f"play-{os.getpid()}"
-    # The pane's own size, not one inherited from the environment of the tests.
-    command = ["env", "-u", "COLUMNS", "-u", "LINES", sys.executable, "manage.py", "play"]
-    command += ["--url", server_url, "--seed", "2"]
-    command += ["--state", str(tmp_path / "play.json"), "--name", "Tmux", "--ai-level", "easy"]
-    env = [f"-e{key}={value}" for key, value in server_env.items() if key == "DATABASE_URL"]
-    tmux = ["tmux", "-L", session]
-    subprocess.run(
-        [*tmux, "new-session", "-d", "-s", session, "-x", "80", "-y", "24", *env, "-c"]
-        + [str(REPO), shlex.join(command) + "; sleep 60"],
-        check=True,
-    )
-    try:
-        pane = wait_for_pane(tmux, "Keys:")
-        assert "deal 1 of 12" in pane
-        for key in "lcchnlcchn":  # moves, some refused or unshown: those keys are ignored
-            subprocess.run([*tmux, "send-keys", "-t", session, key], check=True)
-            wait_for_pane(tmux, "Keys:")
-        history = subprocess.run(
-            [*tmux, "display-message", "-p", "-t", session, "#{history_size}"],
-            check=True,
-            capture_output=True,
-            text=True,
-        ).stdout
-        assert int(history) == 0, "nothing scrolled off the screen"
-        (artifacts / "play-tmux.txt").write_text(wait_for_pane(tmux, "Keys:"))
-        subprocess.run([*tmux, "send-keys", "-t", session, "q"], check=True)
-        pane = wait_for_pane(tmux, "Saved: run play again")
-        assert "Keys:" not in pane, "the table went with the alternate screen"
-    finally:
-        subprocess.run([*tmux, "kill-server"], check=False)
+    state = ["--state", str(tmp_path / "play.json"), "--name", "Tmux", "--ai-level", "easy"]
+    terminal.start(play_command("--url", server_url, "--seed", "2", *state), server_env, REPO)
+    pane = terminal.pane("Keys:")
+    assert "deal 1 of 12" in pane
+    for key in "lcchnlcchn":  # moves, some refused or unshown: those keys are ignored
+        terminal.keys(key)
+        terminal.pane("Keys:")
+    assert terminal.scrolled() == 0, "nothing scrolled off the screen"
+    (artifacts / "play-tmux.txt").write_text(terminal.pane("Keys:"))
+    terminal.keys("q")
+    pane = terminal.pane("Saved: run play again")
+    assert "Keys:" not in pane, "the table went with the alternate screen"

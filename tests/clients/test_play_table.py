@@ -2,10 +2,7 @@
 joins with the printed command, and each sees the other's moves as they happen."""
 
 import json
-import os
 import re
-import shlex
-import subprocess
 import time
 
 import pytest
@@ -32,70 +29,44 @@ def until(condition, timeout: float = 30, every: float = 0.1):
 
 
 def test_the_owner_sees_the_table_fill_and_the_friends_moves_live_at_80_by_24(
-    server_env, server_url, tmp_path, wait_for_pane, artifacts
+    server_env, server_url, tmp_path, terminal, artifacts
 ):
     state = tmp_path / "play.json"
-    session = f"table-{os.getpid()}"
-    command = ["env", "-u", "COLUMNS", "-u", "LINES"]
-    command += play_command("--url", server_url, "--seed", SEED, "--humans", "2")
+    command = play_command("--url", server_url, "--seed", SEED, "--humans", "2")
     command += ["--state", str(state), "--name", "Owner", "--ai-level", "easy"]
-    env = [f"-e{key}={value}" for key, value in server_env.items() if key == "DATABASE_URL"]
-    tmux = ["tmux", "-L", session]
-    subprocess.run(
-        [*tmux, "new-session", "-d", "-s", session, "-x", "80", "-y", "24", *env, "-c"]
-        + [str(BASE_DIR), shlex.join(command) + "; sleep 60"],
-        check=True,
-    )
+    terminal.start(command, server_env, BASE_DIR)
 
-    def key(keys: str) -> None:
-        subprocess.run([*tmux, "send-keys", "-t", session, keys], check=True)
+    pane = terminal.pane("waiting for 1 more")
+    assert "(open seat)" in pane and "Owner (you)" in pane
+    invite = re.search(r"Invite: (\S+)", pane)[1]
+    # The friend's command, in two lines that a shell joins, each within 80 columns.
+    assert f"play --url {server_url} \\\n    --join {invite}\n" in pane
+    match_id, code = invite.split(":")
+    owner = json.loads(state.read_text())[server_url]["token"]
 
-    try:
-        pane = wait_for_pane(tmux, "waiting for 1 more")
-        assert "(open seat)" in pane and "Owner (you)" in pane
-        invite = re.search(r"Invite: (\S+)", pane)[1]
-        # The friend's command, in two lines that a shell joins, each within 80 columns.
-        assert f"play --url {server_url} \\\n    --join {invite}\n" in pane
-        match_id, code = invite.split(":")
-        owner = json.loads(state.read_text())[server_url]["token"]
+    friend = register(server_url, "Friend")
+    call(server_url, "POST", f"/matches/{match_id}/join", friend, {"invite": code})
+    # No key pressed: the join and the AI seats' moves arrive by themselves.
+    pane = terminal.pane("Keys: l look")
+    assert "deal 1 of 12" in pane and re.search(r"1\s+Friend\s+1\s+0\s+dealer", pane), pane
 
-        friend = register(server_url, "Friend")
-        call(server_url, "POST", f"/matches/{match_id}/join", friend, {"invite": code})
-        # No key pressed: the join and the AI seats' moves arrive by themselves.
-        pane = wait_for_pane(tmux, "Keys: l look")
-        assert "deal 1 of 12" in pane and re.search(r"1\s+Friend\s+1\s+0\s+dealer", pane), pane
+    terminal.keys("l")
+    terminal.pane("Your cards: ")
+    legal = call(server_url, "GET", f"/matches/{match_id}", owner)["legal_actions"]
+    terminal.keys("c" if "call" in legal else "h")
+    until(lambda: call(server_url, "GET", f"/matches/{match_id}", friend)["turn"] == 1)
+    call(server_url, "POST", f"/matches/{match_id}/actions", friend, {"action": "look"})
+    said = call(server_url, "POST", f"/matches/{match_id}/actions", friend, {"action": "raise"})
+    pane = terminal.pane(f"Friend raises to {said['seats'][1]['stake']}")
+    assert "Friend looks at their cards." in pane
 
-        key("l")
-        wait_for_pane(tmux, "Your cards: ")
-        view = call(server_url, "GET", f"/matches/{match_id}", owner)
-        key(
-            next(
-                keys
-                for action, keys in [("call", "c"), ("hold", "h")]
-                if action in view["legal_actions"]
-            )
-        )
-        until(lambda: call(server_url, "GET", f"/matches/{match_id}", friend)["turn"] == 1)
-        call(server_url, "POST", f"/matches/{match_id}/actions", friend, {"action": "look"})
-        said = call(server_url, "POST", f"/matches/{match_id}/actions", friend, {"action": "raise"})
-        pane = wait_for_pane(tmux, f"Friend raises to {said['seats'][1]['stake']}")
-        assert "Friend looks at their cards." in pane
-
-        call(server_url, "POST", f"/matches/{match_id}/leave", friend)
-        pane = wait_for_pane(tmux, "Friend left; the AI plays their seat.")
-        assert re.search(r"Friend\s+\d+\s+-?\d+\s+.*away", pane), pane
-        history = subprocess.run(
-            [*tmux, "display-message", "-p", "-t", session, "#{history_size}"],
-            check=True,
-            capture_output=True,
-            text=True,
-        ).stdout
-        assert int(history) == 0, "nothing scrolled off the screen"
-        (artifacts / "play-table-tmux.txt").write_text(pane)
-        key("q")
-        wait_for_pane(tmux, "Saved: run play again")
-    finally:
-        subprocess.run([*tmux, "kill-server"], check=False)
+    call(server_url, "POST", f"/matches/{match_id}/leave", friend)
+    pane = terminal.pane("Friend left; the AI plays their seat.")
+    assert re.search(r"Friend\s+\d+\s+-?\d+\s+.*away", pane), pane
+    assert terminal.scrolled() == 0, "nothing scrolled off the screen"
+    (artifacts / "play-table-tmux.txt").write_text(pane)
+    terminal.keys("q")
+    terminal.pane("Saved: run play again")
 
 
 def test_a_friend_joins_with_play_and_follows_the_owners_moves(server_env, server_url, tmp_path):

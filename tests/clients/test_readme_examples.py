@@ -160,7 +160,9 @@ def ts_snippet(node_modules, tmp_path_factory):
     generated from openapi.yaml; runs it with a base URL and answers the finished process."""
     build = tmp_path_factory.mktemp("ts_snippet")
     (build / "main.ts").write_text(block("ts", "class ProblemError"))
-    config = (TS_DIR / "tsconfig.json").read_text().replace('"play.ts"', '"main.ts"')
+    config = re.sub(
+        r'"files": \[[^]]*\]', '"files": ["main.ts"]', (TS_DIR / "tsconfig.json").read_text()
+    )
     (build / "tsconfig.json").write_text(config)
     (build / "node_modules").symlink_to(node_modules)
     bin_dir = node_modules / ".bin"

@@ -64,7 +64,8 @@ class Side {
   }
 
   async register(): Promise<void> {
-    this.api.token = (await this.api.call("players_create", "POST", "/players", { name: this.name })).token;
+    const body = { name: this.name };
+    this.api.token = (await this.api.call("players_create", "POST", "/players", body)).token;
   }
 
   // An EventSource on `path` whose every connection, the first and each reconnection (which
@@ -83,7 +84,9 @@ class Side {
       },
     });
     source.addEventListener("error", (error) => {
-      if (source.readyState === EventSource.CLOSED) fail(new Error(`${this.name}: ${path} closed: ${error.message}`));
+      if (source.readyState === EventSource.CLOSED) {
+        fail(new Error(`${this.name}: ${path} closed: ${error.message}`));
+      }
     });
     this.sources.push(source);
     return source;
@@ -96,7 +99,8 @@ class Side {
         const event = JSON.parse(message.data) as MatchEvent;
         this.inspect(event);
         if (String(event.seq) !== message.lastEventId || event.type !== message.type) {
-          this.leaks.push(`event ${message.lastEventId} ${message.type} carries ${event.seq} ${event.type}`);
+          const carried = `${event.seq} ${event.type}`;
+          this.leaks.push(`event ${message.lastEventId} ${message.type} carries ${carried}`);
         }
         this.events.push(event);
         if (event.type === "deal_ended" && this.seat === 0 && event.deal_number < 12) {
@@ -158,7 +162,8 @@ class Side {
   // The owner deals on; a deal that another seat or the clock already started is fine.
   private async nextDeal(matchId: string): Promise<void> {
     try {
-      this.inspect(await this.api.call("matches_next_deal", "POST", `/matches/${matchId}/next-deal`, {}));
+      const path = `/matches/${matchId}/next-deal`;
+      this.inspect(await this.api.call("matches_next_deal", "POST", path, {}));
     } catch (error) {
       if (!(error instanceof ProblemError && error.problem.status === 409)) throw error;
     }
@@ -183,13 +188,19 @@ class Side {
         this.leaks.push(`${this.name} got ${where}.${key}`);
       } else if (key === "your_cards" && value !== null) {
         const own = this.hands.get((object as MatchView).deal_number);
-        if (own && JSON.stringify(own) !== JSON.stringify(value)) this.leaks.push(`${this.name}: your_cards not its own`);
+        if (own && JSON.stringify(own) !== JSON.stringify(value)) {
+          this.leaks.push(`${this.name}: your_cards not its own`);
+        }
       }
       this.inspect(value, `${where}.${key}`, result);
     }
   }
 
-  private checkShown(result: Schemas["DealResult"], seat: Schemas["DealResultSeat"], where: string): void {
+  private checkShown(
+    result: Schemas["DealResult"],
+    seat: Schemas["DealResultSeat"],
+    where: string,
+  ): void {
     if (seat.seat === this.seat) return;
     if (result.outcome !== "showdown" || seat.folded) {
       this.leaks.push(`${this.name} saw seat ${seat.seat}'s hidden hand at ${where}`);
@@ -253,7 +264,7 @@ async function main(): Promise<void> {
         seat: side.seat,
         seqs: side.events.map((event) => event.seq),
         deals_ended: side.events.filter((event) => event.type === "deal_ended").length,
-        joined: side.events.filter((event) => event.type === "player_joined").map((event) => event.seat),
+        joined: side.events.flatMap((event) => (event.type === "player_joined" ? [event.seat] : [])),
         notices: side.notices,
         connections: side.connections,
         checked: side.checked,
