@@ -69,6 +69,28 @@ def test_the_owner_sees_the_table_fill_and_the_friends_moves_live_at_80_by_24(
     terminal.pane("Saved: run play again")
 
 
+def test_the_waiting_room_shows_each_friend_as_they_join(server_env, server_url, tmp_path):
+    printed = tmp_path / "owner.txt"
+    args = ("--url", server_url, "--state", str(tmp_path / "play.json"), "--name", "Owner")
+    owner = start_play(
+        server_env, *args, "--humans", "3", "--ai-level", "easy", keys="", output=printed
+    )
+    try:
+        invite = until(lambda: re.search(r"\n\s+--join (\S+)\n", printed.read_text()))
+        assert "waiting for 2 more" in printed.read_text()
+        match_id, code = invite[1].split(":")
+        friend = register(server_url, "Friend")
+        call(server_url, "POST", f"/matches/{match_id}/join", friend, {"invite": code})
+        # The next screen, drawn with no input read: the friend sits, one seat is still open.
+        screen = until(lambda: re.search(r"waiting for 1 more.*Keys:", printed.read_text(), re.S))
+        assert re.search(r"1\s+Friend\s", screen[0]) and "2     (open seat)" in screen[0], screen[0]
+        assert f"--join {invite[1]}" in screen[0], "the invite stays until the table is full"
+        assert owner.poll() is None, "still waiting for the last friend"
+    finally:
+        owner.terminate()
+        owner.wait(timeout=30)
+
+
 def test_a_friend_joins_with_play_and_follows_the_owners_moves(server_env, server_url, tmp_path):
     owner = register(server_url, "Owner")
     table = call(server_url, "POST", "/matches", owner, {"humans": 2, "seed": int(SEED)})
