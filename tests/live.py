@@ -6,7 +6,9 @@ that loop as they would a server's."""
 import asyncio
 import concurrent.futures
 import json
+import queue
 import threading
+import time
 from collections.abc import AsyncIterator
 
 from django.test import AsyncClient
@@ -79,6 +81,21 @@ class LiveClient:
 
         return self.run(collect())
 
+    def open(self, url: str, headers: dict) -> queue.Queue:
+        """The stream at `url`, message by message as they come: a queue that gets each
+        message, then None when the server ends the stream."""
+        messages: queue.Queue = queue.Queue()
+
+        async def feed() -> None:
+            response = await AsyncClient().get(url, headers=headers)
+            assert response.status_code == 200, response.content
+            async for message in sse_messages(response):
+                messages.put(message)
+            messages.put(None)
+
+        self.run(feed())
+        return messages
+
     def poll(self, url: str, headers: dict) -> concurrent.futures.Future:
         """(status, JSON body) of a GET whose body may come late: a long-poll."""
 
@@ -120,3 +137,12 @@ class LiveClient:
         self.loop.call_soon_threadsafe(self.loop.stop)
         self.thread.join(timeout=30)
         self.loop.close()
+
+
+def next_event(messages: queue.Queue, timeout: float = 30) -> dict | None:
+    """The next message of an opened stream that is not a comment (None: it ended)."""
+    deadline = time.monotonic() + timeout
+    while True:
+        message = messages.get(timeout=max(0, deadline - time.monotonic()))
+        if message is None or "comment" not in message:
+            return message

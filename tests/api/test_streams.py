@@ -14,7 +14,8 @@ from django.utils import timezone
 from players.models import StreamTicket
 from tests.api.play import play_match
 from tests.api.problems import assert_problem
-from tests.live import bearer
+from tests.api.secrecy import hands_in
+from tests.live import bearer, next_event
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -162,6 +163,63 @@ def test_open_streams_hold_no_database_connection(client, new_match, live, setti
     assert client.get(f"/api/v1/matches/{view['id']}").status_code == 200
     for stream in streams:
         stream.cancel()
+
+
+def test_two_humans_play_a_table_on_the_notices_of_their_own_streams(make_client, live):
+    """Each human acts only when their stream says `your_turn`: every turn is announced
+    once, when it begins, and the stream holds no card."""
+    roya, babak = make_client("Roya"), make_client("Babak")
+    streams = [live.open("/api/v1/players/me/stream", bearer(c.token)) for c in (roya, babak)]
+    view = roya.post("/api/v1/matches", {"seed": 4, "humans": 2}, format="json").json()
+    match_id = view["id"]
+    live.wait_listening()
+    joined = babak.post(
+        f"/api/v1/matches/{match_id}/join", {"invite": view["invite"]}, format="json"
+    )
+    view = joined.json()
+    clients, rng, counts = (roya, babak), random.Random(4), {"your_turn": 0, "actions": 0}
+    for messages in streams:
+        assert next_event(messages) == {
+            "event": "match_started",
+            "data": f'{{"match_id":"{match_id}"}}',
+            "json": {"match_id": match_id},
+        }
+    announced = [False, False]  # a look keeps the turn: it is not announced again
+    while view["status"] != "finished":
+        if view["status"] == "deal_over":
+            view = roya.post(f"/api/v1/matches/{match_id}/next-deal", {}, format="json").json()
+            continue
+        seat = view["turn"]
+        mine = clients[seat].get(f"/api/v1/matches/{match_id}").json()
+        if not announced[seat]:
+            notice = next_event(streams[seat])
+            assert notice["event"] == "your_turn"
+            assert notice["json"] == {"match_id": match_id, "deadline": mine["turn_deadline"]}
+            counts["your_turn"] += 1
+        action = rng.choice(mine["legal_actions"])
+        announced[seat] = action == "look"
+        counts["actions"] += action != "look"
+        url = f"/api/v1/matches/{match_id}/actions"
+        view = clients[seat].post(url, {"action": action}, format="json").json()
+    assert counts["your_turn"] == counts["actions"] > 12
+    for messages in streams:
+        finished = next_event(messages)
+        assert finished["event"] == "match_finished"
+        assert finished["json"] == {
+            "match_id": match_id,
+            "winners": view["winners"],
+            "totals": [seat["total"] for seat in view["seats"]],
+        }
+        assert not list(hands_in(finished["json"]))
+        assert messages.empty() or next_event(messages, timeout=1) is None
+
+
+def test_the_player_stream_opens_with_the_turns_waiting_now(client, new_match, live):
+    waiting = new_match(seed=3)  # single-player: the owner's turn at once
+    assert waiting["turn"] == 0
+    messages = live.open("/api/v1/players/me/stream", bearer(client.token))
+    notice = next_event(messages)
+    assert (notice["event"], notice["json"]["match_id"]) == ("your_turn", waiting["id"])
 
 
 # --- Stream tickets --------------------------------------------------------------------------
