@@ -130,6 +130,22 @@ def test_the_python_snippet_plays_a_whole_match(server_url, asnas_client, tmp_pa
     assert winners.startswith("[") and totals.startswith("[")
 
 
+def test_the_python_stream_snippet_replays_the_finished_match(server_url, asnas_client, tmp_path):
+    code = block("python", "def ok(answer)") + block("python", "httpx_sse.connect_sse")
+    client_dir = asnas_client.__path__[0].rsplit("/", 1)[0]
+    result = subprocess.run(
+        [sys.executable, "-c", code.replace("http://127.0.0.1:8000", server_url)],
+        env={"PYTHONPATH": client_dir},
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert result.returncode == 0, result.stderr
+    streamed = result.stdout.split("]\n")[-1].splitlines()  # after the winners and totals
+    assert streamed[0] == "1 match_created" and streamed[-1].endswith(" match_finished")
+    assert [line.split()[0] for line in streamed] == [str(n) for n in range(1, len(streamed) + 1)]
+
+
 def test_two_people_play_a_table_to_the_end_with_curl(server_url, tmp_path):
     script = block("sh", "register() {")
     result = subprocess.run(
