@@ -165,7 +165,10 @@ def play(
             # Refused, e.g. because the match moved on in another window: show it as it is.
             if problem.status == 401 or problem.status >= 500:
                 raise
-            notice = f"Refused: {problem}"
+            if problem.code == "stale_version" and _shared(view):
+                notice = "Another seat or the clock moved first: here is the table now."
+            else:
+                notice = f"Refused: {problem}"
             view = api("GET", f"/matches/{view['id']}")
             continue
         if move[0].endswith("/leave"):

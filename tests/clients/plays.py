@@ -37,9 +37,12 @@ def _run(server_env, args, keys: str) -> subprocess.CompletedProcess:
     )
 
 
-def start_play(server_env, *args: str, keys: str, output: Path) -> subprocess.Popen:
+def start_play(
+    server_env, *args: str, keys: str, output: Path, more_keys: bool = False
+) -> subprocess.Popen:
     """play running in the background, with `keys` typed ahead, printing to `output` (a file,
-    which never blocks it as a pipe left unread would)."""
+    which never blocks it as a pipe left unread would). With `more_keys`, its input stays
+    open for more keys (`process.stdin`) instead of ending after `keys`."""
     with output.open("w") as printed:
         process = subprocess.Popen(
             play_command(*args),
@@ -51,5 +54,8 @@ def start_play(server_env, *args: str, keys: str, output: Path) -> subprocess.Po
             text=True,
         )
     process.stdin.write(keys)
-    process.stdin.close()
+    if more_keys:
+        process.stdin.flush()
+    else:
+        process.stdin.close()
     return process

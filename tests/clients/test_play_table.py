@@ -131,6 +131,44 @@ def test_a_friend_joins_with_play_and_follows_the_owners_moves(server_env, serve
     assert "Friend (you)" in again and "Your name" not in again
 
 
+def test_a_move_made_too_late_at_a_table_is_explained_not_refused(server_env, server_url, tmp_path):
+    """The friend's next-deal comes after the owner started the deal: that is how a table
+    goes, so play says another seat was first, and shows the table as it is now."""
+    owner = register(server_url, "Owner")
+    table = call(server_url, "POST", "/matches", owner, {"humans": 2, "seed": int(SEED)})
+    path = f"/matches/{table['id']}"
+    args = ("--url", server_url, "--state", str(tmp_path / "play.json"), "--name", "Friend")
+    printed = tmp_path / "friend.txt"
+    # Its turn: look, then hold or call; the leftover key is skipped at the deal's end.
+    friend = start_play(
+        server_env,
+        *args,
+        "--join",
+        f"{table['id']}:{table['invite']}",
+        keys="l\nh\nc\n",
+        output=printed,
+        more_keys=True,
+    )
+    try:
+        until(lambda: call(server_url, "GET", path, owner)["turn"] == 0)
+        call(server_url, "POST", f"{path}/actions", owner, {"action": "fold"})
+        until(lambda: "Keys: n next deal" in printed.read_text())
+        call(server_url, "POST", f"{path}/next-deal", owner)
+        friend.stdin.write("n\n")
+        friend.stdin.flush()
+        output = until(
+            lambda: (
+                "Another seat or the clock moved first" in printed.read_text()
+                and printed.read_text()
+            )
+        )
+        assert "deal 2 of 12" in output.rsplit("Keys: n next deal", 1)[1]
+        assert "Refused" not in output
+    finally:
+        friend.terminate()
+        friend.wait(timeout=30)
+
+
 def test_two_plays_at_one_computer_finish_a_match_each_seeing_the_other(
     server_env, server_url, tmp_path
 ):
