@@ -1,13 +1,15 @@
 """The game loop of the terminal client: sign in, resume or start a match, and turn keys
 into moves until you quit."""
 
+from dataclasses import dataclass, replace
 from typing import Protocol
 
 from rich.console import Console, RenderableType
 from rich.text import Text
 
 from terminal.api import Api, ApiProblem, Sessions
-from terminal.table import TableState, is_over
+from terminal.follow import Follower
+from terminal.table import TableState, is_over, waiting_room
 
 ACTION_KEYS = {"look": "l", "call": "c", "hold": "h", "raise": "r", "fold": "f"}
 AI_LEVEL_KEYS = {"e": "easy", "n": "normal", "h": "hard"}
@@ -28,18 +30,62 @@ class Screen(Protocol):
     def show(self, screen: RenderableType) -> None:
         """Draw the whole screen, in place of the last one."""
 
-    def key(self, keys: dict[str, str]) -> str:
-        """One of `keys`; any other key is ignored. EOFError when input ends."""
+    def key(self, keys: dict[str, str], wake: int | None = None) -> str | None:
+        """One of `keys`; any other key is ignored. EOFError when input ends. None if `wake`,
+        a file descriptor, turns readable first (a live screen watches it; a printed one
+        does not)."""
+
+    def idle(self, keys: dict[str, str], wake: int) -> str | None:
+        """While others play: one of `keys`, or None once `wake` turns readable. A printed
+        screen reads no input then, keeping a script's lines for its decisions."""
 
     def leave(self, farewell: RenderableType | None) -> None:
         """Stop drawing; `farewell` stays on the terminal afterwards."""
 
 
+@dataclass(frozen=True)
+class NewMatch:
+    """How a new match is made: the AI seats' level (asked if None), a seed for the first one
+    (where the server allows it), and for a table, its humans and seconds a turn."""
+
+    ai_level: str | None = None
+    seed: int | None = None
+    humans: int | None = None
+    turn_seconds: int | None = None
+
+    def body(self, ai_level: str) -> dict:
+        fields = {"seed": self.seed, "humans": self.humans, "turn_seconds": self.turn_seconds}
+        return {"ai_level": ai_level} | {k: v for k, v in fields.items() if v is not None}
+
+
+@dataclass(frozen=True)
+class Invite:
+    """A table to join: its match id and invite code, as `MATCH_ID:CODE`."""
+
+    match_id: str
+    code: str
+
+    @classmethod
+    def parse(cls, text: str) -> "Invite":
+        match_id, colon, code = text.strip().partition(":")
+        if not (colon and match_id and code):
+            raise ValueError(f"an invite is MATCH_ID:CODE, as its table's owner sees it: {text!r}")
+        return cls(match_id, code)
+
+
 def play(
-    api: Api, sessions: Sessions, screen: Screen, *, name=None, ai_level=None, seed=None
+    api: Api,
+    sessions: Sessions,
+    screen: Screen,
+    *,
+    server: str,
+    name: str | None = None,
+    new: NewMatch = NewMatch(),
+    join: Invite | None = None,
 ) -> None:
-    """Sign in, resume the unfinished match or start one, and play until you quit or decline
-    another match. `seed` deals the first new match, where the server allows it."""
+    """Sign in, then join the table `join`, make the table `new` asks for, or resume the
+    unfinished match or start one; play until you quit, leave or decline another match.
+    `server` is the base URL a friend reaches the API at, for the join command."""
     session = sessions.load()
     api.token = session.get("token")
     if api.token and not _answers(api, "/players/me"):
@@ -49,35 +95,55 @@ def play(
         api.token = session["token"] = player["token"]
         sessions.save(session)
 
-    view = _answers(api, f"/matches/{session['match_id']}") if "match_id" in session else None
-    notice = f"Resuming match {view['id']}." if view and not is_over(view) else ""
-    if view and is_over(view):
-        view = None
-    table = TableState()
-    hint = None
+    view, notice = None, ""
+    if join:
+        view = _answers(api, f"/matches/{join.match_id}")  # seated there already: resume
+        if view is None:
+            view = api("POST", f"/matches/{join.match_id}/join", {"invite": join.code})
+    elif new.humans is None and "match_id" in session:
+        view = _answers(api, f"/matches/{session['match_id']}")
+        notice = f"Resuming match {view['id']}." if view and not is_over(view) else ""
+        if view and is_over(view):
+            view = None
+    table, follower, hint = TableState(), None, None
     while True:
         if view is None:
-            level = ai_level or _choose(screen, "Choose the AI level", AI_LEVEL_KEYS)
-            seeded = {} if seed is None else {"seed": seed}
-            view = api("POST", "/matches", {"ai_level": level, **seeded})
-            seed = None
+            level = new.ai_level or _choose(screen, "Choose the AI level", AI_LEVEL_KEYS)
+            view = api("POST", "/matches", new.body(level))
+            new = replace(new, seed=None, humans=None, turn_seconds=None)
+        if session.get("match_id") != view["id"]:
             session["match_id"] = view["id"]
             sessions.save(session)
         table.read_events(api, view)
+        if follower is None and _shared(view) and not is_over(view):
+            follower = Follower(api, view["id"], after=table.seen)
         if is_over(view):
+            if follower:
+                follower.stop()
             del session["match_id"]
             sessions.save(session)
-            keys = {"y": "play another match", "n": "leave"}
+            keys = {"n": "leave"} if _shared(view) else {"y": "play another match", "n": "leave"}
             screen.show(table.render(view, keys, notice, fit_to=screen.fit_to))
             if screen.key(keys) != "y":
                 screen.leave(table.standings(view))
                 return
-            view, table, notice = None, TableState(), ""
+            view, table, follower, notice = None, TableState(), None, ""
             continue
         keys = _keys(view)
-        screen.show(table.render(view, keys, notice, hint, fit_to=screen.fit_to))
-        key = screen.key(keys)
+        if view["status"] == "waiting":
+            screen.show(waiting_room(view, keys, server))
+        else:
+            screen.show(table.render(view, keys, notice, hint, fit_to=screen.fit_to))
+        if follower is None or _decides(view):
+            key = screen.key(keys, follower and follower.wake)
+        else:
+            key = screen.idle(keys, follower.wake)
         hint = None
+        if key is None:  # news from the table
+            news = follower.news()
+            view = api("GET", f"/matches/{view['id']}")
+            table.note(news, view)
+            continue
         if key == "q":
             screen.leave(Text("Saved: run play again to resume this match."))
             return
@@ -99,8 +165,19 @@ def play(
             # Refused, e.g. because the match moved on in another window: show it as it is.
             if problem.status == 401 or problem.status >= 500:
                 raise
-            notice = f"Refused: {problem}"
+            if problem.code == "stale_version" and _shared(view):
+                notice = "Another seat or the clock moved first: here is the table now."
+            else:
+                notice = f"Refused: {problem}"
             view = api("GET", f"/matches/{view['id']}")
+            continue
+        if move[0].endswith("/leave"):
+            if follower:
+                follower.stop()
+            del session["match_id"]
+            sessions.save(session)
+            screen.leave(Text(f"You left: the AI plays seat {view['your_seat']} from now on."))
+            return
 
 
 def _move(screen: Screen, table: TableState, view: dict, key: str) -> tuple[str, dict] | None:
@@ -114,6 +191,11 @@ def _move(screen: Screen, table: TableState, view: dict, key: str) -> tuple[str,
         screen.show(table.render(view, levels, notice, fit_to=screen.fit_to))
         level = AI_LEVEL_KEYS.get(screen.key(levels))
         return (f"{path}/restart", {**body, "ai_level": level}) if level else None
+    if key == "g" and _shared(view):
+        sure = {"y": "yes, leave", "x": "cancel"}
+        notice = "Leave? The AI plays your seat for the rest of the match."
+        screen.show(table.render(view, sure, notice, fit_to=screen.fit_to))
+        return (f"{path}/leave", body) if screen.key(sure) == "y" else None
     if key == "g":
         sure = {"y": "yes, resign", "x": "cancel"}
         notice = "Resign? The match ends now, totals as they are."
@@ -141,9 +223,24 @@ def _answers(api: Api, path: str) -> dict | None:
 
 
 def _keys(view: dict) -> dict[str, str]:
-    """Keys and what they do: the legal actions or the next deal, then the match's own."""
+    """Keys and what they do: the legal actions or the next deal, then the match's own. At a
+    table, `g` leaves it, and no one restarts before the end or asks the coach."""
+    if view["status"] == "waiting":
+        return QUIT
     if view["status"] == "deal_over":
         keys = {"n": "next deal"}
     else:
-        keys = {ACTION_KEYS[action]: action for action in view["legal_actions"]} | HINT
-    return {**keys, "s": "restart", "g": "resign", **QUIT}
+        keys = {ACTION_KEYS[action]: action for action in view["legal_actions"]}
+    if _shared(view):
+        return {**keys, "g": "leave", **QUIT}
+    return {**keys, **HINT, "s": "restart", "g": "resign", **QUIT}
+
+
+def _shared(view: dict) -> bool:
+    """A match that moves while you wait: other humans, or a clock that acts for you."""
+    return view["humans"] > 1 or view["turn_seconds"] is not None
+
+
+def _decides(view: dict) -> bool:
+    """Whether you have something to decide: your turn, or a deal over."""
+    return view["status"] == "deal_over" or bool(view["legal_actions"])

@@ -2,6 +2,8 @@
 screens read line by line when input or output is a pipe (scripts and tests)."""
 
 import contextlib
+import os
+import select
 import sys
 import termios
 import tty
@@ -41,13 +43,21 @@ class LiveScreen:
             self._stack.enter_context(self.live)
         self.live.update(screen, refresh=True)
 
-    def key(self, keys: dict[str, str]) -> str:
+    def key(self, keys: dict[str, str], wake: int | None = None) -> str | None:
+        # Unbuffered reads: a buffered one could take keys typed ahead out of select's sight.
+        fd = sys.stdin.fileno()
         while True:
-            key = sys.stdin.read(1)
+            ready, _, _ = select.select([fd] if wake is None else [fd, wake], [], [])
+            if wake in ready:
+                return None
+            key = os.read(fd, 1).decode(errors="replace")
             if not key:
                 raise EOFError
             if key in keys:
                 return key
+
+    def idle(self, keys: dict[str, str], wake: int) -> str | None:
+        return self.key(keys, wake)
 
     def leave(self, farewell: RenderableType | None) -> None:
         self._stack.close()
@@ -57,7 +67,8 @@ class LiveScreen:
 
 class LineScreen:
     """Every screen printed in turn; a key is a line of input, and a line that is not one of
-    the keys shown is skipped."""
+    the keys shown is skipped. Input is read only when there is something to decide (your
+    turn, a deal or match over), so that a script's lines answer those."""
 
     def __init__(self, console: Console, default_name: str):
         self.fit_to = None
@@ -76,13 +87,17 @@ class LineScreen:
     def show(self, screen: RenderableType) -> None:
         self.console.print(screen)
 
-    def key(self, keys: dict[str, str]) -> str:
+    def key(self, keys: dict[str, str], wake: int | None = None) -> str:
         while True:
             line = sys.stdin.readline()
             if not line:
                 raise EOFError
             if line.strip() in keys:
                 return line.strip()
+
+    def idle(self, keys: dict[str, str], wake: int) -> None:
+        # A script types its moves ahead: none may be spent while there is nothing to decide.
+        select.select([wake], [], [])
 
     def leave(self, farewell: RenderableType | None) -> None:
         if farewell is not None:

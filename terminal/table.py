@@ -2,6 +2,7 @@
 deal's showdown and, once a match is over, the final standings. It reads only the API's
 JSON: a match view and the match's events."""
 
+from datetime import datetime
 from fractions import Fraction
 
 from rich.console import Console, Group, RenderableType
@@ -20,8 +21,8 @@ ACTION_LOG = {
 }
 # At most this many of the deal's last actions; fewer where the terminal is too short.
 LOG_LINES = 6
-# Every status in which moves are still made; any other (finished, resigned...) is an end.
-PLAYING = frozenset({"in_deal", "deal_over"})
+# Every status in which the match goes on; any other (finished, abandoned) is an end.
+PLAYING = frozenset({"waiting", "in_deal", "deal_over"})
 
 
 def is_over(view: dict) -> bool:
@@ -40,12 +41,21 @@ class TableState:
         """Who resigned the series, the final standings' caption; empty if no one did."""
 
     def read_events(self, api: Api, view: dict) -> None:
-        names = [seat["name"] for seat in view["seats"]]
+        """Notes the events up to the view's version that were not noted yet."""
         while self.seen < view["version"]:
             page = api("GET", f"/matches/{view['id']}/events?after={self.seen}")
-            for event in page["events"]:
+            self.note(page["events"], view)
+            if not page["events"]:
+                self.seen = view["version"]
+
+    def note(self, events: list[dict], view: dict) -> None:
+        """Notes these events, but none twice: a followed match delivers some of them both
+        in a write's answer and from the follower."""
+        names = [seat["name"] for seat in view["seats"]]
+        for event in events:
+            if event["seq"] > self.seen:
                 self._note(event, names)
-            self.seen = page["events"][-1]["seq"] if page["events"] else view["version"]
+                self.seen = event["seq"]
 
     def _note(self, event: dict, names: list[str]) -> None:
         kind = event["type"]
@@ -55,7 +65,10 @@ class TableState:
             ]
         elif kind == "action":
             said = ACTION_LOG[event["action"]].format(stake=event["stake"], pot=event["pot"])
-            self.log.append(f"{names[event['seat']]} {said}")
+            if event["by"] == "clock":
+                self.log.append(f"The clock played for {names[event['seat']]}: {said}")
+            else:
+                self.log.append(f"{names[event['seat']]} {said}")
         elif kind == "deal_ended":
             for seat in event["winners"]:
                 self.deals_won[seat] = self.deals_won.get(seat, 0) + 1
@@ -65,6 +78,12 @@ class TableState:
             self.resigned = ""
         elif kind == "resigned":
             self.resigned = f"{names[event['seat']]} resigned."
+        elif kind == "player_joined":
+            self.log.append(f"{event['name']} sat down at seat {event['seat']}.")
+        elif kind == "player_left":
+            self.log.append(f"{names[event['seat']]} left; the AI plays their seat.")
+            if event["abandoned"]:
+                self.log.append("Every human has left: the match is abandoned.")
 
     def render(
         self,
@@ -100,14 +119,15 @@ class TableState:
         log: list[str],
         showdown: bool,
     ) -> Group:
+        clock = f" · {view['turn_seconds']} s a turn" if view["turn_seconds"] else ""
         parts: list[RenderableType] = [
             Rule(
                 f"As-Nas · deal {view['deal_number']} of 12 · series {view['series']} · "
-                f"AI {view['ai_level']}",
+                f"AI {view['ai_level']}{clock}",
                 style="bold",
             ),
             _seats_table(view),
-            Text(f"Pot {view['pot']} · high stake {view['high_stake']}"),
+            Text(f"Pot {view['pot']} · high stake {view['high_stake']}{_deadline(view)}"),
             _your_cards(view),
         ]
         if log:
@@ -120,8 +140,7 @@ class TableState:
             parts.append(_hint_table(hint))
         if notice:
             parts.append(Text(notice, style="bold red"))
-        parts.append(Text("Keys: " + "   ".join(f"{k} {what}" for k, what in keys.items())))
-        parts[-1].stylize("cyan")
+        parts.append(_keys_line(keys))
         return Group(*parts)
 
     def standings(self, view: dict) -> Table:
@@ -149,11 +168,50 @@ class TableState:
         return table
 
 
+def waiting_room(view: dict, keys: dict[str, str], server: str) -> Group:
+    """A table waiting for its humans: who sits where and, for its owner, the invite and the
+    command that joins it, cut into lines that fit 80 columns and paste whole into a shell."""
+    open_seats = sum(seat["name"] is None for seat in view["seats"])
+    parts: list[RenderableType] = [
+        Rule(
+            f"As-Nas · a table for {view['humans']} · waiting for {open_seats} more",
+            style="bold",
+        ),
+        _seats_table(view),
+    ]
+    if view["invite"]:
+        invite = f"{view['id']}:{view['invite']}"
+        parts += [
+            Text(f"Invite: {invite}", style="bold"),
+            Text("A friend joins with:"),
+            Text(f"  uv run manage.py play --url {server} \\\n    --join {invite}", no_wrap=True),
+        ]
+    parts.append(_keys_line(keys))
+    return Group(*parts)
+
+
+def _keys_line(keys: dict[str, str]) -> Text:
+    return Text("Keys: " + "   ".join(f"{k} {what}" for k, what in keys.items()), style="cyan")
+
+
+def _deadline(view: dict) -> str:
+    """Whose turn the clock counts, and until when, in the terminal's local time."""
+    if not view["turn_deadline"] or view["turn"] is None:
+        return ""
+    whose = (
+        "your" if view["turn"] == view["your_seat"] else f"{view['seats'][view['turn']]['name']}'s"
+    )
+    until = datetime.fromisoformat(view["turn_deadline"]).astimezone().strftime("%H:%M:%S")
+    return f" · {whose} turn until {until}"
+
+
 def _height(screen: RenderableType, console: Console) -> int:
     return len(console.render_lines(screen, console.options.update(height=None), pad=False))
 
 
 def _name(view: dict, seat: dict) -> str:
+    if seat["name"] is None:
+        return "(open seat)"
     you = seat["seat"] == view["your_seat"]
     return seat["name"] + (" (you)" if you else " (AI)" if seat["kind"] == "ai" else "")
 
@@ -170,6 +228,7 @@ def _seats_table(view: dict) -> Table:
                 ("dealer", number == view["dealer"]),
                 ("looked", seat["looked"]),
                 ("folded", seat["folded"]),
+                ("away", seat["away"]),
             )
             if shown
         ]

@@ -4,30 +4,15 @@ import ast
 import json
 import os
 import re
-import shlex
-import subprocess
-import sys
-import urllib.request
 from pathlib import Path
 
 import pytest
 
+from tests.clients.http import call
+from tests.clients.plays import play, play_command
+
 REPO = Path(__file__).resolve().parents[2]
 PLAY_MODULES = [*(REPO / "terminal").glob("*.py"), REPO / "games/management/commands/play.py"]
-
-
-def play(server_env, *args: str, keys: str) -> str:
-    result = subprocess.run(
-        [sys.executable, "manage.py", "play", *args],
-        cwd=REPO,
-        env={**server_env, "COLUMNS": "100"},
-        input=keys,
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
-    assert result.returncode == 0, result.stdout + result.stderr
-    return result.stdout
 
 
 def postgres_running(pgdata: Path) -> bool:
@@ -77,12 +62,7 @@ def test_play_quits_resumes_and_plays_a_match_to_the_end(server_env, server_url,
     assert "showdown" in second and "Category" in second
     assert json.loads(state.read_text())[server_url] == {"token": session["token"]}
 
-    request = urllib.request.Request(
-        f"{server_url}/api/v1/matches/{session['match_id']}",
-        headers={"Authorization": f"Bearer {session['token']}"},
-    )
-    with urllib.request.urlopen(request) as response:
-        view = json.load(response)
+    view = call(server_url, "GET", f"/matches/{session['match_id']}", session["token"])
     assert (view["status"], view["deal_number"]) == ("finished", 12)
     # The last screen shows the final totals the server holds.
     last_screen = second.rsplit("As-Nas · deal", 1)[1]
@@ -118,14 +98,6 @@ def test_play_shows_the_coachs_hint_on_a_key(server_env, server_url, tmp_path):
     assert re.search(r"(call|hold)\W+(\d+/\d+|0|1)\W+-?\d+\.\d{6}", seen), seen
 
 
-def match_view(server_url: str, token: str, match_id: str) -> dict:
-    request = urllib.request.Request(
-        f"{server_url}/api/v1/matches/{match_id}", headers={"Authorization": f"Bearer {token}"}
-    )
-    with urllib.request.urlopen(request) as response:
-        return json.load(response)
-
-
 @pytest.mark.slow
 def test_play_restarts_at_another_level_and_resigns(server_env, server_url, tmp_path):
     state = tmp_path / "play.json"
@@ -135,7 +107,7 @@ def test_play_restarts_at_another_level_and_resigns(server_env, server_url, tmp_
     assert "Restart: a new series of 12 deals. AI level?" in first
     assert "series 2 · AI easy" in first
     session = json.loads(state.read_text())[server_url]
-    view = match_view(server_url, session["token"], session["match_id"])
+    view = call(server_url, "GET", f"/matches/{session['match_id']}", session["token"])
     assert (view["series"], view["ai_level"], view["status"]) == (2, "easy", "in_deal")
 
     # Resign (POST /matches/{id}/resign), confirmed with y; the standings stay; leave.
@@ -144,7 +116,7 @@ def test_play_restarts_at_another_level_and_resigns(server_env, server_url, tmp_
     standings = second.rsplit("Final standings", 1)[1]
     assert "Quitter (you)" in standings
     assert "Quitter resigned." in standings
-    view = match_view(server_url, session["token"], session["match_id"])
+    view = call(server_url, "GET", f"/matches/{session['match_id']}", session["token"])
     assert view["status"] not in ("in_deal", "deal_over")
     assert view["your_seat"] not in view["winners"], "the resigning seat never wins"
     assert json.loads(state.read_text())[server_url] == {"token": session["token"]}
@@ -152,39 +124,20 @@ def test_play_restarts_at_another_level_and_resigns(server_env, server_url, tmp_
 
 @pytest.mark.slow
 def test_play_redraws_one_table_in_place_at_a_terminal(
-    server_env, server_url, tmp_path, wait_for_pane, artifacts
+    server_env, server_url, tmp_path, terminal, artifacts
 ):
     """Under tmux, a real terminal of the commonest size, 80 × 24: moves redraw the table on
     the alternate screen instead of scrolling, keys need no Enter, the keys line always shows,
     and leaving restores the terminal with a farewell."""
-    session = f"play-{os.getpid()}"
-    # The pane's own size, not one inherited from the environment of the tests.
-    command = ["env", "-u", "COLUMNS", "-u", "LINES", sys.executable, "manage.py", "play"]
-    command += ["--url", server_url, "--seed", "2"]
-    command += ["--state", str(tmp_path / "play.json"), "--name", "Tmux", "--ai-level", "easy"]
-    env = [f"-e{key}={value}" for key, value in server_env.items() if key == "DATABASE_URL"]
-    tmux = ["tmux", "-L", session]
-    subprocess.run(
-        [*tmux, "new-session", "-d", "-s", session, "-x", "80", "-y", "24", *env, "-c"]
-        + [str(REPO), shlex.join(command) + "; sleep 60"],
-        check=True,
-    )
-    try:
-        pane = wait_for_pane(tmux, "Keys:")
-        assert "deal 1 of 12" in pane
-        for key in "lcchnlcchn":  # moves, some refused or unshown: those keys are ignored
-            subprocess.run([*tmux, "send-keys", "-t", session, key], check=True)
-            wait_for_pane(tmux, "Keys:")
-        history = subprocess.run(
-            [*tmux, "display-message", "-p", "-t", session, "#{history_size}"],
-            check=True,
-            capture_output=True,
-            text=True,
-        ).stdout
-        assert int(history) == 0, "nothing scrolled off the screen"
-        (artifacts / "play-tmux.txt").write_text(wait_for_pane(tmux, "Keys:"))
-        subprocess.run([*tmux, "send-keys", "-t", session, "q"], check=True)
-        pane = wait_for_pane(tmux, "Saved: run play again")
-        assert "Keys:" not in pane, "the table went with the alternate screen"
-    finally:
-        subprocess.run([*tmux, "kill-server"], check=False)
+    state = ["--state", str(tmp_path / "play.json"), "--name", "Tmux", "--ai-level", "easy"]
+    terminal.start(play_command("--url", server_url, "--seed", "2", *state), server_env, REPO)
+    pane = terminal.pane("Keys:")
+    assert "deal 1 of 12" in pane
+    for key in "lcchnlcchn":  # moves, some refused or unshown: those keys are ignored
+        terminal.keys(key)
+        terminal.pane("Keys:")
+    assert terminal.scrolled() == 0, "nothing scrolled off the screen"
+    (artifacts / "play-tmux.txt").write_text(terminal.pane("Keys:"))
+    terminal.keys("q")
+    pane = terminal.pane("Saved: run play again")
+    assert "Keys:" not in pane, "the table went with the alternate screen"

@@ -2,7 +2,12 @@
 against the real server, with the generated models only."""
 
 import random
+import threading
+import time
+from concurrent.futures import ThreadPoolExecutor
 
+import httpx
+import httpx_sse
 import pytest
 
 pytestmark = pytest.mark.slow
@@ -116,3 +121,104 @@ def test_generated_client_plays_a_whole_match(asnas_client, server_url):
         (given_up.id, MatchStatus.FINISHED),
         (view.id, MatchStatus.FINISHED),
     ]
+
+
+def test_generated_clients_follow_a_table_by_stream_and_by_long_poll(asnas_client, server_url):
+    """Two humans at one table with the generated client: the owner follows the match on its
+    SSE stream (a ticket from stream_tickets_create, the events parsed into the generated
+    models), the friend with long-polls (matches_events with `wait`). openapi-python-client
+    makes no SSE reader (its matches_stream would parse the body as one JSON), so httpx-sse
+    reads the stream over the generated client's own httpx client."""
+    from asnas_client import AuthenticatedClient, Client, models
+    from asnas_client.api.v1 import (
+        matches_act,
+        matches_create,
+        matches_events,
+        matches_join,
+        matches_retrieve,
+        players_create,
+        stream_tickets_create,
+    )
+    from asnas_client.models import (
+        ActionName,
+        ActionRequest,
+        DealEndedEvent,
+        JoinRequest,
+        MatchCreateRequest,
+        MatchEvents,
+        MatchStatus,
+        PlayerCreateRequest,
+        StreamTicketCreateRequest,
+    )
+
+    def player(name: str) -> AuthenticatedClient:
+        token = players_create.sync(client=Client(server_url), body=PlayerCreateRequest(name=name))
+        return AuthenticatedClient(
+            server_url,
+            token=token.token,
+            raise_on_unexpected_status=True,
+            timeout=httpx.Timeout(60),
+        )
+
+    owner, friend = player("Owner"), player("Friend")
+    table = matches_create.sync(client=owner, body=MatchCreateRequest(humans=2, seed=8))
+    assert table.status is MatchStatus.WAITING and table.invite
+
+    ticket = stream_tickets_create.sync(
+        client=owner, body=StreamTicketCreateRequest(match_id=table.id)
+    ).ticket
+    streamed = []
+
+    def follow():
+        # No token here: the ticket alone opens the owner's stream.
+        with httpx_sse.connect_sse(
+            Client(server_url, timeout=httpx.Timeout(60)).get_httpx_client(),
+            "GET",
+            f"/api/v1/matches/{table.id}/stream",
+            params={"ticket": ticket},
+        ) as source:
+            for message in source.iter_sse():
+                model = message.event.title().replace("_", "") + "Event"
+                streamed.append((message.id, getattr(models, model).from_dict(message.json())))
+                if isinstance(streamed[-1][1], DealEndedEvent):
+                    return
+
+    follower = threading.Thread(target=follow)
+    follower.start()
+    view = matches_join.sync(table.id, client=friend, body=JoinRequest(invite=table.invite))
+    assert view.your_seat == 1 and view.status is MatchStatus.IN_DEAL
+    seen = view.version
+
+    # Deal 1 to its end: each acts at its turn; the friend waits for the owner's moves with a
+    # long-poll that answers as soon as they are written.
+    def long_poll(after: int) -> tuple[MatchEvents, float]:
+        return matches_events.sync(table.id, client=friend, after=after, wait=20), time.monotonic()
+
+    def act(seat: int):
+        client = (owner, friend)[seat]
+        legal = matches_retrieve.sync(table.id, client=client).legal_actions
+        action = ActionName.HOLD if ActionName.HOLD in legal else ActionName.CALL
+        return matches_act.sync(table.id, client=client, body=ActionRequest(action=action))
+
+    with ThreadPoolExecutor(1) as pool:
+        while view.status is MatchStatus.IN_DEAL:
+            view = matches_retrieve.sync(table.id, client=owner)
+            if view.turn == 1:
+                view = act(1)
+            else:
+                polled = pool.submit(long_poll, seen)
+                time.sleep(0.5)  # the long-poll is waiting by now
+                written = time.monotonic()
+                view = act(0)
+                page, answered = polled.result()
+                assert page.events and page.events[0].seq == seen + 1, page
+                assert answered - written < 5, "the long-poll answers at the write, not at 20 s"
+            seen = view.version
+    follower.join(timeout=30)
+    assert not follower.is_alive()
+
+    # The stream gave exactly the owner's events, each as its union member, ids their seqs.
+    listed = matches_events.sync(table.id, client=owner).events
+    dealt = [event.to_dict() for event in listed if event.seq <= streamed[-1][1].seq]
+    assert [event.to_dict() for _, event in streamed] == dealt
+    assert [message_id for message_id, _ in streamed] == [str(event["seq"]) for event in dealt]

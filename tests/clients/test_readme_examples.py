@@ -130,20 +130,44 @@ def test_the_python_snippet_plays_a_whole_match(server_url, asnas_client, tmp_pa
     assert winners.startswith("[") and totals.startswith("[")
 
 
-def test_two_people_play_a_table_to_the_end_with_curl(server_url):
-    script = block("sh", "register() {")
+def test_the_python_stream_snippet_replays_the_finished_match(server_url, asnas_client, tmp_path):
+    code = block("python", "def ok(answer)") + block("python", "httpx_sse.connect_sse")
+    client_dir = asnas_client.__path__[0].rsplit("/", 1)[0]
     result = subprocess.run(
-        ["bash", "-c", script],
-        env={"PATH": "/usr/bin:/bin", "B": f"{server_url}/api/v1"},
+        [sys.executable, "-c", code.replace("http://127.0.0.1:8000", server_url)],
+        env={"PYTHONPATH": client_dir},
         capture_output=True,
         text=True,
         timeout=300,
     )
     assert result.returncode == 0, result.stderr
-    winners, totals = result.stdout.strip().splitlines()[-1].split("] ", 1)
+    streamed = result.stdout.split("]\n")[-1].splitlines()  # after the winners and totals
+    assert streamed[0] == "1 match_created" and streamed[-1].endswith(" match_finished")
+    assert [line.split()[0] for line in streamed] == [str(n) for n in range(1, len(streamed) + 1)]
+
+
+def test_two_people_play_a_table_to_the_end_with_curl(server_url, tmp_path):
+    script = block("sh", "register() {")
+    result = subprocess.run(
+        ["bash", "-c", script],
+        env={"PATH": "/usr/bin:/bin", "B": f"{server_url}/api/v1"},
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert result.returncode == 0, result.stderr
+    *_, last_view, deals_streamed = result.stdout.strip().splitlines()
+    winners, totals = last_view.split("] ", 1)
     assert winners.startswith("["), result.stdout
     assert sum(Fraction(total) for total in ast.literal_eval(totals)) == 0  # four exact totals
+    assert deals_streamed == "12"
     assert result.stderr == ""
+    # Babak's stream held every event once, in order, to the end.
+    stream = (tmp_path / "babak.sse").read_text()
+    ids = [int(line[4:]) for line in stream.splitlines() if line.startswith("id: ")]
+    assert ids == list(range(1, len(ids) + 1))
+    assert stream.rstrip().splitlines()[-2] == "event: match_finished"
 
 
 @pytest.fixture(scope="module")
@@ -152,7 +176,9 @@ def ts_snippet(node_modules, tmp_path_factory):
     generated from openapi.yaml; runs it with a base URL and answers the finished process."""
     build = tmp_path_factory.mktemp("ts_snippet")
     (build / "main.ts").write_text(block("ts", "class ProblemError"))
-    config = (TS_DIR / "tsconfig.json").read_text().replace('"play.ts"', '"main.ts"')
+    config = re.sub(
+        r'"files": \[[^]]*\]', '"files": ["main.ts"]', (TS_DIR / "tsconfig.json").read_text()
+    )
     (build / "tsconfig.json").write_text(config)
     (build / "node_modules").symlink_to(node_modules)
     bin_dir = node_modules / ".bin"

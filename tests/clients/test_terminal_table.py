@@ -2,11 +2,12 @@
 is the last thing a player must see, and a tall showdown must not push it off."""
 
 import io
+import re
 
 import pytest
 from rich.console import Console
 
-from terminal.table import LOG_LINES, TableState
+from terminal.table import LOG_LINES, TableState, waiting_room
 
 LONG_HAND = ["Sarbaz", "Sarbaz", "Sarbaz", "Couli", "Couli"]
 NAMES = ["A player with a long name", "Darius", "Shirin", "Kaveh"]
@@ -15,7 +16,7 @@ NAMES = ["A player with a long name", "Darius", "Shirin", "Kaveh"]
 def view(status: str) -> dict:
     seats = [
         {"seat": n, "name": name, "kind": "human" if n == 0 else "ai", "stake": 3}
-        | {"total": "-17/3", "looked": True, "folded": n == 2}
+        | {"total": "-17/3", "looked": True, "folded": n == 2, "away": False}
         for n, name in enumerate(NAMES)
     ]
     last_deal = {
@@ -43,6 +44,9 @@ def view(status: str) -> dict:
         "your_category": "full_house",
         "last_deal": last_deal if status != "in_deal" else None,
         "winners": [0] if status == "finished" else None,
+        "humans": 1,
+        "turn_seconds": None,
+        "turn_deadline": None,
     }
 
 
@@ -94,3 +98,65 @@ def test_a_tall_terminal_shows_the_whole_log_and_a_printed_screen_is_never_cut()
     for fit_to in (tall, None):
         screen = shown(table.render(view("in_deal"), {"c": "call"}, fit_to=fit_to))
         assert screen.count("Kaveh raises to") == LOG_LINES
+
+
+def table_view() -> dict:
+    """Four humans at a table with a clock, at seat 1's turn: seat 2 left, seat 3 is away."""
+    table = view("in_deal") | {"humans": 4, "turn_seconds": 60, "your_seat": 1, "turn": 1}
+    table["seats"][0]["kind"] = table["seats"][2]["kind"] = table["seats"][3]["kind"] = "human"
+    table["seats"][2]["away"] = table["seats"][3]["away"] = True
+    return table | {"turn_deadline": "2026-11-30T21:34:05Z"}
+
+
+def action(seq: int, seat: int, by: str) -> dict:
+    return {"seq": seq, "type": "action", "seat": seat, "action": "hold", "stake": 3} | {
+        "high_stake": 3,
+        "pot": 12,
+        "by": by,
+    }
+
+
+def test_a_table_shows_away_seats_the_clocks_plays_and_the_deadline():
+    table = TableState()
+    table.note([action(1, 3, "clock"), action(2, 1, "player")], table_view())
+    table.note([{"seq": 3, "type": "player_left", "seat": 2, "abandoned": False}], table_view())
+    screen = shown(table.render(table_view(), {"h": "hold", "g": "leave"}))
+    assert "The clock played for Kaveh: holds at 3." in screen
+    assert "\nDarius holds at 3." in screen
+    assert "Shirin left; the AI plays their seat." in screen
+    assert re.search(r"Shirin\s+3\s+-17/3\s+looked, folded, away", screen), screen
+    assert re.search(r"Kaveh\s+3\s+-17/3\s+dealer, looked, away", screen), screen
+    assert "AI normal · 60 s a turn" in screen
+    assert re.search(r"high stake 3 · your turn until \d\d:\d\d:\d\d", screen), screen
+
+
+def test_events_noted_twice_show_once():
+    """A followed table delivers some events both in a write's answer and from its follower."""
+    table = TableState()
+    table.note([action(1, 3, "ai"), action(2, 1, "player")], table_view())
+    table.note([action(2, 1, "player"), action(3, 3, "ai")], table_view())
+    assert table.seen == 3
+    assert table.log == ["Kaveh holds at 3.", "Darius holds at 3.", "Kaveh holds at 3."]
+
+
+def test_the_waiting_room_names_the_open_seats_and_fits_the_join_command_in_80_columns():
+    waiting = view("in_deal") | {"status": "waiting", "deal_number": 0, "humans": 3}
+    waiting |= {"id": "4696915b-82de-49a5-9e7d-d729b1bb2f43", "turn_seconds": 60}
+    waiting |= {"invite": "fja0KaNIph71GhEREg_98Dz049_PDky2", "dealer": None, "turn": None}
+    waiting["seats"][1]["name"] = waiting["seats"][2]["name"] = None
+    server = "http://127.0.0.1:41234"
+    screen = shown(waiting_room(waiting, {"q": "quit"}, server))
+    assert "a table for 3 · waiting for 2 more" in screen
+    assert screen.count("(open seat)") == 2
+    invite = f"{waiting['id']}:{waiting['invite']}"
+    assert f"Invite: {invite}" in screen
+    # Two lines that a shell joins, each whole within 80 columns.
+    assert f"play --url {server} \\\n    --join {invite}\n" in screen
+    assert max(map(len, screen.splitlines())) <= 80
+
+    # A friend who joined sees no invite.
+    joined = waiting | {"invite": None, "your_seat": 1}
+    joined["seats"][1]["name"] = "Babak"
+    screen = shown(waiting_room(joined, {"q": "quit"}, server))
+    assert "waiting for 1 more" in screen and "Babak (you)" in screen
+    assert "Invite" not in screen and "--join" not in screen

@@ -1,3 +1,4 @@
+import argparse
 import contextlib
 import signal
 import socket
@@ -13,7 +14,7 @@ from django.core.management.base import BaseCommand, CommandError
 from rich.console import Console
 
 from terminal.api import Api, ApiProblem, Sessions
-from terminal.game import play
+from terminal.game import Invite, NewMatch, play
 from terminal.screens import screen_for
 
 
@@ -43,21 +44,61 @@ class Command(BaseCommand):
             help="deal the new match from this seed, to replay it (servers allow it only in "
             "development)",
         )
+        parser.add_argument(
+            "--humans",
+            type=int,
+            choices=range(1, 5),
+            metavar="N",
+            help="make a new table for N humans (1 to 4), you among them: it prints the "
+            "invite and the command your friends run to join",
+        )
+        parser.add_argument(
+            "--turn-seconds",
+            type=int,
+            metavar="S",
+            help="with --humans: the seconds each turn may take before the server plays it "
+            "(10 to 86400; the server's default is 60 at a table)",
+        )
+        parser.add_argument(
+            "--join",
+            type=_invite,
+            metavar="INVITE",
+            help="join a friend's table: the invite MATCH_ID:CODE that their play printed "
+            "(needs their --url)",
+        )
 
-    def handle(self, *args, url, state, name, ai_level, seed, **options):
+    def handle(self, *args, url, state, name, ai_level, seed, humans, turn_seconds, join, **_):
+        if join and not url:
+            raise CommandError(
+                "--join needs --url: the server of the table, as its owner's play shows it."
+            )
+        if turn_seconds is not None and humans is None:
+            raise CommandError("--turn-seconds goes with --humans, which makes a new table.")
         console = Console()
-        # A self-started server always uses this checkout's database, whatever its port.
-        sessions = Sessions(state, server=url or "local")
+        # A self-started server always uses this checkout's database, whatever its port. A
+        # joined table has a player of its own, so that a friend at the same computer never
+        # takes the owner's token.
+        sessions = Sessions(state, server=f"{url} {join.match_id}" if join else url or "local")
+        new = NewMatch(ai_level=ai_level, seed=seed, humans=humans, turn_seconds=turn_seconds)
         try:
             with (
                 contextlib.nullcontext(url) if url else _local_server(console) as base_url,
                 screen_for(console, default_name=getuser()) as screen,
             ):
-                play(Api(base_url), sessions, screen, name=name, ai_level=ai_level, seed=seed)
+                play(
+                    Api(base_url), sessions, screen, server=base_url, name=name, new=new, join=join
+                )
         except (EOFError, KeyboardInterrupt):
             console.print("\nSaved: run play again to resume this match.")
         except (ApiProblem, OSError) as error:
             raise CommandError(f"The server refused or did not answer: {error}") from error
+
+
+def _invite(text: str) -> Invite:
+    try:
+        return Invite.parse(text)
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
 
 
 @contextlib.contextmanager

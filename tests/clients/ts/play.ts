@@ -2,68 +2,18 @@
 // openapi-typescript generates from openapi.yaml into schema.ts (`npm run generate`).
 // Usage: node build/play.js http://127.0.0.1:8000 [seed]
 // Prints a one-line JSON summary of the finished match.
-import type { components, operations } from "./schema";
+import { Api, type Schemas } from "./api";
+import { choose } from "./choose";
 
-type Schemas = components["schemas"];
-type MatchView = Schemas["MatchView"];
 type MatchEvent = Schemas["MatchEvent"];
-type Operation = keyof operations;
-type JsonOf<T> = T extends { content: { "application/json": infer Body } } ? Body : never;
-type Success<O extends Operation> = JsonOf<
-  operations[O]["responses"][keyof operations[O]["responses"] & (200 | 201)]
->;
-type RequestBody<O extends Operation> = JsonOf<NonNullable<operations[O]["requestBody"]>>;
-
-class ProblemError extends Error {
-  constructor(operation: Operation, readonly problem: Schemas["Problem"]) {
-    super(`${operation}: ${problem.status} ${problem.code}: ${problem.detail}`);
-  }
-}
 
 const [base, seed] = process.argv.slice(2);
 if (!base) {
   console.error("usage: node build/play.js BASE_URL [SEED]");
   process.exit(2);
 }
-let token: string | undefined;
-
-// One request to operation O: its body and its answer are the types the schema gives O.
-async function call<O extends Operation>(
-  operation: O,
-  method: "GET" | "POST",
-  path: string,
-  body?: RequestBody<O>,
-): Promise<Success<O>> {
-  const response = await fetch(`${base}/api/v1${path}`, {
-    method,
-    headers: {
-      "Content-Type": "application/json",
-      ...(token ? { Authorization: `Bearer ${token}` } : {}),
-    },
-    body: method === "POST" ? JSON.stringify(body ?? {}) : undefined,
-  });
-  const json: unknown = await response.json();
-  if (!response.ok) {
-    throw new ProblemError(operation, json as Schemas["Problem"]);
-  }
-  return json as Success<O>;
-}
-
-// Look first, raise with three of a kind or better, otherwise stay in as cheaply as allowed.
-function choose(view: MatchView): Schemas["ActionName"] {
-  const legal = new Set(view.legal_actions);
-  const strong: (Schemas["HandCategory"] | null)[] = [
-    "three_of_a_kind",
-    "full_house",
-    "four_of_a_kind",
-  ];
-  if (legal.has("look")) return "look";
-  if (legal.has("raise") && strong.includes(view.your_category)) return "raise";
-  for (const action of ["hold", "call"] as const) {
-    if (legal.has(action)) return action;
-  }
-  return "fold";
-}
+const api = new Api(base);
+const call = api.call.bind(api);
 
 function describe(event: MatchEvent): string {
   // Exhaustive over the union: a new event type, or a union without its `type` tags,
@@ -96,10 +46,10 @@ function describe(event: MatchEvent): string {
 
 async function main(): Promise<void> {
   const player = await call("players_create", "POST", "/players", { name: "TypeScript" });
-  token = player.token;
+  api.token = player.token;
   // A token of its own for this "device", then rotated: the old one stops at once.
-  token = (await call("players_tokens_issue", "POST", "/players/me/tokens")).token;
-  token = (await call("players_tokens_rotate", "POST", "/players/me/tokens/rotate")).token;
+  api.token = (await call("players_tokens_issue", "POST", "/players/me/tokens")).token;
+  api.token = (await call("players_tokens_rotate", "POST", "/players/me/tokens/rotate")).token;
   let view = await call("matches_create", "POST", "/matches", {
     ai_level: "easy",
     ...(seed ? { seed: Number(seed) } : {}),
