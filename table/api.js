@@ -30,6 +30,21 @@ export function newKey() {
 
 const RETRIES = 3;
 
+/** The server's time, from each answer's Date header: turn clocks count down by it, not by a
+ * client clock that may be set wrong. */
+export const serverClock = {
+  skew: 0,
+  now() {
+    return Date.now() + this.skew;
+  },
+  /** @param {Response} response */
+  read(response) {
+    const date = Date.parse(response.headers.get("Date") ?? "");
+    // Date has whole seconds: the server's time lies in [date, date + 1 s).
+    if (date) this.skew = date + 500 - Date.now();
+  },
+};
+
 /**
  * @param {string} base the server's root URL, "" for this page's own server
  * @param {() => string | null} token
@@ -55,6 +70,7 @@ export function apiClient(base, token) {
     } catch {
       throw new Offline();
     }
+    serverClock.read(response);
     const data = await response.json().catch(() => ({}));
     if (!response.ok) {
       const wait = Number(response.headers.get("Retry-After")) || 0;
@@ -83,6 +99,8 @@ export function apiClient(base, token) {
   }
 
   return {
+    /** The address of an API path, for EventSource. @param {string} path */
+    url: (path) => root + path,
     /** @param {string} path */
     get: (path) => request("GET", path),
     /** One write intent: one key for all its attempts. @param {string} path @param {object} body */
