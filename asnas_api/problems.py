@@ -156,6 +156,12 @@ PROBLEMS: dict[str, Problem] = {
     "authentication_failed": Problem(
         401, "A token that is not valid.", "The token is not valid.", framework=True
     ),
+    "invalid_ticket": Problem(
+        401,
+        "A stream's `ticket` that was used already, has expired, or is for another stream.",
+        "The ticket was used already, has expired, or is for another stream.",
+        framework=True,
+    ),
     "not_found": Problem(
         404,
         "No such match among yours (another player's match is also 404).",

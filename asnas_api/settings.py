@@ -154,6 +154,13 @@ DATABASES["default"].setdefault("OPTIONS", {}).update(
 )
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
+# Event streams and long-polls (docs/streams.md). Each process keeps one LISTEN connection,
+# which must go straight to Postgres, never through a transaction pooler (PgBouncer in
+# transaction mode drops a LISTEN between transactions). Unset: the database above.
+ASNAS_LISTEN_DATABASE_URL = os.environ.get("ASNAS_LISTEN_DATABASE_URL") or None
+# An open stream sends a comment at least this often, so proxies and clients see it alive.
+ASNAS_STREAM_HEARTBEAT_SECONDS = float(os.environ.get("ASNAS_STREAM_HEARTBEAT_SECONDS", "15"))
+
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": f"django.contrib.auth.password_validation.{name}"}
     for name in (

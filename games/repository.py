@@ -27,6 +27,7 @@ from games.engine import (
     encode_event,
 )
 from games.models import Deal, EventBatch, Match, Seat
+from games.notices import NOTIFY_SQL, notice_payload
 from players.models import Player
 
 
@@ -247,9 +248,11 @@ _UPDATE_PROJECTION = (
     f"UPDATE {Match._meta.db_table} SET {', '.join(f'{field.column} = %s' for field in _FIELDS)}"
     f" WHERE {Match._meta.pk.column} = %s"
 )
+# With the notice that wakes the streams (games.notices): Postgres delivers it at commit, and
+# never for a rolled-back write. One round trip: Django's psycopg cursors bind client-side.
 _INSERT_EVENTS = (
     f"INSERT INTO {EventBatch._meta.db_table} (match_id, seq, events, created_at)"
-    " VALUES (%s, %s, %s, %s)"
+    f" VALUES (%s, %s, %s, %s); {NOTIFY_SQL}"
 )
 
 
@@ -261,12 +264,22 @@ def _update_projection(row: Match) -> None:
         cursor.execute(_UPDATE_PROJECTION, [*values, row.pk])
 
 
-def _insert_events(row: Match, first_seq: int, events: list[Event], now: datetime) -> None:
+def _humans(seats: Iterable[SeatInfo]) -> list[str]:
+    return [seat.player for seat in seats if seat.kind == Player.Kind.HUMAN and seat.player]
+
+
+def _insert_events(
+    row: Match, first_seq: int, events: list[Event], now: datetime, humans: list[str]
+) -> None:
     """The write's events as one EventBatch, in SQL: for the same reason as
-    `_update_projection`."""
+    `_update_projection`; and the notice of the match's new version to its `humans`'
+    streams."""
     text = "\n".join(encode_event(event) for event in events)
+    last = first_seq + len(events) - 1
     with connection.cursor() as cursor:
-        cursor.execute(_INSERT_EVENTS, [row.pk, first_seq + len(events) - 1, text, now])
+        cursor.execute(
+            _INSERT_EVENTS, [row.pk, last, text, now, notice_payload(row.pk, last, humans)]
+        )
 
 
 def _write_deals(row: Match, first_seq: int, events: Iterable[Event], now: datetime) -> None:
@@ -325,8 +338,6 @@ def match_insert(
     )
     _set_projection(row, state, now)
     row.save(force_insert=True)
-    _insert_events(row, 1, events, now)
-    _write_deals(row, 1, events, now)
     Seat.objects.bulk_create(
         Seat(match=row, number=number, player=player) for number, player in enumerate(players)
     )
@@ -336,6 +347,8 @@ def match_insert(
         else SeatInfo(None, Player.Kind.HUMAN, None)
         for player in players
     ]
+    _insert_events(row, 1, events, now, _humans(seats))
+    _write_deals(row, 1, events, now)
     return LoadedMatch(row, state, seats, 0, list(enumerate(events, start=1)))
 
 
@@ -345,6 +358,11 @@ def match_seat_player(*, match: LoadedMatch, seat: int, player: Player) -> None:
     Seat.objects.filter(match_id=match.row.id, number=seat).update(player=player)
     match.seats[seat] = SeatInfo(player.name, player.kind, str(player.pk))
     match.viewer_seat = seat
+    # The join's events were announced before this seat was taken: tell its new player too.
+    with connection.cursor() as cursor:
+        cursor.execute(
+            NOTIFY_SQL, [notice_payload(match.row.id, match.row.version, _humans(match.seats))]
+        )
 
 
 def match_append(*, match: LoadedMatch, events: list[Event], state: MatchState) -> None:
@@ -354,7 +372,7 @@ def match_append(*, match: LoadedMatch, events: list[Event], state: MatchState) 
     first_seq = match.row.version + 1
     _set_projection(match.row, state, now)
     _update_projection(match.row)
-    _insert_events(match.row, first_seq, events, now)
+    _insert_events(match.row, first_seq, events, now, _humans(match.seats))
     _write_deals(match.row, first_seq, events, now)
     match.state = state
     match.appended = list(enumerate(events, start=first_seq))

@@ -14,6 +14,8 @@ SEAT_KINDS = ("human", "ai")
 DEAL_OUTCOMES = ("showdown", "uncontested")
 MAX_SEED = 2**63 - 1
 MAX_VERSION = 2**31 - 1
+MAX_WAIT_SECONDS = 30
+"""The longest a long-poll of `events` waits."""
 ACTORS = ("player", "ai", "clock")
 
 
@@ -149,6 +151,27 @@ class MatchListQuerySerializer(serializers.Serializer):
 class EventsQuerySerializer(serializers.Serializer):
     after = serializers.IntegerField(
         min_value=0, max_value=MAX_VERSION, default=0, help_text="Return events with seq > after."
+    )
+    wait = serializers.IntegerField(
+        min_value=0,
+        max_value=MAX_WAIT_SECONDS,
+        default=0,
+        help_text="A long-poll: when there is no event after `after` yet, wait up to this many "
+        "seconds for one, and answer as soon as it is written (else with no events).",
+    )
+
+
+class StreamQuerySerializer(serializers.Serializer):
+    after = serializers.IntegerField(
+        min_value=0,
+        max_value=MAX_VERSION,
+        default=0,
+        help_text="Send the events with seq > after; the Last-Event-ID header wins over it.",
+    )
+    ticket = serializers.CharField(
+        required=False,
+        help_text="A single-use ticket from POST /stream-tickets, for clients that cannot "
+        "send an Authorization header (a browser's EventSource). Never put a token here.",
     )
 
 

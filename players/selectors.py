@@ -1,3 +1,4 @@
+import uuid
 from fractions import Fraction
 
 from games.models import Seat
@@ -20,3 +21,7 @@ def player_stats(*, player: Player) -> dict:
             sum((Fraction(totals[seat]) for seat, _, _, totals in rows), Fraction(0))
         ),
     }
+
+
+def player_seated(*, player: Player, match_id: uuid.UUID) -> bool:
+    return Seat.objects.filter(match_id=match_id, player=player).exists()
