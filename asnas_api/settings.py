@@ -243,6 +243,12 @@ ASNAS_TRUSTED_PROXIES = [
 ]
 # Expired rate counters and idempotency keys are deleted this often while serving.
 ASNAS_PURGE_INTERVAL_SECONDS = int(os.environ.get("ASNAS_PURGE_INTERVAL_SECONDS", "300"))
+# The turn clock (games/clock.py, run by serve): how often it looks for turns that ran out,
+# how long past a deadline it leaves a human's last-moment request to arrive first, and how
+# long after a deal of a clocked match ends the next one starts by itself.
+ASNAS_CLOCK_POLL_SECONDS = float(os.environ.get("ASNAS_CLOCK_POLL_SECONDS", "0.5"))
+ASNAS_CLOCK_GRACE_SECONDS = float(os.environ.get("ASNAS_CLOCK_GRACE_SECONDS", "0.5"))
+ASNAS_NEXT_DEAL_SECONDS = float(os.environ.get("ASNAS_NEXT_DEAL_SECONDS", "5"))
 
 REST_FRAMEWORK = {
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",

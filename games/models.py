@@ -39,6 +39,12 @@ class Match(models.Model):
     turn_seconds = models.PositiveIntegerField(
         null=True, blank=True, help_text="The turn clock; null: no clock."
     )
+    turn_deadline = models.DateTimeField(
+        null=True,
+        blank=True,
+        help_text="When the present human to act runs out of time and the clock acts for "
+        "them; null without a clock or when no present human is to act.",
+    )
     series = models.PositiveIntegerField(default=1)
     deal_number = models.PositiveIntegerField(default=0)
     totals = models.JSONField(default=list, help_text="The four exact totals, as fractions.")
@@ -53,6 +59,18 @@ class Match(models.Model):
             models.Index(fields=["owner", "-created_at"], name="match_owner_created"),
             models.Index(fields=["-updated_at"], name="match_updated"),
             models.Index(fields=["status"], name="match_status"),
+            # The clock's two queues: turns that run out, and clocked deals over that start
+            # the next by themselves. Partial: they hold only the few matches in them.
+            models.Index(
+                fields=["turn_deadline"],
+                name="match_turn_deadline",
+                condition=models.Q(turn_deadline__isnull=False),
+            ),
+            models.Index(
+                fields=["updated_at"],
+                name="match_clocked_deal_over",
+                condition=models.Q(status="deal_over", turn_seconds__isnull=False),
+            ),
         ]
 
     def __str__(self) -> str:

@@ -1,13 +1,13 @@
 """The repository: the only code that reads or writes match rows (Match, Seat, Deal,
 EventBatch). A match is event-sourced: its events are the truth, and everything else is
-their projection, which `match_columns` and `deal_changes` define once for the writes, for
-check_matches and for rebuild_projections alike."""
+their projection, which `match_columns`, `turn_deadline` and `deal_changes` define once for the
+writes, for check_matches and for rebuild_projections alike."""
 
 import json
 import uuid
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import datetime, timedelta
 
 from django.db import connection
 from django.db.models import QuerySet, Subquery, Value
@@ -15,6 +15,7 @@ from django.db.models.functions import Coalesce
 from django.utils import timezone
 
 from games.engine import (
+    ActionTaken,
     DealEnded,
     DealStarted,
     Event,
@@ -23,6 +24,7 @@ from games.engine import (
     Outcome,
     PlayerLeft,
     Resigned,
+    Status,
     decode_event,
     encode_event,
 )
@@ -70,6 +72,34 @@ def match_columns(state: MatchState) -> dict:
         "winners": list(state.winners) if state.winners is not None else None,
         "state": state.to_dict(),
     }
+
+
+def turn_deadline(
+    state: MatchState,
+    events: Iterable[Event],
+    *,
+    previous: datetime | None,
+    written_at: datetime,
+    turn_seconds: int | None,
+) -> datetime | None:
+    """When the seat to act runs out of time, after a write at `written_at` of `events` that
+    led to `state`: None without a clock or unless a present human is to act. A turn starts
+    at the write that deals or passes the turn, so it is derived from the time that write
+    was stored (its EventBatch's created_at), never from an event; a look, the one action
+    that keeps the turn, and a join or leave elsewhere keep the `previous` deadline."""
+    if turn_seconds is None or state.status is not Status.IN_DEAL:
+        return None
+    if state.ai_plays(state.deal.turn):
+        return None
+    if any(_starts_turn(event) for event in events):
+        return written_at + timedelta(seconds=turn_seconds)
+    return previous
+
+
+def _starts_turn(event: Event) -> bool:
+    return isinstance(event, DealStarted) or (
+        isinstance(event, ActionTaken) and event.action != "look"
+    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -155,6 +185,32 @@ def match_load(
     return LoadedMatch(row, MatchState.from_dict(row.state), seats, viewer_seat)
 
 
+def match_lock_due(
+    *, turns_before: datetime, deals_over_before: datetime
+) -> tuple[LoadedMatch, int] | None:
+    """A match where the clock is due, with the version it was due at, locked until the
+    transaction ends; None when there is none. Due: a present human's turn whose deadline is
+    before `turns_before`, or a clocked match whose deal ended before `deals_over_before`.
+    Rows another transaction holds are skipped (SKIP LOCKED): that one is acting on them, so
+    several clocks share the work and never act on one turn twice."""
+    matches = Match.objects.select_for_update(skip_locked=True).values_list("id", "version")
+    due = (
+        matches.filter(turn_deadline__lte=turns_before).order_by("turn_deadline").first()
+        or matches.filter(
+            status=Status.DEAL_OVER.value,
+            turn_seconds__isnull=False,
+            updated_at__lte=deals_over_before,
+        )
+        .order_by("updated_at")
+        .first()
+    )
+    if due is None:
+        return None
+    match_id, version = due
+    # Locked already: this reads the row as the lock found it.
+    return match_load(match_id=match_id, player=None, lock=True), version
+
+
 def match_list(*, player: Player, status: str | None = None) -> QuerySet[Match]:
     """The matches `player` sits at."""
     matches = Match.objects.filter(seats__player=player)
@@ -227,6 +283,8 @@ class StoredMatch:
     events: list[tuple[int, str]]
     """(seq, encoded event) in seq order, as stored."""
     deals: list[Deal]
+    writes: dict[int, datetime]
+    """When each write was stored, by the seq of its last event."""
 
 
 def match_stored(*, match_id: uuid.UUID) -> StoredMatch | None:
@@ -235,14 +293,19 @@ def match_stored(*, match_id: uuid.UUID) -> StoredMatch | None:
     row = Match.objects.select_for_update().filter(id=match_id).first()
     if row is None:
         return None
-    batches = EventBatch.objects.filter(match_id=match_id).order_by("seq")
-    events = list(numbered_lines(batches.values_list("seq", "events")))
-    return StoredMatch(row, events, list(Deal.objects.filter(match_id=match_id)))
+    batches = list(
+        EventBatch.objects.filter(match_id=match_id)
+        .order_by("seq")
+        .values_list("seq", "events", "created_at")
+    )
+    events = list(numbered_lines((seq, text) for seq, text, _ in batches))
+    writes = {seq: created_at for seq, _, created_at in batches}
+    return StoredMatch(row, events, list(Deal.objects.filter(match_id=match_id)), writes)
 
 
 # --- Writes ---------------------------------------------------------------------------------
 
-_PROJECTION = (*match_columns(MatchState()), "updated_at")
+_PROJECTION = (*match_columns(MatchState()), "turn_deadline", "updated_at")
 _FIELDS = [Match._meta.get_field(name) for name in _PROJECTION]
 _UPDATE_PROJECTION = (
     f"UPDATE {Match._meta.db_table} SET {', '.join(f'{field.column} = %s' for field in _FIELDS)}"
@@ -307,9 +370,12 @@ def _write_deals(row: Match, first_seq: int, events: Iterable[Event], now: datet
         Deal.objects.bulk_create(new.values())
 
 
-def _set_projection(row: Match, state: MatchState, now: datetime) -> None:
+def _set_projection(row: Match, state: MatchState, events: list[Event], now: datetime) -> None:
     for name, value in match_columns(state).items():
         setattr(row, name, value)
+    row.turn_deadline = turn_deadline(
+        state, events, previous=row.turn_deadline, written_at=now, turn_seconds=row.turn_seconds
+    )
     row.updated_at = now
 
 
@@ -336,7 +402,7 @@ def match_insert(
         invite=invite,
         turn_seconds=turn_seconds,
     )
-    _set_projection(row, state, now)
+    _set_projection(row, state, events, now)
     row.save(force_insert=True)
     Seat.objects.bulk_create(
         Seat(match=row, number=number, player=player) for number, player in enumerate(players)
@@ -370,7 +436,7 @@ def match_append(*, match: LoadedMatch, events: list[Event], state: MatchState) 
     Call inside a transaction, on a match loaded with its lock."""
     now = timezone.now()
     first_seq = match.row.version + 1
-    _set_projection(match.row, state, now)
+    _set_projection(match.row, state, events, now)
     _update_projection(match.row)
     _insert_events(match.row, first_seq, events, now, _humans(match.seats))
     _write_deals(match.row, first_seq, events, now)
@@ -385,11 +451,17 @@ def match_set_ai_level(*, match: LoadedMatch, ai_level: str) -> None:
     Match.objects.filter(id=match.row.id).update(ai_level=ai_level)
 
 
-def match_reproject(*, match_id: uuid.UUID, state: MatchState, deals: dict) -> None:
-    """Overwrite the stored projection of a match with `state` and `deals` (as
-    `deals_in_memory` builds them), under its row lock: the repair of rebuild_projections."""
+def match_reproject(
+    *, match_id: uuid.UUID, state: MatchState, deals: dict, deadline: datetime | None
+) -> None:
+    """Overwrite the stored projection of a match with `state`, its turn `deadline` and
+    `deals` (as `deals_in_memory` builds them), under its row lock: the repair of
+    rebuild_projections."""
     row = Match.objects.select_for_update().get(id=match_id)
-    _set_projection(row, state, timezone.now())
+    for name, value in match_columns(state).items():
+        setattr(row, name, value)
+    row.turn_deadline = deadline
+    row.updated_at = timezone.now()
     _update_projection(row)
     Deal.objects.filter(match=row).delete()
     Deal.objects.bulk_create(

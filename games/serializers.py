@@ -253,8 +253,8 @@ class MatchViewSerializer(serializers.Serializer):
     )
     turn_deadline = serializers.DateTimeField(
         allow_null=True,
-        help_text="When the human to act runs out of time (RFC 3339 UTC); null for now: "
-        "the clock comes in a later release.",
+        help_text="When the human to act runs out of time (RFC 3339 UTC): then the server "
+        "acts for them. Null without a clock, or when no human is to act.",
     )
     created_at = serializers.DateTimeField()
     updated_at = serializers.DateTimeField()

@@ -78,7 +78,12 @@ def test_reproject_rewrites_a_broken_projection_from_the_events(make_match):
     Deal.objects.filter(match=match).update(started_seq=1, outcome="abandoned")
     with transaction.atomic():
         stored = repository.match_stored(match_id=match.id)
-        state, deals = replay_stored(stored.events, [])
-        repository.match_reproject(match_id=match.id, state=state, deals=deals)
+        replayed = replay_stored(stored, [])
+        repository.match_reproject(
+            match_id=match.id,
+            state=replayed.state,
+            deals=replayed.deals,
+            deadline=replayed.turn_deadline,
+        )
     again = Deal.objects.filter(match=match).values_list("series", "number", "started_seq")
     assert sorted(again) == sorted(good)

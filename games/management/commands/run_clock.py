@@ -1,0 +1,20 @@
+import signal
+import threading
+
+from django.core.management.base import BaseCommand
+
+from games.clock import clock_run
+
+
+class Command(BaseCommand):
+    help = (
+        "Run the turn clock until SIGTERM or Ctrl-C: act for humans whose turn ran out and "
+        "start the next deal of clocked matches. serve runs it; run more on other machines "
+        "if you like, as every move happens exactly once."
+    )
+
+    def handle(self, *args, **options):
+        stop = threading.Event()
+        for signum in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
+            signal.signal(signum, lambda signum, frame: stop.set())
+        clock_run(stop=stop)
