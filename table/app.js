@@ -496,7 +496,7 @@ function render() {
   $("main").replaceChildren(
     h(
       "div",
-      { class: "table", id: "table", "data-status": match.status },
+      { class: "table", id: "table", "data-status": match.status, "data-version": match.version },
       h(
         "div",
         { class: "felt" },
@@ -506,10 +506,10 @@ function render() {
       ),
       ...seats,
     ),
-    h("div", { class: "mine" }, cards, category),
+    ...(match.status === "waiting" ? [] : [h("div", { class: "mine" }, cards, category)]),
     h("div", { id: "actions", class: "actions" }),
     ...(match.invite ? [invitePanel(match, match.invite)] : []),
-    ...(match.humans > 1 || state.log.some((event) => event.type === "action" && event.by === "clock") ? [logPanel(match)] : []),
+    ...((match.humans > 1 && state.log.length) || state.log.some((event) => "by" in event && event.by === "clock") ? [logPanel(match)] : []),
     ...(state.hint && state.hint.version === match.version ? [hintPanel(state.hint)] : []),
     ...(match.status !== "in_deal" && match.last_deal ? [dealPanel(match, match.last_deal)] : []),
     ...(match.status === "finished" ? [standings(match)] : []),
@@ -547,7 +547,7 @@ function logPanel(match) {
     "section",
     { class: "panel", id: "log", "aria-labelledby": "log-title" },
     h("h2", { id: "log-title", text: tr("log") }),
-    h("ol", {}, ...state.log.map((event) => h("li", { class: "by" in event ? event.by : "", text: logLine(event, match) }))),
+    h("ol", {}, ...state.log.map((event) => h("li", { class: "by" in event ? `by-${event.by}` : "", text: logLine(event, match) }))),
   );
 }
 

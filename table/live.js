@@ -34,7 +34,8 @@ export function follow(api, id, after, onEvent) {
     if (stopped || event.seq <= last) return;
     last = event.seq;
     onEvent(event);
-    if (event.type === "match_finished") stop();
+    // The server ends the stream here: the match is over, or every human has left.
+    if (event.type === "match_finished" || (event.type === "player_left" && event.abandoned)) stop();
   };
 
   const stop = () => {
