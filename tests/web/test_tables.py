@@ -5,6 +5,7 @@ import json
 import re
 from urllib.parse import parse_qs, urlsplit
 
+import httpx
 import pytest
 from playwright.sync_api import expect
 
@@ -258,3 +259,34 @@ def test_the_ai_moves_before_your_first_turn_are_played_one_by_one(open_table, a
     said = [line for line in page.evaluate("said") if line in before_you]
     assert said == before_you
     assert page.errors == []
+
+
+def test_a_persian_table_runs_right_to_left_and_shows_who_left(open_table, api_origin):
+    owner = open_table(lang="fa", before=recording(SEED))
+    sit_down(owner, "رویا")
+    new_table(owner, humans=2)
+    match = match_id(owner)
+    invite = api_get(api_origin, owner, f"/matches/{match}")["invite"]
+    expect(owner.locator(".deal-no")).to_have_text("در انتظار 1 نفر دیگر")
+    expect(owner.locator(".seat.open h3")).to_have_text("جای خالی")
+    expect(owner.locator("#invite-title")).to_have_text("دوستانتان را دعوت کنید")
+    assert owner.evaluate("getComputedStyle(document.getElementById('main')).direction") == "rtl"
+    # The link itself reads left to right inside the right-to-left page.
+    assert (
+        owner.evaluate("getComputedStyle(document.getElementById('invite-link')).direction")
+        == "ltr"
+    )
+    screenshot(owner, "fa-table-waiting")
+    friend = register(api_origin, "داریوش")
+    join(api_origin, friend, match, invite)
+    expect(owner.locator('[data-seat="1"] h3')).to_have_text("داریوش")
+    response = httpx.post(
+        f"{api_origin}/api/v1/matches/{match}/leave",
+        json={},
+        headers={"Authorization": f"Bearer {friend}"},
+    )
+    assert response.status_code == 200
+    expect(owner.locator('[data-seat="1"] .flags')).to_contain_text("رفته")
+    expect(owner.locator("#log")).to_contain_text("داریوش میز را ترک کرد")
+    screenshot(owner, "fa-table-left")
+    assert owner.errors == []
