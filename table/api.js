@@ -31,17 +31,24 @@ export function newKey() {
 const RETRIES = 3;
 
 /** The server's time, from each answer's Date header: turn clocks count down by it, not by a
- * client clock that may be set wrong. */
+ * client clock that may be set wrong. Date has whole seconds, so each answer bounds the skew
+ * (server minus client) from both sides; the bounds of all answers narrow it down. */
 export const serverClock = {
-  skew: 0,
+  low: -Infinity,
+  high: Infinity,
   now() {
-    return Date.now() + this.skew;
+    return Date.now() + (Number.isFinite(this.low) ? (this.low + this.high) / 2 : 0);
   },
-  /** @param {Response} response */
-  read(response) {
+  /** @param {Response} response @param {number} sentAt the client's time when it was asked */
+  read(response, sentAt) {
     const date = Date.parse(response.headers.get("Date") ?? "");
-    // Date has whole seconds: the server's time lies in [date, date + 1 s).
-    if (date) this.skew = date + 500 - Date.now();
+    if (!date) return;
+    // Written between sending and now, at a server time in [date, date + 1 s).
+    const low = date - Date.now();
+    const high = date + 1000 - sentAt;
+    // Bounds that no longer meet: a clock was set; start over from this answer.
+    if (low > this.high || high < this.low) [this.low, this.high] = [low, high];
+    else [this.low, this.high] = [Math.max(this.low, low), Math.min(this.high, high)];
   },
 };
 
@@ -61,6 +68,7 @@ export function apiClient(base, token) {
     if (body !== undefined) headers["Content-Type"] = "application/json";
     if (key) headers["Idempotency-Key"] = key;
     let response;
+    const sentAt = Date.now();
     try {
       response = await fetch(root + path, {
         method,
@@ -70,7 +78,7 @@ export function apiClient(base, token) {
     } catch {
       throw new Offline();
     }
-    serverClock.read(response);
+    serverClock.read(response, sentAt);
     const data = await response.json().catch(() => ({}));
     if (!response.ok) {
       const wait = Number(response.headers.get("Retry-After")) || 0;

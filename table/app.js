@@ -526,7 +526,8 @@ function tickClock() {
   const element = document.getElementById("clock");
   const deadline = state.match?.turn_deadline;
   if (!element || !deadline) return;
-  const left = Math.max(0, Math.ceil((Date.parse(deadline) - serverClock.now()) / 1000));
+  const turn = state.match?.turn_seconds ?? Infinity;
+  const left = Math.min(turn, Math.max(0, Math.ceil((Date.parse(deadline) - serverClock.now()) / 1000)));
   element.textContent = `${Math.floor(left / 60)}:${String(left % 60).padStart(2, "0")}`;
   element.classList.toggle("low", left <= 10);
 }
