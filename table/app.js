@@ -227,7 +227,7 @@ function renderLobby() {
   const humans = /** @type {HTMLSelectElement} */ (h("select", { id: "humans" }));
   for (const n of [1, 2, 3, 4]) humans.append(h("option", { value: n, text: n === 1 ? tr("alone") : String(n) }));
   const seconds = /** @type {HTMLInputElement} */ (
-    h("input", { id: "turn-seconds", type: "number", min: 10, max: 86400, value: store.get("seconds") || 60, required: true })
+    h("input", { id: "turn-seconds", type: "number", min: 10, max: 86400, value: store.get("seconds") ?? 60, placeholder: tr("no_clock") })
   );
   const clock = h("label", { for: "turn-seconds", text: tr("turn_seconds") });
   const start = h("button", { type: "submit", id: "new-match", text: tr("new_match") });
@@ -256,7 +256,7 @@ function renderLobby() {
     guarded(async () => {
       // Alone, the request stays exactly what it always was.
       const body = table()
-        ? { ai_level: level.value, humans: Number(humans.value), turn_seconds: Number(seconds.value) }
+        ? { ai_level: level.value, humans: Number(humans.value), turn_seconds: seconds.value ? Number(seconds.value) : null }
         : { ai_level: level.value };
       if (table()) store.set("seconds", seconds.value);
       /** @type {WriteAnswer} */

@@ -77,6 +77,7 @@ export default {
   humans: "Spillere",
   turn_seconds: "Sekunder pr. tur",
   new_table: "Opret bord",
+  no_clock: "uden ur",
   open_seat: "Ledig plads",
   waiting: "Venter på {n} mere",
   invited: "Du er inviteret til et bord. Sæt dig for at være med.",

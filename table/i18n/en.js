@@ -77,6 +77,7 @@ export default {
   humans: "Players",
   turn_seconds: "Seconds per turn",
   new_table: "Create table",
+  no_clock: "no clock",
   open_seat: "Open seat",
   waiting: "Waiting for {n} more",
   invited: "You are invited to a table. Sit down to join it.",

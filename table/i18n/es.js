@@ -77,6 +77,7 @@ export default {
   humans: "Jugadores",
   turn_seconds: "Segundos por turno",
   new_table: "Crear mesa",
+  no_clock: "sin reloj",
   open_seat: "Asiento libre",
   waiting: "Faltan {n}",
   invited: "Te han invitado a una mesa. Siéntate para unirte.",

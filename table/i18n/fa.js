@@ -77,6 +77,7 @@ export default {
   humans: "بازیکنان",
   turn_seconds: "ثانیه برای هر نوبت",
   new_table: "ساختن میز",
+  no_clock: "بدون ساعت",
   open_seat: "جای خالی",
   waiting: "در انتظار {n} نفر دیگر",
   invited: "شما به یک میز دعوت شده‌اید. برای پیوستن بنشینید.",

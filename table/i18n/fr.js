@@ -77,6 +77,7 @@ export default {
   humans: "Joueurs",
   turn_seconds: "Secondes par tour",
   new_table: "Créer une table",
+  no_clock: "sans horloge",
   open_seat: "Place libre",
   waiting: "Encore {n} à venir",
   invited: "Vous êtes invité à une table. Asseyez-vous pour la rejoindre.",

@@ -77,6 +77,7 @@ export default {
   humans: "Gracze",
   turn_seconds: "Sekundy na ruch",
   new_table: "Utwórz stół",
+  no_clock: "bez zegara",
   open_seat: "Wolne miejsce",
   waiting: "Czekamy jeszcze na {n}",
   invited: "Zaproszono cię do stołu. Usiądź, aby dołączyć.",

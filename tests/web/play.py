@@ -111,10 +111,11 @@ def seeded(seed: int):
     return route
 
 
-def new_table(page: Page, humans: int = 2, seconds: int = 600, level: str = "easy") -> None:
+def new_table(page: Page, humans: int = 2, seconds: int | None = None, level: str = "easy") -> None:
+    """A table of `humans`, with `seconds` per turn, or no clock."""
     page.locator("#ai-level").select_option(level)
     page.locator("#humans").select_option(str(humans))
-    page.locator("#turn-seconds").fill(str(seconds))
+    page.locator("#turn-seconds").fill("" if seconds is None else str(seconds))
     page.locator("#new-match").click()
     expect(page.locator("#table")).to_have_attribute("data-status", "waiting")
 

@@ -63,7 +63,8 @@ def cards_shown(page) -> list[str]:
 def test_two_friends_play_one_table_live_each_seeing_only_their_own_cards(open_table, api_origin):
     owner = open_table(before=recording(SEED))
     sit_down(owner, "Roya")
-    new_table(owner, humans=2, seconds=600)
+    # No clock: nothing deals on or acts but the two friends.
+    new_table(owner, humans=2)
     match = match_id(owner)
     invite = api_get(api_origin, owner, f"/matches/{match}")["invite"]
     # While it waits: the open seat, and the owner's link with the invite in its fragment.
