@@ -3,6 +3,7 @@ match through the API beside it."""
 
 import json
 import re
+import time
 
 import httpx
 from playwright.sync_api import Page, expect
@@ -120,17 +121,17 @@ def new_table(page: Page, humans: int = 2, seconds: int | None = None, level: st
     expect(page.locator("#table")).to_have_attribute("data-status", "waiting")
 
 
-def at_one_version(pages: list[Page]) -> str:
+def at_one_version(pages: list[Page], timeout: float = 15) -> str:
     """Waits until every page shows the same version of the match, none of them busy (so each
     has heard of every move); returns the status."""
-    expect(pages[0].locator("body")).not_to_have_attribute("aria-busy", "true")
-    version = pages[0].locator("#table").get_attribute("data-version")
-    for page in pages[1:]:
-        expect(page.locator("#table")).to_have_attribute("data-version", version, timeout=10_000)
-        expect(page.locator("body")).not_to_have_attribute("aria-busy", "true")
-    if pages[0].locator("#table").get_attribute("data-version") != version:
-        return at_one_version(pages)
-    return pages[0].locator("#table").get_attribute("data-status")
+    deadline = time.monotonic() + timeout
+    while True:
+        versions = {page.locator("#table").get_attribute("data-version") for page in pages}
+        busy = any(page.locator("body[aria-busy=true]").count() for page in pages)
+        if len(versions) == 1 and not busy:
+            return pages[0].locator("#table").get_attribute("data-status")
+        assert time.monotonic() < deadline, f"the pages stay at versions {versions}"
+        pages[0].wait_for_timeout(100)
 
 
 def to_move(pages: list[Page]) -> Page:
@@ -140,6 +141,25 @@ def to_move(pages: list[Page]) -> Page:
     movers = [page for page in pages if page.locator("#actions button.play").count()]
     assert len(movers) == 1, f"{len(movers)} pages offer a move"
     return movers[0]
+
+
+def friend_joins(api_origin: str, owner: Page, name: str = "Darius") -> str:
+    """Through the API, a friend takes the next seat at the owner's table; returns their token."""
+    match = match_id(owner)
+    invite = api_get(api_origin, owner, f"/matches/{match}")["invite"]
+    friend = register(api_origin, name)
+    join(api_origin, friend, match, invite)
+    return friend
+
+
+def record_status(page: Page) -> None:
+    """Keeps every message the status line shows, in order, in window.said."""
+    page.evaluate(
+        "() => { window.said = []; new MutationObserver(() => said.push("
+        "document.getElementById('status').textContent)).observe("
+        "document.getElementById('status'),"
+        " {childList: true, characterData: true, subtree: true}); }"
+    )
 
 
 def register(api_origin: str, name: str) -> str:

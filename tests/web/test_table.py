@@ -15,6 +15,7 @@ from tests.web.play import (
     match_id,
     new_match,
     play_on,
+    record_status,
     settled,
     sit_down,
     token,
@@ -33,12 +34,7 @@ def your_actions(events: list[dict]) -> list[str]:
 def test_a_whole_match_through_the_ui(open_table, api_origin, lang, width, motion):
     page = open_table(lang=lang, width=width, reduced_motion=not motion)
     # Every message the status line shows, in order: the AI's moves come one by one.
-    page.evaluate(
-        "() => { window.said = []; new MutationObserver(() => said.push("
-        "document.getElementById('status').textContent)).observe("
-        "document.getElementById('status'),"
-        " {childList: true, characterData: true, subtree: true}); }"
-    )
+    record_status(page)
     sit_down(page)
     new_match(page, "easy")
     settled(page)

@@ -15,13 +15,13 @@ from tests.web.play import (
     api_get,
     at_one_version,
     button,
+    friend_joins,
     hands_in,
-    join,
     match_id,
     new_match,
     new_table,
     play_on,
-    register,
+    record_status,
     seeded,
     settled,
     sit_down,
@@ -125,14 +125,11 @@ def test_two_friends_play_one_table_live_each_seeing_only_their_own_cards(open_t
     expect(owner.locator(".deal-no")).to_have_text("Deal 2 of 12")
     assert at_one_version(pages) == "in_deal"
 
-    hands = {}
-    for page in pages:
-        # Deal 2's cards are face down: the deal-1 cards are the ones the answers may show.
-        hands[id(page)] = api_get(api_origin, page, f"/matches/{match}/events")["events"]
+    # Deal 2's cards are still face down: deal 1's are the only ones the answers may show.
     cards = {}
-    for page in pages:
-        ended = next(e for e in hands[id(page)] if e["type"] == "deal_ended")
-        seat = 0 if page is owner else 1
+    for seat, page in enumerate(pages):
+        events = api_get(api_origin, page, f"/matches/{match}/events")["events"]
+        ended = next(event for event in events if event["type"] == "deal_ended")
         cards[id(page)] = ended["seats"][seat]["hand"]
     assert cards[id(owner)] != cards[id(friend)], "the seed deals the two friends one hand"
     for page in pages:
@@ -168,9 +165,7 @@ def test_a_dropped_stream_resumes_with_a_fresh_ticket(open_table, api_origin):
     owner = open_table(before=before)
     sit_down(owner, "Roya")
     new_table(owner, humans=3)
-    match = match_id(owner)
-    invite = api_get(api_origin, owner, f"/matches/{match}")["invite"]
-    join(api_origin, register(api_origin, "Darius"), match, invite)
+    friend_joins(api_origin, owner)
     expect(owner.locator('[data-seat="1"] h3')).to_have_text("Darius")
     expect(owner.locator(".seat.open")).to_have_count(1)
     streams = owner.evaluate("window.streams")
@@ -197,9 +192,7 @@ def test_without_streams_the_table_long_polls(open_table, api_origin):
     )
     sit_down(owner, "Roya")
     new_table(owner, humans=2)
-    match = match_id(owner)
-    invite = api_get(api_origin, owner, f"/matches/{match}")["invite"]
-    join(api_origin, register(api_origin, "Darius"), match, invite)
+    friend_joins(api_origin, owner)
     expect(owner.locator('[data-seat="1"] h3')).to_have_text("Darius")
     assert any("/events?after=" in r.url and "wait=25" in r.url for r in owner.requests)
     assert owner.errors == []
@@ -213,10 +206,8 @@ def test_the_turn_clock_counts_down_then_acts_and_marks_the_seat_away(open_table
     owner = open_table(before=recording(SEED, RECORD_STREAMS + FAST_CLOCK))
     sit_down(owner, "Roya")
     new_table(owner, humans=2, seconds=10)
-    match = match_id(owner)
-    invite = api_get(api_origin, owner, f"/matches/{match}")["invite"]
     # Darius joins and never moves: the clock moves for him.
-    join(api_origin, register(api_origin, "Darius"), match, invite)
+    friend_joins(api_origin, owner)
     expect(owner.locator('[data-seat="1"] h3')).to_have_text("Darius")
     clock = owner.locator('[data-seat="1"] #clock')
     for _ in range(12):
@@ -239,12 +230,7 @@ def test_the_turn_clock_counts_down_then_acts_and_marks_the_seat_away(open_table
 
 def test_the_ai_moves_before_your_first_turn_are_played_one_by_one(open_table, api_origin):
     page = open_table(reduced_motion=False, before=seeded(SEED))
-    page.evaluate(
-        "() => { window.said = []; new MutationObserver(() => said.push("
-        "document.getElementById('status').textContent)).observe("
-        "document.getElementById('status'),"
-        " {childList: true, characterData: true, subtree: true}); }"
-    )
+    record_status(page)
     sit_down(page)
     new_match(page)
     settled(page)
@@ -268,7 +254,6 @@ def test_a_persian_table_runs_right_to_left_and_shows_who_left(open_table, api_o
     sit_down(owner, "رویا")
     new_table(owner, humans=2)
     match = match_id(owner)
-    invite = api_get(api_origin, owner, f"/matches/{match}")["invite"]
     expect(owner.locator(".deal-no")).to_have_text("در انتظار 1 نفر دیگر")
     expect(owner.locator(".seat.open h3")).to_have_text("جای خالی")
     expect(owner.locator("#invite-title")).to_have_text("دوستانتان را دعوت کنید")
@@ -279,8 +264,7 @@ def test_a_persian_table_runs_right_to_left_and_shows_who_left(open_table, api_o
         == "ltr"
     )
     screenshot(owner, "fa-table-waiting")
-    friend = register(api_origin, "داریوش")
-    join(api_origin, friend, match, invite)
+    friend = friend_joins(api_origin, owner, "داریوش")
     expect(owner.locator('[data-seat="1"] h3')).to_have_text("داریوش")
     response = httpx.post(
         f"{api_origin}/api/v1/matches/{match}/leave",
