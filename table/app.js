@@ -514,7 +514,7 @@ function render() {
     ...(match.status !== "in_deal" && match.last_deal ? [dealPanel(match, match.last_deal)] : []),
     ...(match.status === "finished" ? [standings(match)] : []),
     h("div", { id: "match-tools", class: "tools" }),
-    scoreboard(match),
+    ...(match.status === "waiting" ? [] : [scoreboard(match)]),
   );
   renderActions();
   tickClock();
