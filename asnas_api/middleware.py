@@ -102,6 +102,22 @@ class RequestEdgeMiddleware:
         return None
 
 
+class StreamedResponseMiddleware:
+    """A streamed answer (an event stream, a long-poll) outlives its request, by hours for a
+    stream: the connection its thread took from the pool goes back before the body streams,
+    or every open stream would hold one (docs/streams.md). Outside every middleware that may
+    touch the database."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        response = self.get_response(request)
+        if response.streaming:
+            connections.close_all()
+        return response
+
+
 def too_large(limit: int) -> JsonResponse:
     detail = f"The request body is larger than {limit} bytes."
     return JsonResponse(problem(413, "request_too_large", detail), status=413)

@@ -77,6 +77,8 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     # Outermost, so that preflights and every answer, even WhiteNoise's or a redirect, carry CORS.
     "corsheaders.middleware.CorsMiddleware",
+    # A streamed answer gives its database connection back before its body streams.
+    "asnas_api.middleware.StreamedResponseMiddleware",
     # Then every answer gets its request id and is logged; under /api/ every error is a
     # problem body, whichever layer below made it.
     "asnas_api.middleware.RequestEdgeMiddleware",
