@@ -4,8 +4,9 @@ their projection, which `match_columns`, `turn_deadline` and `deal_changes` defi
 writes, for check_matches and for rebuild_projections alike."""
 
 import json
+import re
 import uuid
-from collections.abc import Iterable, Iterator
+from collections.abc import Collection, Iterable, Iterator
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
@@ -186,14 +187,18 @@ def match_load(
 
 
 def match_lock_due(
-    *, turns_before: datetime, deals_over_before: datetime
+    *, turns_before: datetime, deals_over_before: datetime, skip: Collection[uuid.UUID] = ()
 ) -> tuple[LoadedMatch, int] | None:
     """A match where the clock is due, with the version it was due at, locked until the
     transaction ends; None when there is none. Due: a present human's turn whose deadline is
     before `turns_before`, or a clocked match whose deal ended before `deals_over_before`.
     Rows another transaction holds are skipped (SKIP LOCKED): that one is acting on them, so
-    several clocks share the work and never act on one turn twice."""
-    matches = Match.objects.select_for_update(skip_locked=True).values_list("id", "version")
+    several clocks share the work and never act on one turn twice. So are the `skip` ones."""
+    matches = (
+        Match.objects.select_for_update(skip_locked=True)
+        .exclude(id__in=skip)
+        .values_list("id", "version")
+    )
     due = (
         matches.filter(turn_deadline__lte=turns_before).order_by("turn_deadline").first()
         or matches.filter(
@@ -235,6 +240,22 @@ def match_event_lines(
             if first <= seq and (last is None or seq <= last):
                 lines.append((seq, created_at, line))
     return lines
+
+
+def match_lines_matching(*, match_id: uuid.UUID, line: str) -> list[tuple[int, datetime, str]]:
+    """(seq, time written, encoded event) for the match's events whose encoded line matches
+    the regular expression `line` whole, in order. Postgres picks the batches that hold one,
+    so a long match is not read whole."""
+    pattern = re.compile(line)
+    batches = EventBatch.objects.filter(match_id=match_id, events__regex=f"(?n)^{line}$")
+    return [
+        (seq, created_at, text)
+        for end, created_at, events in batches.order_by("seq").values_list(
+            "seq", "created_at", "events"
+        )
+        for seq, text in numbered_lines([(end, events)])
+        if pattern.fullmatch(text)
+    ]
 
 
 def match_events(

@@ -4,13 +4,13 @@ one transaction."""
 
 import secrets
 import uuid
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from fractions import Fraction
 
 from django.conf import settings
-from django.db import transaction
+from django.db import DatabaseError, transaction
 
 from games import ai, repository
 from games.ai.coach import coach
@@ -252,20 +252,49 @@ def match_join(*, match_id: uuid.UUID, player: Player, invite: str) -> LoadedMat
     return match
 
 
+class ClockMoveFailed(Exception):
+    """The clock's move in one match failed (and was rolled back)."""
+
+    def __init__(self, match_id: uuid.UUID):
+        super().__init__(f"the clock's move in match {match_id} failed")
+        self.match_id = match_id
+
+
+@dataclass(frozen=True, slots=True)
+class ClockMove:
+    match_id: uuid.UUID
+    deadline: datetime | None
+    """The deadline of the turn the clock took; None when it dealt the next deal."""
+
+
 @transaction.atomic
-def match_clock_tick(*, now: datetime) -> uuid.UUID | None:
-    """The clock's move in one match where it is due, and the AI seats' replies: the AI acts
-    for a present human whose turn ran out (recorded `by` "clock"), or deals the next deal
-    of a clocked match whose deal ended a while ago. Answers the match's id, or None when
-    nothing is due."""
+def match_clock_tick(*, now: datetime, skip: Collection[uuid.UUID] = ()) -> ClockMove | None:
+    """The clock's move in one match where it is due (other than those in `skip`), and the
+    AI seats' replies: the AI acts for a present human whose turn ran out (recorded `by`
+    "clock"), or deals the next deal of a clocked match whose deal ended a while ago.
+    None when nothing is due; a move that fails raises ClockMoveFailed, which names the
+    match."""
     grace = timedelta(seconds=settings.ASNAS_CLOCK_GRACE_SECONDS)
     pause = timedelta(seconds=settings.ASNAS_NEXT_DEAL_SECONDS)
-    due = repository.match_lock_due(turns_before=now - grace, deals_over_before=now - pause)
+    due = repository.match_lock_due(
+        turns_before=now - grace, deals_over_before=now - pause, skip=skip
+    )
     if due is None:
         return None
     match, version = due
-    if match.row.version != version:  # changed before the lock: the next tick looks again
-        return match.row.id
+    if match.row.version != version:  # changed before the lock: the next poll looks again
+        return None
+    deadline = match.row.turn_deadline
+    try:
+        _clock_move(match)
+    except DatabaseError:
+        raise  # the database's fault, not the match's
+    except Exception as error:
+        raise ClockMoveFailed(match.row.id) from error
+    return ClockMove(match.row.id, deadline)
+
+
+def _clock_move(match: LoadedMatch) -> None:
     step = Step(match.state)
     state, level = step.state, match.row.ai_level
     if state.status is Status.IN_DEAL:
@@ -276,7 +305,6 @@ def match_clock_tick(*, now: datetime) -> uuid.UUID | None:
         step.apply(NextDeal())
     run_ai_seats(step, ai_level=level)
     repository.match_append(match=match, events=step.events, state=step.state)
-    return match.row.id
 
 
 def _next_deal(match: LoadedMatch) -> NextDeal:

@@ -13,7 +13,10 @@ from urllib.parse import urlsplit
 
 import psycopg
 import pytest
+from django.db import connection
 from psycopg import sql
+
+from games.clock import clocks_stop
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 # The one git-ignored folder for what tests leave to look at: screenshots, captures.
@@ -98,8 +101,6 @@ def served(log: Path, env: dict[str, str], workers: int = 2, ready: bool = True)
 def committed_database_url() -> str:
     """The URL of pytest-django's test database, for processes that read what a test with
     `transactional_db` committed."""
-    from django.db import connection
-
     name = connection.settings_dict["NAME"]
     return urlsplit(os.environ["DATABASE_URL"])._replace(path=f"/{name}").geturl()
 
@@ -123,11 +124,4 @@ def clocks_running(count: int, log_dir: Path, env: dict[str, str]):
                 )
         yield clocks
     finally:
-        for clock in clocks:
-            clock.terminate()
-        for clock in clocks:
-            try:
-                clock.wait(timeout=30)
-            except subprocess.TimeoutExpired:
-                clock.kill()
-                clock.wait()
+        clocks_stop(clocks)

@@ -3,6 +3,24 @@
 from django.db import migrations, models
 
 
+def fill_turn_deadlines(apps, schema_editor):
+    """A clocked match in play when the clock arrived gets the deadline its events and their
+    write times give, as check_matches computes it."""
+    from games.integrity import replay_stored
+    from games.repository import StoredMatch, numbered_lines
+
+    Match = apps.get_model("games", "Match")
+    EventBatch = apps.get_model("games", "EventBatch")
+    for match in Match.objects.filter(turn_seconds__isnull=False, status="in_deal"):
+        batches = EventBatch.objects.filter(match_id=match.id).order_by("seq")
+        rows = list(batches.values_list("seq", "events", "created_at"))
+        events = list(numbered_lines((seq, text) for seq, text, _ in rows))
+        stored = StoredMatch(match, events, [], {seq: created_at for seq, _, created_at in rows})
+        replayed = replay_stored(stored, [])
+        if replayed is not None:  # a log that cannot replay is check_matches' to report
+            Match.objects.filter(id=match.id).update(turn_deadline=replayed.turn_deadline)
+
+
 class Migration(migrations.Migration):
 
     dependencies = [
@@ -24,4 +42,5 @@ class Migration(migrations.Migration):
             model_name='match',
             index=models.Index(condition=models.Q(('status', 'deal_over'), ('turn_seconds__isnull', False)), fields=['updated_at'], name='match_clocked_deal_over'),
         ),
+        migrations.RunPython(fill_turn_deadlines, migrations.RunPython.noop),
     ]

@@ -4,6 +4,7 @@ seeing only their own cards in every body and event."""
 import json
 import random
 import uuid
+from datetime import datetime, timedelta
 
 import pytest
 
@@ -105,6 +106,17 @@ def test_join_refusals(make_client, table):
     assert_problem(
         post(nima, f"/api/v1/matches/{single['id']}/join", {"invite": ""}), 400, "validation_error"
     )
+
+
+def test_a_table_s_view_carries_the_deadline_of_the_human_to_act(table):
+    clients, view = table(2, seed=3, turn_seconds=30)
+    assert view["turn"] in (0, 1)
+    deadline = datetime.fromisoformat(view["turn_deadline"])
+    assert view["turn_deadline"].endswith("Z") and deadline.utcoffset() == timedelta(0)
+    updated = datetime.fromisoformat(view["updated_at"])
+    assert deadline - updated == timedelta(seconds=30)
+    seen = [client.get(f"/api/v1/matches/{view['id']}").json() for client in clients]
+    assert {other["turn_deadline"] for other in seen} == {view["turn_deadline"]}
 
 
 def test_leaving_and_resigning_at_a_table(table):

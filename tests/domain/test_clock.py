@@ -12,6 +12,7 @@ from games.engine import ActionTaken, DealStarted, Status
 from games.integrity import check_matches
 from games.models import EventBatch
 from games.services import (
+    ClockMove,
     match_act,
     match_clock_tick,
     match_create,
@@ -93,7 +94,7 @@ def test_the_clock_acts_once_for_the_late_human_at_the_match_level(people):
     seat, version = match.state.deal.turn, match.row.version
     deadline = match.row.turn_deadline
     assert match_clock_tick(now=deadline - timedelta(milliseconds=1)) is None  # not yet
-    assert match_clock_tick(now=deadline) == match.row.id
+    assert match_clock_tick(now=deadline) == ClockMove(match.row.id, deadline)
     after = loaded(match, people[seat])
     events = repository.match_events(match_id=match.row.id, first=version + 1)
     actions = [event for _, event in events if isinstance(event, ActionTaken)]
@@ -142,7 +143,7 @@ def test_the_next_deal_starts_by_itself_a_few_seconds_after_a_deal_ends(people, 
     over = play_until(match, people, lambda state: state.status is Status.DEAL_OVER)
     ended = loaded(over).row.updated_at
     assert match_clock_tick(now=ended + timedelta(seconds=4.9)) is None
-    assert match_clock_tick(now=ended + timedelta(seconds=5)) == match.row.id
+    assert match_clock_tick(now=ended + timedelta(seconds=5)) == ClockMove(match.row.id, None)
     state = loaded(match).state
     assert state.status is Status.IN_DEAL and state.deal_number == 2
     # A human may start it sooner; then the clock has nothing to do.

@@ -11,12 +11,11 @@ from django.core.management.base import BaseCommand, CommandError
 from django.db import connection, connections
 
 from asnas_api import embedded_db, metrics
+from games.clock import clock_process, clocks_stop
 
 logger = logging.getLogger(__name__)
 # How often serve checks that its embedded Postgres still runs.
 SUPERVISE_EVERY = 0.5
-# The clock stops between two moves; one move takes milliseconds.
-CLOCK_STOP_SECONDS = 10
 
 
 def refuse_unsafe_settings() -> None:
@@ -42,16 +41,6 @@ def granian_command(host: str, port: int, workers: int) -> list[str]:
         # A worker that has not stopped 10 s after SIGTERM is killed: a stop is always bounded
         # (one in three stops under load once hung past 30 s without it).
         + ["--workers-kill-timeout", "10"]
-    )
-
-
-def start_clock() -> subprocess.Popen:
-    """The turn clock (games/clock.py) in a process of its own, on the same database."""
-    return subprocess.Popen(
-        [sys.executable, str(settings.BASE_DIR / "manage.py"), "run_clock"],
-        env={**os.environ, "DATABASE_URL": settings.DATABASE_URL},
-        process_group=0,  # as granian: signals reach it from serve only
-        preexec_fn=embedded_db.die_with_parent,
     )
 
 
@@ -105,7 +94,7 @@ class Command(BaseCommand):
             preexec_fn=embedded_db.die_with_parent,
         )
 
-        clock = start_clock()
+        clock = clock_process()
 
         def forward(signum, frame):
             # A closed terminal (SIGHUP) stops the server, as SIGTERM does.
@@ -126,13 +115,8 @@ class Command(BaseCommand):
                     logger.error(
                         "the turn clock exited with status %s; restarted it", clock.returncode
                     )
-                    clock = start_clock()
-        clock.terminate()
-        try:
-            clock.wait(timeout=CLOCK_STOP_SECONDS)
-        except subprocess.TimeoutExpired:
-            clock.kill()
-            clock.wait()
+                    clock = clock_process()
+        clocks_stop([clock])
         embedded_db.stop()
         if returncode:
             raise CommandError(f"granian exited with status {returncode}")

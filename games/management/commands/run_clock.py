@@ -5,6 +5,9 @@ from django.core.management.base import BaseCommand
 
 from games.clock import clock_run
 
+READY = "The turn clock runs."
+"""Written once it is ready: what waits for it reads this line."""
+
 
 class Command(BaseCommand):
     help = (
@@ -17,4 +20,6 @@ class Command(BaseCommand):
         stop = threading.Event()
         for signum in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
             signal.signal(signum, lambda signum, frame: stop.set())
+        self.stdout.write(READY, ending="\n")
+        self.stdout.flush()
         clock_run(stop=stop)
