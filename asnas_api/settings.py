@@ -227,6 +227,8 @@ CORS_EXPOSE_HEADERS = [
     "Retry-After",
     "X-Request-ID",
     "Idempotent-Replayed",
+    # A page on another origin counts turn clocks down by the server's time, not its own.
+    "Date",
 ]
 
 # /metrics answers only clients on this machine unless this is on (docs/deployment.md).

@@ -30,6 +30,28 @@ export function newKey() {
 
 const RETRIES = 3;
 
+/** The server's time, from each answer's Date header: turn clocks count down by it, not by a
+ * client clock that may be set wrong. Date has whole seconds, so each answer bounds the skew
+ * (server minus client) from both sides; the bounds of all answers narrow it down. */
+export const serverClock = {
+  low: -Infinity,
+  high: Infinity,
+  now() {
+    return Date.now() + (Number.isFinite(this.low) ? (this.low + this.high) / 2 : 0);
+  },
+  /** @param {Response} response @param {number} sentAt the client's time when it was asked */
+  read(response, sentAt) {
+    const date = Date.parse(response.headers.get("Date") ?? "");
+    if (!date) return;
+    // Written between sending and now, at a server time in [date, date + 1 s).
+    const low = date - Date.now();
+    const high = date + 1000 - sentAt;
+    // Bounds that no longer meet: a clock was set; start over from this answer.
+    if (low > this.high || high < this.low) [this.low, this.high] = [low, high];
+    else [this.low, this.high] = [Math.max(this.low, low), Math.min(this.high, high)];
+  },
+};
+
 /**
  * @param {string} base the server's root URL, "" for this page's own server
  * @param {() => string | null} token
@@ -46,6 +68,7 @@ export function apiClient(base, token) {
     if (body !== undefined) headers["Content-Type"] = "application/json";
     if (key) headers["Idempotency-Key"] = key;
     let response;
+    const sentAt = Date.now();
     try {
       response = await fetch(root + path, {
         method,
@@ -55,6 +78,7 @@ export function apiClient(base, token) {
     } catch {
       throw new Offline();
     }
+    serverClock.read(response, sentAt);
     const data = await response.json().catch(() => ({}));
     if (!response.ok) {
       const wait = Number(response.headers.get("Retry-After")) || 0;
@@ -83,6 +107,8 @@ export function apiClient(base, token) {
   }
 
   return {
+    /** The address of an API path, for EventSource. @param {string} path */
+    url: (path) => root + path,
     /** @param {string} path */
     get: (path) => request("GET", path),
     /** One write intent: one key for all its attempts. @param {string} path @param {object} body */

@@ -1,7 +1,9 @@
-// The As-Nas table: one human against three AI seats, through the public API only.
-import { apiClient, Offline, Problem } from "./api.js";
+// The As-Nas table: one human against three AI seats, or friends at one table, through the
+// public API only.
+import { apiClient, Offline, Problem, serverClock } from "./api.js";
 import { card } from "./cards.js";
 import { add, approx, signed } from "./fractions.js";
+import { follow } from "./live.js";
 
 /** @typedef {import('./api.js').MatchView} MatchView */
 /** @typedef {import('./api.js').MatchEvent} MatchEvent */
@@ -16,6 +18,7 @@ const LANGUAGES = { en: "English", es: "Español", pl: "Polski", da: "Dansk", fr
 const KEYS = { look: "l", call: "c", hold: "h", raise: "r", fold: "f" };
 const STEP_MS = 450;
 const OPENING_STAKE = 1;
+const LOG_LINES = 8;
 
 const params = new URLSearchParams(location.search);
 // The API's root: ?api=… or the page's <meta name="asnas-api">, else this page's own server.
@@ -38,13 +41,18 @@ const state = {
   /** The coach's advice, shown while the match is at its version. @type {Hint | null} */ hint: null,
   busy: false,
   /** @type {number} epoch ms until which a 429 holds writes */ heldUntil: 0,
+  /** An invite from the address: sit down, then join. @type {{ match: string, code: string } | null} */ invite: null,
+  /** This deal's moves, joins and leaves, newest last. @type {MatchEvent[]} */ log: [],
+  /** Seats whose human left the table. @type {Set<number>} */ left: new Set(),
+  /** The live feed of the open match. @type {{ id: string, stop: () => void, mode: () => string } | null} */ live: null,
+  /** Events the feed brought that the table does not show yet. @type {MatchEvent[]} */ pending: [],
 };
 
 const $ = (/** @type {string} */ id) => /** @type {HTMLElement} */ (document.getElementById(id));
 
 /** A seat's name; a table's human seat that nobody has taken yet has none. */
 function seatName(/** @type {{ name: string | null }} */ seat) {
-  return seat.name ?? "…";
+  return seat.name ?? tr("open_seat");
 }
 
 /**
@@ -134,6 +142,7 @@ async function guarded(work) {
     document.body.removeAttribute("aria-busy");
     renderActions();
   }
+  catchUp();
 }
 
 // ---- settings ----
@@ -183,11 +192,12 @@ function renderSettings() {
 // ---- login and lobby ----
 
 function renderLogin() {
-  state.match = null;
+  leaveMatch();
   const input = h("input", { id: "player-name", name: "name", required: true, maxlength: 40, autocomplete: "nickname" });
   const form = h(
     "form",
     { id: "login" },
+    state.invite && h("p", { class: "invited", text: tr("invited") }),
     h("label", { for: "player-name", text: tr("name") }),
     input,
     h("button", { type: "submit", text: tr("register") }),
@@ -199,7 +209,8 @@ function renderLogin() {
       const player = await api.write("/players", { name });
       store.set(tokenKey, player.token);
       store.set("name", player.name);
-      renderLobby();
+      if (state.invite) await joinTable(state.invite);
+      else renderLobby();
     });
   });
   $("main").replaceChildren(form);
@@ -207,21 +218,50 @@ function renderLogin() {
 }
 
 function renderLobby() {
-  state.match = null;
+  leaveMatch();
   history.replaceState(null, "", location.pathname + location.search);
   const level = /** @type {HTMLSelectElement} */ (h("select", { id: "ai-level" }));
   for (const name of ["easy", "normal", "hard"])
     level.append(h("option", { value: name, text: trAny(name === "normal" ? "normal_level" : name) }));
   level.value = store.get("level") || "normal";
+  const humans = /** @type {HTMLSelectElement} */ (h("select", { id: "humans" }));
+  for (const n of [1, 2, 3, 4]) humans.append(h("option", { value: n, text: n === 1 ? tr("alone") : String(n) }));
+  const seconds = /** @type {HTMLInputElement} */ (
+    h("input", { id: "turn-seconds", type: "number", min: 10, max: 86400, value: store.get("seconds") ?? 60, placeholder: tr("no_clock") })
+  );
+  const clock = h("label", { for: "turn-seconds", text: tr("turn_seconds") });
   const start = h("button", { type: "submit", id: "new-match", text: tr("new_match") });
-  const form = h("form", { id: "new" }, h("label", { for: "ai-level", text: tr("level") }), level, start);
+  const table = () => humans.value !== "1";
+  // Seconds per turn only mean something with friends at the table.
+  const showClock = () => {
+    clock.hidden = seconds.hidden = !table();
+    start.textContent = tr(table() ? "new_table" : "new_match");
+  };
+  humans.addEventListener("change", showClock);
+  showClock();
+  const form = h(
+    "form",
+    { id: "new" },
+    h("label", { for: "ai-level", text: tr("level") }),
+    level,
+    h("label", { for: "humans", text: tr("humans") }),
+    humans,
+    clock,
+    seconds,
+    start,
+  );
   form.addEventListener("submit", (event) => {
     event.preventDefault();
     store.set("level", level.value);
     guarded(async () => {
-      const match = await api.write("/matches", { ai_level: level.value });
-      state.deals = [];
-      await show(match, []);
+      // Alone, the request stays exactly what it always was.
+      const body = table()
+        ? { ai_level: level.value, humans: Number(humans.value), turn_seconds: seconds.value ? Number(seconds.value) : null }
+        : { ai_level: level.value };
+      if (table()) store.set("seconds", seconds.value);
+      /** @type {WriteAnswer} */
+      const answer = await api.write("/matches", body);
+      await show(answer, answer.events ?? []);
     });
   });
   const forget = h("button", { type: "button", class: "quiet", text: tr("forget") });
@@ -260,6 +300,63 @@ async function listMatches(list) {
 
 // ---- a match ----
 
+/** Takes the next seat at a friend's table; the invite then leaves the address bar.
+ * @param {{ match: string, code: string }} invite */
+async function joinTable(invite) {
+  state.invite = null;
+  history.replaceState(null, "", location.pathname + location.search);
+  try {
+    /** @type {WriteAnswer} */
+    const answer = await api.write(`/matches/${invite.match}/join`, { invite: invite.code });
+    await show(answer, answer.events ?? []);
+  } catch (error) {
+    if (error instanceof Problem && error.code === "already_seated") return openMatch(invite.match);
+    renderLobby();
+    if (error instanceof Problem && error.status === 404) say(tr("invite_bad"), "error");
+    else throw error;
+  }
+}
+
+/** Closes the open match's live feed and forgets the match. */
+function leaveMatch() {
+  state.live?.stop();
+  Object.assign(state, { match: null, live: null, pending: [], log: [], deals: [], left: new Set(), hint: null });
+}
+
+/** Follows the open match live when others (friends, or the clock) may move in it. */
+function syncLive() {
+  const match = state.match;
+  const wanted =
+    match && (match.humans > 1 || match.turn_seconds !== null) && !["finished", "abandoned"].includes(match.status)
+      ? match.id
+      : null;
+  if (state.live?.id === wanted) return;
+  state.live?.stop();
+  state.live = null;
+  if (!match || !wanted) return;
+  const feed = follow(api, wanted, match.version, (event) => {
+    state.pending.push(event);
+    catchUp();
+  });
+  state.live = { id: wanted, ...feed };
+}
+
+/** Shows what the live feed brought: the match as it now stands, reached move by move. */
+async function catchUp() {
+  const match = state.match;
+  if (state.busy || !match) return;
+  const fresh = state.pending.filter((event) => event.seq > match.version);
+  state.pending = [];
+  if (!fresh.length) return;
+  await guarded(async () => {
+    const now = await api.get(`/matches/${match.id}`);
+    const last = fresh[fresh.length - 1].seq;
+    // The match may have moved on past what the feed brought so far: fetch the rest.
+    const events = now.version > last ? [...fresh, ...(await eventsAfter(match.id, last))] : fresh;
+    await show(now, events.filter((event) => event.seq <= now.version));
+  });
+}
+
 /** Every event of the match after `after`, page by page. @param {string} id @param {number} after */
 async function eventsAfter(id, after) {
   /** @type {MatchEvent[]} */
@@ -275,18 +372,22 @@ async function eventsAfter(id, after) {
 /** @param {string} id */
 async function openMatch(id) {
   const match = await api.get(`/matches/${id}`);
-  state.deals = [];
+  leaveMatch();
   remember(await eventsAfter(id, 0), match.series);
   state.match = match;
   location.hash = `match=${id}`;
   render();
 }
 
-/** Keeps the current series' deal results. @param {MatchEvent[]} events @param {number} series */
+/** Keeps the current series' deal results, this deal's log, and who left.
+ * @param {MatchEvent[]} events @param {number} series */
 function remember(events, series) {
   for (const event of events) {
     if (event.type === "match_restarted") state.deals = [];
     if (event.type === "deal_ended" && event.series === series) state.deals.push(event);
+    if (event.type === "deal_started") state.log = [];
+    if (event.type === "player_left") state.left.add(event.seat);
+    if (["action", "player_joined", "player_left"].includes(event.type)) state.log = [...state.log, event].slice(-LOG_LINES);
   }
 }
 
@@ -304,42 +405,53 @@ const pause = (/** @type {number} */ ms) => new Promise((resolve) => setTimeout(
 
 /** Plays the events one by one on the table, then shows the answer. @param {MatchView} answer @param {MatchEvent[]} events */
 async function show(answer, events) {
-  const view = state.match && state.match.id === answer.id ? structuredClone(state.match) : null;
+  // A match new to the page (just created or joined) is played from the answer itself: each
+  // event below sets what it changes, so the moves before your first turn show one by one too.
+  if (state.match?.id !== answer.id) leaveMatch();
+  const view = structuredClone(state.match ?? answer);
+  if (!state.match && events.some((event) => event.type === "deal_started"))
+    Object.assign(view, { status: "waiting", deal_number: 0, dealer: null });
   remember(events, answer.series);
-  if (view) {
-    for (const event of events) {
-      if (event.type === "deal_started") {
-        // A new deal: the dealer's opening stake alone is in the pot (docs/rules.md, One deal 3).
-        for (const seat of view.seats)
-          Object.assign(seat, { stake: seat.seat === event.dealer ? OPENING_STAKE : 0, folded: false, looked: false });
-        Object.assign(view, {
-          status: "in_deal",
-          deal_number: event.deal_number,
-          dealer: event.dealer,
-          pot: OPENING_STAKE,
-          high_stake: OPENING_STAKE,
-          your_cards: null,
-          your_category: null,
-          last_deal: null,
-        });
-      }
-      if (event.type !== "action" || event.seat === view.your_seat) continue;
-      const seat = view.seats[event.seat];
+  for (const event of events) {
+    if (event.type === "deal_started") {
+      // A new deal: the dealer's opening stake alone is in the pot (docs/rules.md, One deal 3).
+      for (const seat of view.seats)
+        Object.assign(seat, { stake: seat.seat === event.dealer ? OPENING_STAKE : 0, folded: false, looked: false });
+      Object.assign(view, {
+        status: "in_deal",
+        deal_number: event.deal_number,
+        dealer: event.dealer,
+        pot: OPENING_STAKE,
+        high_stake: OPENING_STAKE,
+        turn: null,
+        legal_actions: [],
+        your_cards: null,
+        your_category: null,
+        last_deal: null,
+      });
+    }
+    if (event.type === "player_joined") Object.assign(view.seats[event.seat], { name: event.name });
+    if (event.type === "player_left") Object.assign(view.seats[event.seat], { away: true });
+    if (event.type !== "action" && event.type !== "player_joined" && event.type !== "player_left") continue;
+    // Your own move is in the answer already, unless the clock made it for you.
+    if (event.type === "action" && event.seat === view.your_seat && event.by !== "clock") continue;
+    const seat = view.seats[event.seat];
+    if (event.type === "action") {
       seat.stake = event.stake;
       seat.folded ||= event.action === "fold";
       seat.looked ||= event.action === "look" || event.action === "fold";
+      seat.away = event.by === "clock" || state.left.has(event.seat);
       Object.assign(view, { pot: event.pot, high_stake: event.high_stake, turn: event.seat, legal_actions: [] });
-      state.match = view;
-      render();
-      const name = seatName(seat);
-      say(tr("acted", { name, action: trAny(event.action) }));
-      const element = document.querySelector(`[data-seat="${event.seat}"]`);
-      element?.classList.add("acting");
-      if (!reducedMotion()) await pause(STEP_MS);
     }
+    state.match = view;
+    render();
+    say(logLine(event, view));
+    const element = document.querySelector(`[data-seat="${event.seat}"]`);
+    element?.classList.add("acting");
+    if (!reducedMotion()) await pause(STEP_MS);
   }
   state.match = answer;
-  location.hash = `match=${answer.id}`;
+  history.replaceState(null, "", `${location.pathname}${location.search}#match=${answer.id}`);
   render();
   if (answer.status === "in_deal" && answer.turn === answer.your_seat) {
     performance.mark("asnas:your-turn");
@@ -357,11 +469,13 @@ function render() {
       match.status === "in_deal" && seat.seat === match.turn && tr("to_act"),
       seat.folded && tr("folded"),
       seat.looked && !seat.folded && tr("looked"),
+      seat.away && tr(state.left.has(seat.seat) ? "left" : "away"),
     ].filter(Boolean);
+    const clock = match.turn_deadline && match.status === "in_deal" && seat.seat === match.turn;
     return h(
       "section",
       {
-        class: `seat seat-${(seat.seat - you + 4) % 4}${seat.folded ? " folded" : ""}${seat.seat === match.turn && match.status === "in_deal" ? " turn" : ""}`,
+        class: `seat seat-${(seat.seat - you + 4) % 4}${seat.folded ? " folded" : ""}${seat.away ? " away" : ""}${seat.name === null ? " open" : ""}${seat.seat === match.turn && match.status === "in_deal" ? " turn" : ""}`,
         "data-seat": seat.seat,
         "aria-label": `${seatName(seat)}${seat.seat === you ? ` (${tr("you")})` : ""}`,
       },
@@ -369,8 +483,10 @@ function render() {
       h("p", { class: "stake", text: `${tr("stake")}: ${seat.stake}` }),
       h("p", { class: "total", text: `${tr("total")}: ${seat.total}` }),
       h("p", { class: "flags", text: flags.join(" · ") }),
+      clock && h("p", { id: "clock", class: "clock", role: "timer", "aria-label": tr("time_left") }),
     );
   });
+  const open = match.seats.filter((seat) => seat.name === null).length;
   const cards = h("div", { class: "hand", role: "group", "aria-label": tr("your_cards") });
   for (let i = 0; i < 5; i++) {
     const rank = match.your_cards?.[i] ?? null;
@@ -380,25 +496,86 @@ function render() {
   $("main").replaceChildren(
     h(
       "div",
-      { class: "table", id: "table", "data-status": match.status },
+      { class: "table", id: "table", "data-status": match.status, "data-version": match.version },
       h(
         "div",
         { class: "felt" },
-        h("p", { class: "deal-no", text: tr("deal_of", { n: match.deal_number }) }),
+        h("p", { class: "deal-no", text: match.status === "waiting" ? tr("waiting", { n: open }) : tr("deal_of", { n: match.deal_number }) }),
         h("p", { class: "pot", text: `${tr("pot")}: ${match.pot}` }),
         h("p", { class: "high", text: `${tr("high_stake")}: ${match.high_stake}` }),
       ),
       ...seats,
     ),
-    h("div", { class: "mine" }, cards, category),
+    ...(match.status === "waiting" ? [] : [h("div", { class: "mine" }, cards, category)]),
     h("div", { id: "actions", class: "actions" }),
+    ...(match.invite ? [invitePanel(match, match.invite)] : []),
+    ...((match.humans > 1 && state.log.length) || state.log.some((event) => "by" in event && event.by === "clock") ? [logPanel(match)] : []),
     ...(state.hint && state.hint.version === match.version ? [hintPanel(state.hint)] : []),
     ...(match.status !== "in_deal" && match.last_deal ? [dealPanel(match, match.last_deal)] : []),
     ...(match.status === "finished" ? [standings(match)] : []),
     h("div", { id: "match-tools", class: "tools" }),
-    scoreboard(match),
+    ...(match.status === "waiting" ? [] : [scoreboard(match)]),
   );
   renderActions();
+  tickClock();
+  syncLive();
+}
+
+/** The turn clock, counted down by the server's time. */
+function tickClock() {
+  const element = document.getElementById("clock");
+  const deadline = state.match?.turn_deadline;
+  if (!element || !deadline) return;
+  const turn = state.match?.turn_seconds ?? Infinity;
+  const left = Math.min(turn, Math.max(0, Math.ceil((Date.parse(deadline) - serverClock.now()) / 1000)));
+  element.textContent = `${Math.floor(left / 60)}:${String(left % 60).padStart(2, "0")}`;
+  element.classList.toggle("low", left <= 10);
+}
+setInterval(tickClock, 1000);
+
+/** What an event of the log says. @param {MatchEvent} event @param {MatchView} match */
+function logLine(event, match) {
+  if (event.type === "player_joined") return tr("joined", { name: event.name });
+  if (event.type === "player_left") return tr("left_table", { name: seatName(match.seats[event.seat]) });
+  if (event.type !== "action") return "";
+  const line = tr("acted", { name: seatName(match.seats[event.seat]), action: trAny(event.action) });
+  return event.by === "clock" ? `${line} (${tr("by_clock")})` : line;
+}
+
+/** This deal's moves, and who came and went. @param {MatchView} match */
+function logPanel(match) {
+  return h(
+    "section",
+    { class: "panel", id: "log", "aria-labelledby": "log-title" },
+    h("h2", { id: "log-title", text: tr("log") }),
+    h("ol", {}, ...state.log.map((event) => h("li", { class: "by" in event ? `by-${event.by}` : "", text: logLine(event, match) }))),
+  );
+}
+
+/** The owner's invite: a link with the code in its fragment, which browsers never send.
+ * @param {MatchView} match @param {string} code */
+function invitePanel(match, code) {
+  const api = params.get("api");
+  const link = `${location.origin}${location.pathname}${api ? `?api=${encodeURIComponent(api)}` : ""}#match=${match.id}&invite=${encodeURIComponent(code)}`;
+  const field = /** @type {HTMLInputElement} */ (h("input", { id: "invite-link", readonly: true, value: link, "aria-labelledby": "invite-title" }));
+  const copy = h("button", { type: "button", id: "copy-invite", text: tr("copy") });
+  copy.addEventListener("click", async () => {
+    field.select();
+    try {
+      await navigator.clipboard.writeText(link);
+      say(tr("copied"));
+    } catch {
+      // No clipboard (an insecure origin): the link is selected for the reader to copy.
+      say(tr("copy_by_hand"));
+    }
+  });
+  return h(
+    "section",
+    { class: "panel", id: "invite", "aria-labelledby": "invite-title" },
+    h("h2", { id: "invite-title", text: tr("invite_title") }),
+    h("p", { text: tr("invite_hint") }),
+    h("div", { class: "row" }, field, copy),
+  );
 }
 
 /** The buttons: legal actions, next deal, restart, resign; rebuilt without losing focus. */
@@ -429,16 +606,27 @@ function renderActions() {
   if (match.status === "deal_over") buttons.push(button("next", tr("next_deal"), "n", () => act("/next-deal", {}), "play"));
   box.replaceChildren(...buttons);
   const level = store.get("level") || match.ai_level;
+  const shared = match.humans > 1;
+  const over = ["finished", "abandoned"].includes(match.status);
   const tools = [
     mine &&
       button("hint", tr("hint"), "?", async () => {
         state.hint = await api.get(`/matches/${match.id}/hint`);
         render();
       }, "quiet"),
-    button("restart", tr("restart"), "s", () => act("/restart", { ai_level: level }), "quiet"),
-    match.status !== "finished" &&
+    // At a shared table only its owner restarts, once it is over (it would erase the others' game).
+    (!shared || (match.your_seat === 0 && match.status === "finished")) &&
+      button("restart", tr("restart"), "s", () => act("/restart", { ai_level: level }), "quiet"),
+    !over &&
+      !shared &&
       button("resign", tr("resign"), "q", async () => {
         if (confirm(tr("confirm_resign"))) await act("/resign", {});
+      }, "quiet"),
+    !over &&
+      shared &&
+      !state.left.has(match.your_seat) &&
+      button("leave", tr("leave"), "q", async () => {
+        if (confirm(tr("confirm_leave"))) await act("/leave", {});
       }, "quiet"),
   ];
   const lobby = h("button", { type: "button", class: "quiet", "data-command": "lobby", text: tr("lobby") });
@@ -605,7 +793,12 @@ for (const query of ["(prefers-reduced-motion: reduce)", "(prefers-contrast: mor
 async function start() {
   applyLook();
   await setLanguage(params.get("lang") || store.get("lang") || navigator.language.slice(0, 2));
+  const fragment = new URLSearchParams(location.hash.slice(1));
+  const [match, code] = [fragment.get("match"), fragment.get("invite")];
+  if (match && code) state.invite = { match, code };
   if (!store.get(tokenKey)) return renderLogin();
+  const invite = state.invite;
+  if (invite) return guarded(() => joinTable(invite));
   const resume = location.hash.match(/match=([\w-]+)/);
   if (resume)
     await guarded(() =>

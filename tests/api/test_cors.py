@@ -63,6 +63,7 @@ def test_answers_expose_the_headers_a_client_reads(db, table_allowed):
         "retry-after",
         "x-request-id",
         "idempotent-replayed",
+        "date",
     }
 
 

@@ -13,6 +13,7 @@ from tests.servers import (
     BASE_DIR,
     free_port,
     migrated_database,
+    served,
     wait_until_ready,
 )
 from tests.web.play import fresh_turn, new_match, sit_down
@@ -55,18 +56,15 @@ def page_origin(tmp_path_factory):
 
 @pytest.fixture(scope="session")
 def api_origin(page_origin, tmp_path_factory):
-    """The API on another origin (another port), allowing the page's origin by CORS."""
-    port = free_port()
-    log = tmp_path_factory.mktemp("api") / "gunicorn.log"
+    """The API on another origin (another port), allowing the page's origin by CORS, served as
+    in production (`serve`: granian, which holds event streams, and the turn clock)."""
+    log = tmp_path_factory.mktemp("api") / "serve.log"
     with migrated_database("web") as url:
         env = {**os.environ, "DATABASE_URL": url, "ASNAS_CORS_ORIGINS": page_origin}
-        command = [sys.executable, "-m", "gunicorn", "asnas_api.wsgi", "--workers", "2"]
-        command += ["--bind", f"127.0.0.1:{port}", "--no-control-socket"]
-        origin = f"http://127.0.0.1:{port}"
-        server = serve(command, env, f"{origin}/readyz", log)
-        yield origin
-        server.terminate()
-        server.wait(timeout=30)
+        # Tests fix their deals with a seed (tests/web/play.py: seeded).
+        env["ASNAS_ALLOW_CLIENT_SEED"] = "1"
+        with served(log, env) as (origin, _):
+            yield origin
 
 
 @pytest.fixture(scope="session")
@@ -84,20 +82,26 @@ def browser():
 
 @pytest.fixture
 def open_table(browser, page_origin, api_origin):
-    """open_table(lang="en", width=1000, reduced_motion=True, url=None) -> a fresh page at the
-    table (by default from its own origin), in a context of its own (its own localStorage, so
-    its own player)."""
+    """open_table(lang="en", width=1000, reduced_motion=True, url=None, before=None) -> a fresh
+    page at the table (by default from its own origin), in a context of its own (its own
+    localStorage, so its own player). `before(page)` runs before the page opens (routes, init
+    scripts). page.requests lists every request the page made."""
     contexts = []
 
-    def open_page(lang="en", width=1000, reduced_motion=True, url=None):
+    def open_page(lang="en", width=1000, reduced_motion=True, url=None, before=None):
         context = browser.new_context(
             viewport={"width": width, "height": 900},
             reduced_motion="reduce" if reduced_motion else "no-preference",
+            permissions=["clipboard-read", "clipboard-write"],
         )
         contexts.append(context)
         page = context.new_page()
         page.errors = []
+        page.requests = []
         page.on("pageerror", lambda error: page.errors.append(str(error)))
+        page.on("request", lambda request: page.requests.append(request))
+        if before:
+            before(page)
         page.goto(url or f"{page_origin}/index.html?api={api_origin}&lang={lang}")
         return page
 

@@ -1,5 +1,11 @@
-"""Moves through the table's UI, as a person would make them."""
+"""Moves through the table's UI, as a person would make them, and what a test reads of the
+match through the API beside it."""
 
+import json
+import re
+import time
+
+import httpx
 from playwright.sync_api import Page, expect
 
 PREFERRED = ("call", "hold", "raise", "fold")
@@ -52,3 +58,138 @@ def fresh_turn(page) -> None:
             button(page, "next").click()
         else:
             play_on(page)
+
+
+def token(page) -> str:
+    return page.evaluate(
+        "() => Object.entries(localStorage).find(([k]) => k.startsWith('asnas:token@'))[1]"
+    )
+
+
+def api_get(api_origin, page, path: str) -> dict:
+    response = httpx.get(
+        f"{api_origin}/api/v1{path}", headers={"Authorization": f"Bearer {token(page)}"}
+    )
+    response.raise_for_status()
+    return response.json()
+
+
+def match_id(page) -> str:
+    return re.search(r"match=([\w-]+)", page.url).group(1)
+
+
+# ---- tables for friends ----
+
+RANKS = {"As", "Shah", "Bibi", "Sarbaz", "Couli"}
+
+# Keeps the data of every SSE event the page's code receives (window.streamed), and each
+# stream's address (window.streams): the stream's body cannot be read from the network side.
+RECORD_STREAMS = """
+window.streamed = []; window.streams = [];
+const Original = window.EventSource;
+window.EventSource = class extends Original {
+  constructor(url, init) { super(url, init); window.streams.push(String(url)); }
+  addEventListener(type, listener, options) {
+    const record = (message) => { window.streamed.push(message.data); listener(message); };
+    super.addEventListener(type, record, options);
+  }
+};
+"""
+
+
+def seeded(seed: int):
+    """A `before` for open_table: the page's new matches get `seed`, so their deals are fixed."""
+
+    def route(page: Page) -> None:
+        def add_seed(route):
+            if route.request.method != "POST":
+                return route.continue_()
+            body = {**route.request.post_data_json, "seed": seed}
+            route.continue_(post_data=json.dumps(body))
+
+        page.route(re.compile(r".*/api/v1/matches$"), add_seed)
+
+    return route
+
+
+def new_table(page: Page, humans: int = 2, seconds: int | None = None, level: str = "easy") -> None:
+    """A table of `humans`, with `seconds` per turn, or no clock."""
+    page.locator("#ai-level").select_option(level)
+    page.locator("#humans").select_option(str(humans))
+    page.locator("#turn-seconds").fill("" if seconds is None else str(seconds))
+    page.locator("#new-match").click()
+    expect(page.locator("#table")).to_have_attribute("data-status", "waiting")
+
+
+def at_one_version(pages: list[Page], timeout: float = 15) -> str:
+    """Waits until every page shows the same version of the match, none of them busy (so each
+    has heard of every move); returns the status."""
+    deadline = time.monotonic() + timeout
+    while True:
+        versions = {page.locator("#table").get_attribute("data-version") for page in pages}
+        busy = any(page.locator("body[aria-busy=true]").count() for page in pages)
+        if len(versions) == 1 and not busy:
+            return pages[0].locator("#table").get_attribute("data-status")
+        assert time.monotonic() < deadline, f"the pages stay at versions {versions}"
+        pages[0].wait_for_timeout(100)
+
+
+def to_move(pages: list[Page]) -> Page:
+    """The page whose turn it is, once every page is at one version mid-deal: AI seats act
+    within the writes, so a human is to act, and exactly one page offers moves."""
+    assert at_one_version(pages) == "in_deal"
+    movers = [page for page in pages if page.locator("#actions button.play").count()]
+    assert len(movers) == 1, f"{len(movers)} pages offer a move"
+    return movers[0]
+
+
+def friend_joins(api_origin: str, owner: Page, name: str = "Darius") -> str:
+    """Through the API, a friend takes the next seat at the owner's table; returns their token."""
+    match = match_id(owner)
+    invite = api_get(api_origin, owner, f"/matches/{match}")["invite"]
+    friend = register(api_origin, name)
+    join(api_origin, friend, match, invite)
+    return friend
+
+
+def record_status(page: Page) -> None:
+    """Keeps every message the status line shows, in order, in window.said."""
+    page.evaluate(
+        "() => { window.said = []; new MutationObserver(() => said.push("
+        "document.getElementById('status').textContent)).observe("
+        "document.getElementById('status'),"
+        " {childList: true, characterData: true, subtree: true}); }"
+    )
+
+
+def register(api_origin: str, name: str) -> str:
+    response = httpx.post(f"{api_origin}/api/v1/players", json={"name": name})
+    response.raise_for_status()
+    return response.json()["token"]
+
+
+def join(api_origin: str, bearer: str, match: str, invite: str) -> dict:
+    response = httpx.post(
+        f"{api_origin}/api/v1/matches/{match}/join",
+        json={"invite": invite},
+        headers={"Authorization": f"Bearer {bearer}"},
+    )
+    response.raise_for_status()
+    return response.json()
+
+
+def hands_in(data):
+    """Every hand of five cards in an answer or event, outside deal results (which show the
+    showdown's hands to everyone)."""
+    if isinstance(data, dict):
+        if data.get("type") == "deal_ended":
+            return
+        for key, value in data.items():
+            if key != "last_deal":
+                yield from hands_in(value)
+    elif isinstance(data, list):
+        if len(data) == 5 and all(item in RANKS for item in data):
+            yield data
+        else:
+            for item in data:
+                yield from hands_in(item)

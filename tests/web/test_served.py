@@ -1,5 +1,8 @@
 """`serve` serves the table at / from table/, beside the API and its docs."""
 
+import re
+
+from django.conf import settings
 from django.test import Client
 
 
@@ -18,3 +21,15 @@ def test_the_table_is_served_at_the_root():
 
 def test_the_api_docs_stay_where_they_were(db):
     assert Client().get("/api/docs/").status_code == 200
+
+
+def test_every_catalogue_has_every_string_of_the_english_one():
+    # A missing key would show the key itself in place of the words.
+    def keys(language: str) -> list[str]:
+        catalogue = (settings.WHITENOISE_ROOT / "i18n" / f"{language}.js").read_text()
+        return re.findall(r"^  (\w+):", catalogue, flags=re.MULTILINE)
+
+    english = keys("en")
+    assert len(english) > 100
+    for language in ("es", "pl", "da", "fr", "fa"):
+        assert keys(language) == english, language

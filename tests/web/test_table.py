@@ -8,27 +8,20 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.web.conftest import ARTIFACTS, screenshot
-from tests.web.play import button, fresh_turn, new_match, play_on, settled, sit_down
+from tests.web.play import (
+    api_get,
+    button,
+    fresh_turn,
+    match_id,
+    new_match,
+    play_on,
+    record_status,
+    settled,
+    sit_down,
+    token,
+)
 
 pytestmark = pytest.mark.slow
-
-
-def token(page) -> str:
-    return page.evaluate(
-        "() => Object.entries(localStorage).find(([k]) => k.startsWith('asnas:token@'))[1]"
-    )
-
-
-def api_get(api_origin, page, path: str) -> dict:
-    response = httpx.get(
-        f"{api_origin}/api/v1{path}", headers={"Authorization": f"Bearer {token(page)}"}
-    )
-    response.raise_for_status()
-    return response.json()
-
-
-def match_id(page) -> str:
-    return re.search(r"match=([\w-]+)", page.url).group(1)
 
 
 def your_actions(events: list[dict]) -> list[str]:
@@ -41,12 +34,7 @@ def your_actions(events: list[dict]) -> list[str]:
 def test_a_whole_match_through_the_ui(open_table, api_origin, lang, width, motion):
     page = open_table(lang=lang, width=width, reduced_motion=not motion)
     # Every message the status line shows, in order: the AI's moves come one by one.
-    page.evaluate(
-        "() => { window.said = []; new MutationObserver(() => said.push("
-        "document.getElementById('status').textContent)).observe("
-        "document.getElementById('status'),"
-        " {childList: true, characterData: true, subtree: true}); }"
-    )
+    record_status(page)
     sit_down(page)
     new_match(page, "easy")
     settled(page)
