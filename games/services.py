@@ -37,9 +37,6 @@ from games.repository import LoadedMatch
 from players.models import Player
 
 AI_PERSONAS = ("Darius", "Shirin", "Kaveh")
-# Expected values are sums over every deal in binary floating point: six decimals are
-# far inside their precision, and more would be noise.
-HINT_VALUE_DECIMALS = 6
 
 
 @dataclass
@@ -49,6 +46,9 @@ class Step:
 
     state: MatchState
     events: list[Event] = field(default_factory=list)
+    earlier: list[Event] = field(default_factory=list)
+    """The match's stored events, for the AI levels that watch the table (WATCHING_LEVELS);
+    empty for the others."""
 
     def apply(self, command: Command) -> None:
         for event in decide(self.state, command):
@@ -64,7 +64,12 @@ def run_ai_seats(step: Step, *, ai_level: str) -> None:
         seat = state.deal.turn
         view = observe(state, seat)
         rng = ai.ai_rng(state.seed, state.series, state.deal.number, seat, len(view.history))
-        action = ai.choose_action(ai_level, view, legal_actions(state, seat), rng)
+        record = (
+            ai.public_record(step.earlier + step.events, seat)
+            if ai_level in ai.WATCHING_LEVELS
+            else ()
+        )
+        action = ai.choose_action(ai_level, view, legal_actions(state, seat), rng, record)
         step.apply(Act(seat, action, "ai"))
 
 
@@ -145,6 +150,8 @@ def _match_step(
         repository.match_set_ai_level(match=match, ai_level=ai_level)
     # The loaded state is the stored one, parsed for this request only: the step may change it.
     step = Step(match.state)
+    if match.row.ai_level in ai.WATCHING_LEVELS:
+        step.earlier = [event for _, event in repository.match_events(match_id=match.row.id)]
     step.apply(command)
     run_ai_seats(step, ai_level=match.row.ai_level)
     repository.match_append(match=match, events=step.events, state=step.state)
@@ -291,9 +298,7 @@ def hint_create(*, match_id: uuid.UUID, player: Player) -> dict:
             {
                 "action": a.action,
                 "hard_probability": str(a.hard_probability),
-                "expected_value": None
-                if a.expected_value is None
-                else f"{a.expected_value:.{HINT_VALUE_DECIMALS}f}",
+                "expected_value": _exact(a.expected_value),
             }
             for a in advice.actions
         ],

@@ -210,7 +210,7 @@ function renderLobby() {
   state.match = null;
   history.replaceState(null, "", location.pathname + location.search);
   const level = /** @type {HTMLSelectElement} */ (h("select", { id: "ai-level" }));
-  for (const name of ["easy", "normal", "hard"])
+  for (const name of ["easy", "normal", "hard", "expert"])
     level.append(h("option", { value: name, text: trAny(name === "normal" ? "normal_level" : name) }));
   level.value = store.get("level") || "normal";
   const start = h("button", { type: "submit", id: "new-match", text: tr("new_match") });
@@ -452,6 +452,8 @@ function renderActions() {
 /** The coach's advice: hard's probabilities and exact expected scores. @param {Hint} hint */
 function hintPanel(hint) {
   const percent = (/** @type {string} */ p) => `${p} (${Math.round(approx(p) * 100)}%)`;
+  // Exact, then to 4 places, as the fraction's digits alone tell a reader little.
+  const points = (/** @type {string} */ v) => `${signed(v)} (${approx(v) < 0 ? "−" : "+"}${Math.abs(approx(v)).toFixed(4)})`;
   const strength =
     hint.hand_rank === null
       ? tr("hint_look")
@@ -475,7 +477,7 @@ function hintPanel(hint) {
           { "data-action": advice.action },
           h("td", { text: trAny(advice.action) }),
           h("td", { text: percent(advice.hard_probability) }),
-          h("td", { text: advice.expected_value ?? "–" }),
+          h("td", { text: advice.expected_value === null ? "–" : points(advice.expected_value) }),
         ),
       ),
     ),

@@ -10,7 +10,7 @@ from terminal.api import Api, ApiProblem, Sessions
 from terminal.table import TableState, is_over
 
 ACTION_KEYS = {"look": "l", "call": "c", "hold": "h", "raise": "r", "fold": "f"}
-AI_LEVEL_KEYS = {"e": "easy", "n": "normal", "h": "hard"}
+AI_LEVEL_KEYS = {"e": "easy", "n": "normal", "h": "hard", "x": "expert"}
 HINT = {"?": "hint"}
 QUIT = {"q": "quit (resume later)"}
 

@@ -52,7 +52,7 @@ HINT = {
     "showdown_win": "1234567/2345678",
     "showdown_tie": "1/2345678",
     "actions": [
-        {"action": action, "hard_probability": "123/1000", "expected_value": "-1.234567"}
+        {"action": action, "hard_probability": "123/1000", "expected_value": "-1234567/1000000"}
         for action in ("call", "hold", "raise", "fold")
     ],
 }
