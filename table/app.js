@@ -452,8 +452,8 @@ function renderActions() {
 /** The coach's advice: hard's probabilities and exact expected scores. @param {Hint} hint */
 function hintPanel(hint) {
   const percent = (/** @type {string} */ p) => `${p} (${Math.round(approx(p) * 100)}%)`;
-  // Exact, then to 4 places, as the fraction's digits alone tell a reader little.
-  const points = (/** @type {string} */ v) => `${signed(v)} (${approx(v) < 0 ? "−" : "+"}${Math.abs(approx(v)).toFixed(4)})`;
+  // To 4 places: an exact value can run to a hundred digits; it is the cell's title.
+  const points = (/** @type {string} */ v) => `${approx(v) < 0 ? "−" : "+"}${Math.abs(approx(v)).toFixed(4)}`;
   const strength =
     hint.hand_rank === null
       ? tr("hint_look")
@@ -477,7 +477,9 @@ function hintPanel(hint) {
           { "data-action": advice.action },
           h("td", { text: trAny(advice.action) }),
           h("td", { text: percent(advice.hard_probability) }),
-          h("td", { text: advice.expected_value === null ? "–" : points(advice.expected_value) }),
+          advice.expected_value === null
+            ? h("td", { text: "–" })
+            : h("td", { text: points(advice.expected_value), title: signed(advice.expected_value) }),
         ),
       ),
     ),

@@ -263,8 +263,8 @@ def test_the_hint_button_shows_the_coachs_advice(at_a_fresh_turn, api_origin):
     for advice in asked["actions"]:
         cells = panel.locator(f'tr[data-action="{advice["action"]}"] td')
         expect(cells.nth(1)).to_contain_text(advice["hard_probability"])
-        exact = advice["expected_value"]
-        expect(cells.nth(2)).to_contain_text(exact.lstrip("-"))  # exact, then to 4 places
+        exact = advice["expected_value"]  # shown to 4 places, exact in the cell's title
         expect(cells.nth(2)).to_contain_text(f"{float(Fraction(exact)):+.4f}".lstrip("+-"))
+        expect(cells.nth(2)).to_have_attribute("title", re.compile(re.escape(exact.lstrip("-"))))
     screenshot(page, "table-hint")
     assert page.errors == []
