@@ -43,7 +43,7 @@ from games.engine import SEATS, Event, SeatView, event_view
 
 from .exploit import action_columns
 from .hands import CARD_LEVEL_HANDS, MULTIPLICITY, N_HANDS, hand_class
-from .strategy import StrategyError, load_strategy, rules_version
+from .strategy import StrategyError, load_strategy, read_checked, rules_version
 from .tables import level_table
 from .tree import TREE
 
@@ -226,35 +226,19 @@ def write_asset(path: Path, shares: dict, choices: dict, meta: dict) -> dict:
 
 def read_asset(path: Path) -> Expert:
     """Load and check the expert's asset; raises StrategyError saying what is wrong."""
-    path = Path(path)
-    try:
-        data = json.loads(path.read_text())
-    except FileNotFoundError:
+    header, payload = read_checked(
+        path, asset_format=FORMAT, command="train_expert", field="tables"
+    )
+    if header.get("blueprint_sha256") != load_strategy().header["sha256"]:
         raise StrategyError(
-            f"the expert AI asset {path} is missing; build it with "
-            "`uv run manage.py train_expert` (see docs/ai.md)"
-        ) from None
-    except (OSError, ValueError) as error:
-        raise StrategyError(f"the expert AI asset {path} is unreadable: {error}") from None
-    if data.get("format") != FORMAT:
-        raise StrategyError(f"{path}: format {data.get('format')!r}, expected {FORMAT!r}")
-    if data.get("rules_version") != rules_version():
-        raise StrategyError(f"{path} was built for other rules; rebuild it")
-    if data.get("blueprint_sha256") != load_strategy().header["sha256"]:
-        raise StrategyError(f"{path} was built for another hard table; rebuild it")
-    try:
-        payload = zlib.decompress(base64.b64decode(data["tables"]))
-    except (KeyError, ValueError, zlib.error) as error:
-        raise StrategyError(f"{path}: the tables are damaged: {error}") from None
-    if hashlib.sha256(payload).hexdigest() != data.get("sha256"):
-        raise StrategyError(f"{path}: the tables do not match their checksum")
+            f"{path} was built for another hard table; `uv run manage.py train_expert`"
+        )
     size = len(DECISION_INDEX) * N_HANDS
-    keys = sorted(tuple(key.split(",")) for key in data["shares"])
+    keys = sorted(tuple(key.split(",")) for key in header["shares"])
     if len(payload) != size * len(keys):
         raise StrategyError(f"{path}: the tables have the wrong size")
     choices = {a: payload[i * size : (i + 1) * size] for i, a in enumerate(keys)}
-    shares = {tuple(key.split(",")): value for key, value in data["shares"].items()}
-    header = {key: value for key, value in data.items() if key != "tables"}
+    shares = {tuple(key.split(",")): value for key, value in header["shares"].items()}
     return Expert(header, shares, choices)
 
 

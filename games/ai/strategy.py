@@ -137,32 +137,43 @@ class Strategy:
         raise AssertionError("a strategy row sums to SCALE")
 
 
-def read_asset(path: Path, tree: Tree = TREE) -> Strategy:
-    """Load and check an asset; raises StrategyError saying what is wrong."""
+def read_checked(
+    path: Path, *, asset_format: str, command: str, field: str, tree: Tree = TREE
+) -> tuple[dict, bytes]:
+    """An AI asset's header (without `field`) and its payload (`field`, compressed), checked:
+    readable, the format, the rules version and the checksum. `command` makes a new one."""
     path = Path(path)
     try:
         data = json.loads(path.read_text())
     except FileNotFoundError:
         raise StrategyError(
-            f"the AI strategy asset {path} is missing; train one with "
-            "`uv run manage.py train_ai` (see docs/ai.md)"
+            f"the AI asset {path} is missing; make one with `uv run manage.py {command}` "
+            "(see docs/ai.md)"
         ) from None
     except (OSError, ValueError) as error:
-        raise StrategyError(f"the AI strategy asset {path} is unreadable: {error}") from None
-    if data.get("format") != FORMAT:
-        raise StrategyError(f"{path}: format {data.get('format')!r}, expected {FORMAT!r}")
+        raise StrategyError(f"the AI asset {path} is unreadable: {error}") from None
+    if data.get("format") != asset_format:
+        raise StrategyError(f"{path}: format {data.get('format')!r}, expected {asset_format!r}")
     expected = rules_version(tree)
     if data.get("rules_version") != expected:
         raise StrategyError(
-            f"{path} was trained for rules version {data.get('rules_version')!r}, but the "
-            f"engine's rules are {expected!r}; retrain with `uv run manage.py train_ai`"
+            f"{path} was made for rules version {data.get('rules_version')!r}, but the "
+            f"engine's rules are {expected!r}; make it again with `uv run manage.py {command}`"
         )
     try:
-        payload = zlib.decompress(base64.b64decode(data["table"]))
+        payload = zlib.decompress(base64.b64decode(data[field]))
     except (KeyError, ValueError, zlib.error) as error:
-        raise StrategyError(f"{path}: the table is damaged: {error}") from None
+        raise StrategyError(f"{path}: the {field} are damaged: {error}") from None
     if hashlib.sha256(payload).hexdigest() != data.get("sha256"):
-        raise StrategyError(f"{path}: the table does not match its checksum")
+        raise StrategyError(f"{path}: the {field} do not match the checksum")
+    return {key: value for key, value in data.items() if key != field}, payload
+
+
+def read_asset(path: Path, tree: Tree = TREE) -> Strategy:
+    """Load and check an asset; raises StrategyError saying what is wrong."""
+    header, payload = read_checked(
+        path, asset_format=FORMAT, command="train_ai", field="table", tree=tree
+    )
     values = array("H")
     values.frombytes(payload)
     if sys.byteorder == "little":
@@ -184,7 +195,6 @@ def read_asset(path: Path, tree: Tree = TREE) -> Strategy:
         rows.append(node_rows)
     if at != len(values):
         raise StrategyError(f"{path}: the table has {len(values) - at} values too many")
-    header = {key: value for key, value in data.items() if key != "table"}
     return Strategy(header, rows)
 
 

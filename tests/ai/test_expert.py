@@ -138,5 +138,10 @@ def test_the_loader_refuses_a_damaged_asset(tmp_path):
     path.write_text(json.dumps(data))
     with pytest.raises(StrategyError, match="checksum"):
         read_asset(path)
-    with pytest.raises(StrategyError, match="missing"):
+    with pytest.raises(StrategyError, match="missing.*train_expert"):
         read_asset(tmp_path / "absent.json")
+    data = json.loads(ASSET_PATH.read_text())
+    data["blueprint_sha256"] = "0" * 64
+    path.write_text(json.dumps(data))
+    with pytest.raises(StrategyError, match="another hard table"):
+        read_asset(path)
