@@ -453,7 +453,8 @@ function renderActions() {
 function hintPanel(hint) {
   const percent = (/** @type {string} */ p) => `${p} (${Math.round(approx(p) * 100)}%)`;
   // To 4 places: an exact value can run to a hundred digits; it is the cell's title.
-  const points = (/** @type {string} */ v) => `${approx(v) < 0 ? "−" : "+"}${Math.abs(approx(v)).toFixed(4)}`;
+  const points = (/** @type {string} */ v) =>
+    v === "0" ? "0" : `${approx(v) < 0 ? "−" : "+"}${Math.abs(approx(v)).toFixed(4)}`;
   const strength =
     hint.hand_rank === null
       ? tr("hint_look")

@@ -266,7 +266,21 @@ def test_the_hint_button_shows_the_coachs_advice(at_a_fresh_turn, api_origin):
         cells = panel.locator(f'tr[data-action="{advice["action"]}"] td')
         expect(cells.nth(1)).to_contain_text(advice["hard_probability"])
         exact = advice["expected_value"]  # shown to 4 places, exact in the cell's title
-        expect(cells.nth(2)).to_contain_text(f"{float(Fraction(exact)):+.4f}".lstrip("+-"))
+        shown = "0" if exact == "0" else f"{float(Fraction(exact)):+.4f}".lstrip("+-")
+        expect(cells.nth(2)).to_contain_text(shown)
         expect(cells.nth(2)).to_have_attribute("title", re.compile(re.escape(exact.lstrip("-"))))
     screenshot(page, "table-hint")
+    assert page.errors == []
+
+
+def test_the_expert_level_is_offered_and_played(open_table, api_origin):
+    page = open_table()
+    sit_down(page)
+    options = page.locator("#ai-level option")
+    expect(options).to_have_text(["Easy", "Normal", "Hard", "Expert"])
+    screenshot(page, "lobby-levels")
+    new_match(page, "expert")
+    fresh_turn(page)
+    assert api_get(api_origin, page, f"/matches/{match_id(page)}")["ai_level"] == "expert"
+    screenshot(page, "expert-match")
     assert page.errors == []
