@@ -25,10 +25,10 @@ from functools import cache
 
 from games.engine import SEATS, SeatView
 
+from .expert import archetype_rows
 from .exploit import action_columns, position_deals, subtree_values
 from .hands import N_HANDS, STRENGTH, hand_class
-from .strategy import SCALE, load_strategy, quantize_table
-from .tables import level_table
+from .strategy import SCALE, load_strategy
 from .tree import TREE
 
 
@@ -111,9 +111,7 @@ def _reach_of_history(node: int, hands, weights, ai_level: str) -> list[int]:
 @cache
 def _columns(ai_level: str):
     """The AI seats' table as whole numbers out of SCALE, per node and action."""
-    if ai_level in ("hard", "expert"):
-        return action_columns(load_strategy().rows)
-    return action_columns(quantize_table(level_table(ai_level)))
+    return action_columns(archetype_rows("hard" if ai_level == "expert" else ai_level))
 
 
 @cache

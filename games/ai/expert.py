@@ -43,7 +43,16 @@ from games.engine import SEATS, Event, SeatView, event_view
 
 from .exploit import action_columns
 from .hands import CARD_LEVEL_HANDS, MULTIPLICITY, N_HANDS, hand_class
-from .strategy import StrategyError, load_strategy, read_checked, rules_version
+from .strategy import (
+    SCALE,
+    StrategyError,
+    load_strategy,
+    quantize_table,
+    read_checked,
+    rules_version,
+    table_bytes,
+    table_rows,
+)
 from .tables import level_table
 from .tree import TREE
 
@@ -51,6 +60,8 @@ ASSET_PATH = Path(__file__).with_name("expert_strategy.json")
 FORMAT = "asnas-ai-expert/1"
 ARCHETYPES: tuple[str, ...] = ("hard", "normal", "easy")
 BLUEPRINT = "hard"
+MODELLED = ("normal", "easy")
+"""The archetypes whose tables the asset carries (the blueprint has its own)."""
 PRIOR = {"hard": 0.6, "normal": 0.2, "easy": 0.2}
 """Before any deal, an opponent is taken to play the blueprint."""
 CONFIDENCE = 0.8
@@ -109,6 +120,8 @@ class Expert:
     """eps_A in thousandths."""
     choices: dict[Assignment, bytes]
     """T_A: per decision node (in order) and hand, an action index or FOLLOW_BLUEPRINT."""
+    models: dict[str, list]
+    """The tables of `normal` and `easy` as integer rows out of SCALE, for the model."""
 
     def choose(
         self,
@@ -191,12 +204,15 @@ def _model_columns():
     uniform play."""
     out = {}
     for k in ARCHETYPES:
-        columns = action_columns(load_strategy().table() if k == BLUEPRINT else level_table(k))
+        columns = action_columns(archetype_rows(k))
         out[k] = [
             None
             if node_columns is None
             else [
-                [(1 - UNIFORM_BLEND) * x + UNIFORM_BLEND / len(node_columns) for x in column]
+                [
+                    (1 - UNIFORM_BLEND) * x / SCALE + UNIFORM_BLEND / len(node_columns)
+                    for x in column
+                ]
                 for column in node_columns
             ]
             for node_columns in columns
@@ -204,19 +220,29 @@ def _model_columns():
     return out
 
 
+def archetype_rows(level: str) -> list:
+    """A level's table as integer rows out of SCALE: hard's as shipped, normal's and easy's
+    from the expert's asset (rounded to 65,535ths as hard's were)."""
+    return load_strategy().rows if level == BLUEPRINT else load_expert().models[level]
+
+
 def _key(assignment: Assignment) -> str:
     return ",".join(assignment)
 
 
 def write_asset(path: Path, shares: dict, choices: dict, meta: dict) -> dict:
-    """`shares`: eps_A in thousandths; `choices`: T_A as bytes; `meta`: measurements."""
-    payload = b"".join(choices[a] for a in sorted(choices))
+    """`shares`: eps_A in thousandths; `choices`: T_A as bytes; `meta`: measurements.
+    The model's tables of `normal` and `easy` follow the T_A tables, as rows of 65,535ths
+    (the form of hard's): computing them at run time would cost seconds."""
+    models = [table_bytes(quantize_table(level_table(k))) for k in MODELLED]
+    payload = b"".join(choices[a] for a in sorted(choices)) + b"".join(models)
     header = {
         "format": FORMAT,
         "rules_version": rules_version(),
         "blueprint_sha256": load_strategy().header["sha256"],
         **meta,
         "shares": {_key(a): shares[a] for a in sorted(shares)},
+        "model_bytes": [len(m) for m in models],
         "sha256": hashlib.sha256(payload).hexdigest(),
     }
     blob = base64.b64encode(zlib.compress(payload, 9)).decode()
@@ -235,11 +261,17 @@ def read_asset(path: Path) -> Expert:
         )
     size = len(DECISION_INDEX) * N_HANDS
     keys = sorted(tuple(key.split(",")) for key in header["shares"])
-    if len(payload) != size * len(keys):
+    lengths = header.get("model_bytes", [])
+    at = size * len(keys)
+    if len(lengths) != len(MODELLED) or len(payload) != at + sum(lengths):
         raise StrategyError(f"{path}: the tables have the wrong size")
     choices = {a: payload[i * size : (i + 1) * size] for i, a in enumerate(keys)}
+    models = {}
+    for k, length in zip(MODELLED, lengths, strict=True):
+        models[k] = table_rows(payload[at : at + length], path)
+        at += length
     shares = {tuple(key.split(",")): value for key, value in header["shares"].items()}
-    return Expert(header, shares, choices)
+    return Expert(header, shares, choices, models)
 
 
 @cache

@@ -87,7 +87,7 @@ def dequantize(int_table):
     ]
 
 
-def _payload(int_table) -> bytes:
+def table_bytes(int_table) -> bytes:
     values = array("H", (x for rows in int_table if rows is not None for row in rows for x in row))
     if sys.byteorder == "little":
         values.byteswap()  # the file is big-endian
@@ -97,7 +97,7 @@ def _payload(int_table) -> bytes:
 def write_asset(path: Path, table, meta: dict, tree: Tree = TREE) -> dict:
     """Quantize `table`, and write it with `meta` (seed, iterations, exploitability...)."""
     int_table = quantize_table(table, tree)
-    payload = _payload(int_table)
+    payload = table_bytes(int_table)
     header = {
         "format": FORMAT,
         "rules_version": rules_version(tree),
@@ -174,6 +174,11 @@ def read_asset(path: Path, tree: Tree = TREE) -> Strategy:
     header, payload = read_checked(
         path, asset_format=FORMAT, command="train_ai", field="table", tree=tree
     )
+    return Strategy(header, table_rows(payload, path, tree))
+
+
+def table_rows(payload: bytes, path: Path, tree: Tree = TREE) -> list:
+    """An integer table from its bytes (`table_bytes`), every row checked."""
     values = array("H")
     values.frombytes(payload)
     if sys.byteorder == "little":
@@ -195,7 +200,7 @@ def read_asset(path: Path, tree: Tree = TREE) -> Strategy:
         rows.append(node_rows)
     if at != len(values):
         raise StrategyError(f"{path}: the table has {len(values) - at} values too many")
-    return Strategy(header, rows)
+    return rows
 
 
 @cache
