@@ -262,7 +262,8 @@ FIELD_DOCS = {
     "matches_finished": "Your unseeded matches whose series is finished.",
     "status": "Where the match stands: `in_deal` (a deal is being played), `deal_over` "
     "(call next-deal) or `finished` (all 12 deals played, or resigned).",
-    "ai_level": "How well the AI seats play: `easy`, `normal` or `hard`.",
+    "ai_level": "How well the AI seats play: `easy`, `normal`, `hard` or `expert` (hard, "
+    "shifted toward exploiting what it has seen of the other seats this match).",
     "kind": "`human` for a person, `ai` for an AI seat.",
     "outcome": "`showdown` when two or more seats were left to compare hands, `uncontested` "
     "when all but one folded.",

@@ -356,18 +356,6 @@ class MatchWriteViewSerializer(MatchViewSerializer):
 @extend_schema_field(
     {
         "type": "string",
-        "pattern": r"^-?\d+\.\d{6}$",
-        "description": "Points, as a decimal with six places.",
-        "example": "-0.186512",
-    }
-)
-class DecimalPointsField(serializers.CharField):
-    pass
-
-
-@extend_schema_field(
-    {
-        "type": "string",
         "pattern": r"^\d+(/\d+)?$",
         "description": "An exact probability in lowest terms, as '4542/7007', '0' or '1'.",
         "example": "4542/7007",
@@ -382,10 +370,11 @@ class HintActionSerializer(serializers.Serializer):
     hard_probability = ProbabilityField(
         help_text="How often the `hard` strategy takes this action here, exactly."
     )
-    expected_value = DecimalPointsField(
+    expected_value = PointsField(
         allow_null=True,
         help_text="Your expected score of this deal if you take this action and then play as "
-        "`hard` would, against the AI seats' strategies; null before you have looked.",
+        "`hard` would, against the AI seats' strategies (for `expert`, its blueprint `hard`), "
+        "exactly, as a fraction in lowest terms; null before you have looked.",
     )
 
 

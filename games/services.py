@@ -42,9 +42,6 @@ from players.models import Player, StreamTicket
 from players.tokens import hash_token, new_token
 
 AI_PERSONAS = ("Darius", "Shirin", "Kaveh")
-# Expected values are sums over every deal in binary floating point: six decimals are
-# far inside their precision, and more would be noise.
-HINT_VALUE_DECIMALS = 6
 
 
 @dataclass
@@ -54,6 +51,9 @@ class Step:
 
     state: MatchState
     events: list[Event] = field(default_factory=list)
+    earlier: list[Event] = field(default_factory=list)
+    """The match's stored events, for the AI levels that watch the table (WATCHING_LEVELS);
+    empty for the others."""
 
     def apply(self, command: Command) -> None:
         for event in decide(self.state, command):
@@ -68,7 +68,11 @@ def ai_act(step: Step, *, ai_level: str, by: str = "ai") -> None:
     seat = state.deal.turn
     view = observe(state, seat)
     rng = ai.ai_rng(state.seed, state.series, state.deal.deal_number, seat, len(view.history))
-    step.apply(Act(seat, ai.choose_action(ai_level, view, legal_actions(state, seat), rng), by))
+    record = (
+        ai.public_record(step.earlier + step.events, seat) if ai_level in ai.WATCHING_LEVELS else ()
+    )
+    action = ai.choose_action(ai_level, view, legal_actions(state, seat), rng, record)
+    step.apply(Act(seat, action, by))
 
 
 def run_ai_seats(step: Step, *, ai_level: str) -> None:
@@ -154,8 +158,7 @@ def _match_step(
         )
     if ai_level is not None and ai_level != match.row.ai_level:
         repository.match_set_ai_level(match=match, ai_level=ai_level)
-    # The loaded state is the stored one, parsed for this request only: the step may change it.
-    step = Step(match.state)
+    step = _step(match)
     step.apply(command)
     run_ai_seats(step, ai_level=match.row.ai_level)
     repository.match_append(match=match, events=step.events, state=step.state)
@@ -297,8 +300,17 @@ def match_clock_tick(*, now: datetime, skip: Collection[uuid.UUID] = ()) -> Cloc
     return ClockMove(match.row.id, deadline)
 
 
-def _clock_move(match: LoadedMatch) -> None:
+def _step(match: LoadedMatch) -> Step:
+    """A step from the stored state (parsed for this request only, so the step may change
+    it), with the match's events for the AI levels that watch the table."""
     step = Step(match.state)
+    if match.row.ai_level in ai.WATCHING_LEVELS:
+        step.earlier = [event for _, event in repository.match_events(match_id=match.row.id)]
+    return step
+
+
+def _clock_move(match: LoadedMatch) -> None:
+    step = _step(match)
     state, level = step.state, match.row.ai_level
     if state.status is Status.IN_DEAL:
         seat = state.deal.turn
@@ -357,9 +369,7 @@ def hint_create(*, match_id: uuid.UUID, player: Player) -> dict:
             {
                 "action": a.action,
                 "hard_probability": str(a.hard_probability),
-                "expected_value": None
-                if a.expected_value is None
-                else f"{a.expected_value:.{HINT_VALUE_DECIMALS}f}",
+                "expected_value": _exact(a.expected_value),
             }
             for a in advice.actions
         ],

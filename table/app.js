@@ -221,7 +221,7 @@ function renderLobby() {
   leaveMatch();
   history.replaceState(null, "", location.pathname + location.search);
   const level = /** @type {HTMLSelectElement} */ (h("select", { id: "ai-level" }));
-  for (const name of ["easy", "normal", "hard"])
+  for (const name of ["easy", "normal", "hard", "expert"])
     level.append(h("option", { value: name, text: trAny(name === "normal" ? "normal_level" : name) }));
   level.value = store.get("level") || "normal";
   const humans = /** @type {HTMLSelectElement} */ (h("select", { id: "humans" }));
@@ -640,6 +640,9 @@ function renderActions() {
 /** The coach's advice: hard's probabilities and exact expected scores. @param {Hint} hint */
 function hintPanel(hint) {
   const percent = (/** @type {string} */ p) => `${p} (${Math.round(approx(p) * 100)}%)`;
+  // To 4 places: an exact value can run to a hundred digits; it is the cell's title.
+  const points = (/** @type {string} */ v) =>
+    v === "0" ? "0" : `${approx(v) < 0 ? "−" : "+"}${Math.abs(approx(v)).toFixed(4)}`;
   const strength =
     hint.hand_rank === null
       ? tr("hint_look")
@@ -663,7 +666,9 @@ function hintPanel(hint) {
           { "data-action": advice.action },
           h("td", { text: trAny(advice.action) }),
           h("td", { text: percent(advice.hard_probability) }),
-          h("td", { text: advice.expected_value ?? "–" }),
+          advice.expected_value === null
+            ? h("td", { text: "–" })
+            : h("td", { text: points(advice.expected_value), title: signed(advice.expected_value) }),
         ),
       ),
     ),

@@ -12,7 +12,7 @@ from terminal.follow import Follower
 from terminal.table import TableState, is_over, waiting_room
 
 ACTION_KEYS = {"look": "l", "call": "c", "hold": "h", "raise": "r", "fold": "f"}
-AI_LEVEL_KEYS = {"e": "easy", "n": "normal", "h": "hard"}
+AI_LEVEL_KEYS = {"e": "easy", "n": "normal", "h": "hard", "x": "expert"}
 HINT = {"?": "hint"}
 QUIT = {"q": "quit (resume later)"}
 

@@ -281,12 +281,14 @@ def _hint_table(hint: dict) -> Group:
         else "look first: it is free"
     )
     table = Table(
-        caption="expected score of this deal, exact against the AI seats",
+        caption="expected score of this deal against the AI seats: exact fractions, "
+        "shown to 4 places",
         caption_justify="left",
     )
     for column in ("Action", "hard plays it", "Expected score"):
         table.add_column(column, justify="left" if column == "Action" else "right")
     for advice in hint["actions"]:
         value = advice["expected_value"]
-        table.add_row(advice["action"], advice["hard_probability"], "–" if value is None else value)
+        shown = "–" if value is None else f"{float(Fraction(value)):+.4f}"
+        table.add_row(advice["action"], advice["hard_probability"], shown)
     return Group(Text(f"Hint · {strength}", style="bold magenta"), table)

@@ -1,14 +1,17 @@
-"""AI seats: three levels that see the game only through `observe()` and
-`legal_actions()`.
+"""AI seats: four levels that see the game only through `observe()`, `legal_actions()`
+and, for `expert`, the match's public record as that seat saw it (`public_record`).
 
 The service calls, for each AI turn::
 
     choose_action(level, observe(state, seat), legal_actions(state, seat),
-                  ai_rng(seed, series, deal_number, seat, len(view.history)))
+                  ai_rng(seed, series, deal_number, seat, len(view.history)),
+                  public_record(events, seat) if level in WATCHING_LEVELS else ())
 
 `choose_action` is deterministic given the rng, so a match replays exactly from its seed.
-`hard` plays the CFR-trained table in `hard_strategy.json`; call `load_strategy()` at
-start-up to fail early if that asset is missing or made for other rules.
+`hard` plays the CFR-trained table in `hard_strategy.json`, `expert` that table shifted
+toward a best response against its model of the opponents (`expert_strategy.json`); call
+`load_strategy()` and `load_expert()` at start-up to fail early if an asset is missing or
+made for other rules.
 This package imports only the standard library and `games.engine`.
 """
 
@@ -17,10 +20,13 @@ import random
 from games.engine import SeatView
 
 from . import heuristics
+from .expert import DealRecord, load_expert, public_record
 from .strategy import StrategyError, load_strategy
 
-AI_LEVELS: tuple[str, ...] = ("easy", "normal", "hard")
+AI_LEVELS: tuple[str, ...] = ("easy", "normal", "hard", "expert")
 DEFAULT_AI_LEVEL = "hard"
+WATCHING_LEVELS = frozenset({"expert"})
+"""The levels that read the match's public record; the others ignore it."""
 
 _HEURISTICS = {"easy": heuristics.easy, "normal": heuristics.normal}
 
@@ -31,12 +37,21 @@ def ai_rng(seed: int, series: int, deal_number: int, seat: int, step: int) -> ra
     return random.Random(f"{seed}:{series}:{deal_number}:ai:{seat}:{step}")
 
 
-def choose_action(level: str, view: SeatView, legal: tuple[str, ...], rng: random.Random) -> str:
-    """The action an AI seat of `level` takes; always one of `legal`."""
+def choose_action(
+    level: str,
+    view: SeatView,
+    legal: tuple[str, ...],
+    rng: random.Random,
+    record: tuple[DealRecord, ...] = (),
+) -> str:
+    """The action an AI seat of `level` takes; always one of `legal`. `record`: the
+    match's finished deals as the seat saw them (`public_record`), for `expert`."""
     if not legal:
         raise ValueError("choose_action called when the seat has no legal action")
     if level == "hard":
         action = load_strategy().choose(view, legal, rng)
+    elif level == "expert":
+        action = load_expert().choose(view, legal, rng, record)
     elif level in _HEURISTICS:
         action = _sample(_HEURISTICS[level](view, legal), legal, rng)
     else:
@@ -63,8 +78,12 @@ def _sample(distribution: dict[str, float], legal: tuple[str, ...], rng: random.
 __all__ = [
     "AI_LEVELS",
     "DEFAULT_AI_LEVEL",
+    "WATCHING_LEVELS",
+    "DealRecord",
     "StrategyError",
     "ai_rng",
     "choose_action",
+    "load_expert",
     "load_strategy",
+    "public_record",
 ]

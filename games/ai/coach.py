@@ -5,10 +5,12 @@ looked, the public betting) and gives:
 
 - the `hard` strategy's probability of each legal action;
 - each action's expected score for this deal, in points, against the AI seats' strategies
-  (the table of `ai_level`), the human continuing as `hard` would. It is exact: summed over
+  (the table of `ai_level`; for `expert`, its blueprint `hard`, as the coach does not see
+  its model), the human continuing as `hard` would. It is an exact Fraction: summed over
   every deal still possible (the human's own hand fixed, the other three hands weighted by
   how many shuffles deal them and by the chance that the AI seats would have bet as they
-  did holding them), not sampled;
+  did holding them), not sampled, in whole-number arithmetic over the tables as they are
+  stored, rows of 65,535ths (`easy`'s and `normal`'s rows rounded to them the same way);
 - the hand's rank among the 121 classes (1 = strongest) and its exact chance to beat
   three random hands at a showdown, outright and tied.
 
@@ -23,10 +25,10 @@ from functools import cache
 
 from games.engine import SEATS, SeatView
 
+from .expert import archetype_rows
 from .exploit import action_columns, position_deals, subtree_values
 from .hands import N_HANDS, STRENGTH, hand_class
 from .strategy import SCALE, load_strategy
-from .tables import level_table
 from .tree import TREE
 
 
@@ -35,8 +37,8 @@ class ActionAdvice:
     action: str
     hard_probability: Fraction
     """Exact: the shipped table stores each row as integers out of SCALE."""
-    expected_value: float | None
-    """Expected score of this deal in points, or None before looking."""
+    expected_value: Fraction | None
+    """Expected score of this deal in points, exactly, or None before looking."""
 
 
 @dataclass(frozen=True)
@@ -69,29 +71,32 @@ def coach(view: SeatView, legal: tuple[str, ...], ai_level: str) -> Hint:
     reach = _reach_of_history(node, hands, weights, ai_level)
     total = sum(reach)
     if not total:  # the AI seats' table never bets so; fall back on the deals alone
-        reach, total = [float(w) for w in weights], float(sum(weights))
-    own = _hard_table()
+        reach, total = list(weights), sum(weights)
+    own = load_strategy().rows
     columns = _columns(ai_level)
-    row = load_strategy().rows[node][hand]
+    row = own[node][hand]
     advice = []
     for action in legal:
         if action in TREE.actions[node]:
             i = TREE.actions[node].index(action)
             child = TREE.children[node][i]
-            _, value = subtree_values(own, columns, position, hand, hands, reach, child)
+            _, value = subtree_values(
+                own, columns, position, hand, hands, reach, child, scale=SCALE
+            )
             advice.append(ActionAdvice(action, Fraction(row[i], SCALE), value / total))
         else:  # folding while matched: dominated, not in the table; the stake is lost
-            advice.append(ActionAdvice(action, Fraction(0), -float(TREE.stakes[node][position])))
+            advice.append(ActionAdvice(action, Fraction(0), Fraction(-TREE.stakes[node][position])))
     win, tie = showdown_chances(hand)
     return Hint(tuple(advice), True, N_HANDS - STRENGTH[hand], win, tie)
 
 
-def _reach_of_history(node: int, hands, weights, ai_level: str) -> list[float]:
+def _reach_of_history(node: int, hands, weights, ai_level: str) -> list[int]:
     """Per deal: its weight times the chance that the AI seats, holding that deal's
-    hands, bet as the history to `node` says (the human's own bets are given)."""
+    hands, bet as the history to `node` says (the human's own bets are given), in
+    65,535ths per AI action: whole numbers, with the same denominator for every deal."""
     columns = _columns(ai_level)
     human = TREE.player[node]
-    reach = [float(w) for w in weights]
+    reach = list(weights)
     n = 0
     for action in TREE.history[node]:
         p = TREE.player[n]
@@ -104,13 +109,9 @@ def _reach_of_history(node: int, hands, weights, ai_level: str) -> list[float]:
 
 
 @cache
-def _hard_table():
-    return load_strategy().table()
-
-
-@cache
 def _columns(ai_level: str):
-    return action_columns(level_table(ai_level))
+    """The AI seats' table as whole numbers out of SCALE, per node and action."""
+    return action_columns(archetype_rows("hard" if ai_level == "expert" else ai_level))
 
 
 @cache

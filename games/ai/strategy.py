@@ -87,7 +87,7 @@ def dequantize(int_table):
     ]
 
 
-def _payload(int_table) -> bytes:
+def table_bytes(int_table) -> bytes:
     values = array("H", (x for rows in int_table if rows is not None for row in rows for x in row))
     if sys.byteorder == "little":
         values.byteswap()  # the file is big-endian
@@ -97,7 +97,7 @@ def _payload(int_table) -> bytes:
 def write_asset(path: Path, table, meta: dict, tree: Tree = TREE) -> dict:
     """Quantize `table`, and write it with `meta` (seed, iterations, exploitability...)."""
     int_table = quantize_table(table, tree)
-    payload = _payload(int_table)
+    payload = table_bytes(int_table)
     header = {
         "format": FORMAT,
         "rules_version": rules_version(tree),
@@ -137,32 +137,48 @@ class Strategy:
         raise AssertionError("a strategy row sums to SCALE")
 
 
-def read_asset(path: Path, tree: Tree = TREE) -> Strategy:
-    """Load and check an asset; raises StrategyError saying what is wrong."""
+def read_checked(
+    path: Path, *, asset_format: str, command: str, field: str, tree: Tree = TREE
+) -> tuple[dict, bytes]:
+    """An AI asset's header (without `field`) and its payload (`field`, compressed), checked:
+    readable, the format, the rules version and the checksum. `command` makes a new one."""
     path = Path(path)
     try:
         data = json.loads(path.read_text())
     except FileNotFoundError:
         raise StrategyError(
-            f"the AI strategy asset {path} is missing; train one with "
-            "`uv run manage.py train_ai` (see docs/ai.md)"
+            f"the AI asset {path} is missing; make one with `uv run manage.py {command}` "
+            "(see docs/ai.md)"
         ) from None
     except (OSError, ValueError) as error:
-        raise StrategyError(f"the AI strategy asset {path} is unreadable: {error}") from None
-    if data.get("format") != FORMAT:
-        raise StrategyError(f"{path}: format {data.get('format')!r}, expected {FORMAT!r}")
+        raise StrategyError(f"the AI asset {path} is unreadable: {error}") from None
+    if data.get("format") != asset_format:
+        raise StrategyError(f"{path}: format {data.get('format')!r}, expected {asset_format!r}")
     expected = rules_version(tree)
     if data.get("rules_version") != expected:
         raise StrategyError(
-            f"{path} was trained for rules version {data.get('rules_version')!r}, but the "
-            f"engine's rules are {expected!r}; retrain with `uv run manage.py train_ai`"
+            f"{path} was made for rules version {data.get('rules_version')!r}, but the "
+            f"engine's rules are {expected!r}; make it again with `uv run manage.py {command}`"
         )
     try:
-        payload = zlib.decompress(base64.b64decode(data["table"]))
+        payload = zlib.decompress(base64.b64decode(data[field]))
     except (KeyError, ValueError, zlib.error) as error:
-        raise StrategyError(f"{path}: the table is damaged: {error}") from None
+        raise StrategyError(f"{path}: the {field} are damaged: {error}") from None
     if hashlib.sha256(payload).hexdigest() != data.get("sha256"):
-        raise StrategyError(f"{path}: the table does not match its checksum")
+        raise StrategyError(f"{path}: the {field} do not match the checksum")
+    return {key: value for key, value in data.items() if key != field}, payload
+
+
+def read_asset(path: Path, tree: Tree = TREE) -> Strategy:
+    """Load and check an asset; raises StrategyError saying what is wrong."""
+    header, payload = read_checked(
+        path, asset_format=FORMAT, command="train_ai", field="table", tree=tree
+    )
+    return Strategy(header, table_rows(payload, path, tree))
+
+
+def table_rows(payload: bytes, path: Path, tree: Tree = TREE) -> list:
+    """An integer table from its bytes (`table_bytes`), every row checked."""
     values = array("H")
     values.frombytes(payload)
     if sys.byteorder == "little":
@@ -184,8 +200,7 @@ def read_asset(path: Path, tree: Tree = TREE) -> Strategy:
         rows.append(node_rows)
     if at != len(values):
         raise StrategyError(f"{path}: the table has {len(values) - at} values too many")
-    header = {key: value for key, value in data.items() if key != "table"}
-    return Strategy(header, rows)
+    return rows
 
 
 @cache

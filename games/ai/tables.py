@@ -126,6 +126,11 @@ def easy_table(tree: Tree = TREE):
     return table
 
 
+TABLE_LEVELS: tuple[str, ...] = ("easy", "normal", "hard")
+"""The levels that are one strategy table; `expert` plays one of its mixes per deal,
+depending on what it has seen (see `expert`)."""
+
+
 def level_table(level: str, tree: Tree = TREE):
     if level == "hard":
         from .strategy import load_strategy

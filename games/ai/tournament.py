@@ -50,25 +50,40 @@ class LevelStats:
         return sum(self.match_tops) / len(self.match_tops)
 
 
+def paired_difference(first: LevelStats, second: LevelStats) -> LevelStats:
+    """Deal by deal, `first` minus `second`, for two runs with the same seed (the same
+    cards and the same random sources): its interval is the comparison's."""
+    if len(first.deal_means) != len(second.deal_means):
+        raise ValueError("the two runs must have the same number of deals")
+    return LevelStats(
+        [a - b for a, b in zip(first.deal_means, second.deal_means, strict=True)],
+        [a - b for a, b in zip(first.match_tops, second.match_tops, strict=True)],
+    )
+
+
 def seatings(lineup: tuple[str, ...]) -> list[tuple[str, ...]]:
     """Every distinct assignment of the lineup's levels to the four seats."""
     return sorted(set(permutations(lineup)))
 
 
-def play_match(levels: tuple[str, ...], seed: int) -> tuple[list[list[Fraction]], list]:
-    """Play one 12-deal match; returns each deal's scores by seat and the final totals."""
-    from . import ai_rng, choose_action
+def play_match(levels: tuple[str, ...], seed: int) -> tuple[list[list[Fraction]], list, list]:
+    """Play one 12-deal match; returns each deal's scores by seat, the final totals and
+    the match's events."""
+    from . import WATCHING_LEVELS, ai_rng, choose_action, public_record
 
     state = MatchState()
+    played = []
     for event in decide(state, StartMatch(seed)):
         evolve(state, event)
+        played.append(event)
     deals = []
     while True:
         if state.status is Status.IN_DEAL:
             seat = state.deal.turn
             view = observe(state, seat)
             rng = ai_rng(seed, state.series, state.deal.deal_number, seat, len(view.history))
-            action = choose_action(levels[seat], view, legal_actions(state, seat), rng)
+            record = public_record(played, seat) if levels[seat] in WATCHING_LEVELS else ()
+            action = choose_action(levels[seat], view, legal_actions(state, seat), rng, record)
             events = decide(state, Act(seat, action))
         elif state.status is Status.DEAL_OVER:
             events = decide(state, NextDeal())
@@ -76,10 +91,11 @@ def play_match(levels: tuple[str, ...], seed: int) -> tuple[list[list[Fraction]]
             break
         for event in events:
             evolve(state, event)
+        played.extend(events)
         if state.status is not Status.IN_DEAL and len(deals) < state.deal.deal_number:
             deals.append([result.delta for result in state.deal.result.seats])
     assert len(deals) == MATCH_DEALS
-    return deals, list(state.totals)
+    return deals, list(state.totals), played
 
 
 def run(lineup: tuple[str, ...], matches: int, seed: int, progress=None) -> dict[str, LevelStats]:
@@ -91,7 +107,7 @@ def run(lineup: tuple[str, ...], matches: int, seed: int, progress=None) -> dict
         sums = defaultdict(lambda: [0.0] * MATCH_DEALS)
         counts = defaultdict(int)
         for levels in arrangements:
-            deals, totals = play_match(levels, match_seed)
+            deals, totals, _ = play_match(levels, match_seed)
             best = max(totals)
             top = [seat for seat, total in enumerate(totals) if total == best]
             for level in set(levels):

@@ -18,6 +18,7 @@ export default {
   easy: "Let",
   normal_level: "Normal",
   hard: "Svær",
+  expert: "Ekspert",
   new_match: "Nyt spil",
   your_matches: "Dine spil",
   no_matches: "Ingen spil endnu.",

@@ -18,6 +18,7 @@ export default {
   easy: "Easy",
   normal_level: "Normal",
   hard: "Hard",
+  expert: "Expert",
   new_match: "New match",
   your_matches: "Your matches",
   no_matches: "No matches yet.",

@@ -18,6 +18,7 @@ export default {
   easy: "Fácil",
   normal_level: "Normal",
   hard: "Difícil",
+  expert: "Experto",
   new_match: "Nueva partida",
   your_matches: "Tus partidas",
   no_matches: "Aún no hay partidas.",

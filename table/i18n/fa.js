@@ -18,6 +18,7 @@ export default {
   easy: "آسان",
   normal_level: "معمولی",
   hard: "سخت",
+  expert: "خبره",
   new_match: "بازی تازه",
   your_matches: "بازی‌های شما",
   no_matches: "هنوز بازی‌ای نیست.",

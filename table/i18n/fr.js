@@ -18,6 +18,7 @@ export default {
   easy: "Facile",
   normal_level: "Normal",
   hard: "Difficile",
+  expert: "Expert",
   new_match: "Nouvelle partie",
   your_matches: "Vos parties",
   no_matches: "Aucune partie pour l’instant.",

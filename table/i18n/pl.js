@@ -18,6 +18,7 @@ export default {
   easy: "Łatwy",
   normal_level: "Normalny",
   hard: "Trudny",
+  expert: "Ekspert",
   new_match: "Nowy mecz",
   your_matches: "Twoje mecze",
   no_matches: "Brak meczów.",

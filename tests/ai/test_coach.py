@@ -84,6 +84,7 @@ def test_folding_loses_exactly_the_stake_and_probabilities_are_hards():
     hint = coach(view_at(TREE, node, hand), _looked_legal(node), "easy")
     values = {a.action: a.expected_value for a in hint.actions}
     assert values["fold"] == -TREE.stakes[node][TREE.player[node]]
+    assert all(isinstance(value, Fraction) for value in values.values())  # exact
     row = load_strategy().rows[node][hand]
     assert [a.hard_probability for a in hint.actions] == pytest.approx([x / 65535 for x in row])
 

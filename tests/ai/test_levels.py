@@ -28,7 +28,7 @@ from tests.ai.support import swap_other_hands
 
 
 def test_levels():
-    assert AI_LEVELS == ("easy", "normal", "hard")
+    assert AI_LEVELS == ("easy", "normal", "hard", "expert")
     assert DEFAULT_AI_LEVEL == "hard"
 
 
@@ -62,7 +62,7 @@ def test_a_level_plays_whole_matches_legally_and_replays_exactly(level):
 def test_unknown_level_is_refused():
     state = replay([MatchCreated(1), DealStarted(1, 1, 0, DECK)])
     with pytest.raises(ValueError, match="unknown AI level"):
-        choose_action("expert", observe(state, 1), legal_actions(state, 1), random.Random(1))
+        choose_action("master", observe(state, 1), legal_actions(state, 1), random.Random(1))
 
 
 @pytest.mark.parametrize("level", AI_LEVELS)

@@ -63,7 +63,7 @@ def test_after_looking_the_hint_gives_the_coachs_exact_figures(client, new_match
     assert sum(Fraction(a["hard_probability"]) for a in body["actions"]) == 1
     for got, want in zip(body["actions"], expected.actions, strict=True):
         assert Fraction(got["hard_probability"]) == want.hard_probability
-        assert float(got["expected_value"]) == pytest.approx(want.expected_value, abs=1e-6)
+        assert Fraction(got["expected_value"]) == want.expected_value  # exact, not rounded
     # The only cards a hint could name are the player's own, which it does not repeat.
     assert list(hands_in(body)) == []
 

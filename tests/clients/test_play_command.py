@@ -95,7 +95,7 @@ def test_play_shows_the_coachs_hint_on_a_key(server_env, server_url, tmp_path):
     assert blind.startswith("look first") and re.search(r"look\W+1\W+–", blind)
     # The chance is an exact fraction: 0 or 1 for the weakest and strongest hands.
     assert re.match(r"hand rank \d+ of 121 · beats three random hands \d+(/\d+)?", seen)
-    assert re.search(r"(call|hold)\W+(\d+/\d+|0|1)\W+-?\d+\.\d{6}", seen), seen
+    assert re.search(r"(call|hold)\W+(\d+/\d+|0|1)\W+[+-]\d+\.\d{4}\b", seen), seen
 
 
 @pytest.mark.slow

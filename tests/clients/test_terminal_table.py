@@ -50,13 +50,15 @@ def view(status: str) -> dict:
     }
 
 
-# The widest hint: the hand is known and every action is legal.
+# The widest hint: the hand is known, every action is legal, and the exact values run to
+# 60 digits, as real ones do (about -1.2346).
+LONG_VALUE = "-" + "1234567" * 9 + "/" + "1" + "0" * 62
 HINT = {
     "hand_rank": 117,
     "showdown_win": "1234567/2345678",
     "showdown_tie": "1/2345678",
     "actions": [
-        {"action": action, "hard_probability": "123/1000", "expected_value": "-1.234567"}
+        {"action": action, "hard_probability": "123/1000", "expected_value": LONG_VALUE}
         for action in ("call", "hold", "raise", "fold")
     ],
 }
@@ -90,6 +92,7 @@ def test_the_hint_fits_beside_a_shortened_log():
     table = table_with_log()
     screen = shown(table.render(view("in_deal"), {"c": "call"}, "", HINT, fit_to=terminal))
     assert len(screen.splitlines()) <= 24 and "Hint · " in screen, screen
+    assert "-1.2346" in screen and LONG_VALUE[:20] not in screen, screen  # to 4 places
 
 
 def test_a_tall_terminal_shows_the_whole_log_and_a_printed_screen_is_never_cut():

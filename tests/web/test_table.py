@@ -2,6 +2,7 @@
 
 import json
 import re
+from fractions import Fraction
 
 import httpx
 import pytest
@@ -252,6 +253,22 @@ def test_the_hint_button_shows_the_coachs_advice(at_a_fresh_turn, api_origin):
     for advice in asked["actions"]:
         cells = panel.locator(f'tr[data-action="{advice["action"]}"] td')
         expect(cells.nth(1)).to_contain_text(advice["hard_probability"])
-        expect(cells.nth(2)).to_have_text(advice["expected_value"])
+        exact = advice["expected_value"]  # shown to 4 places, exact in the cell's title
+        shown = "0" if exact == "0" else f"{float(Fraction(exact)):+.4f}".lstrip("+-")
+        expect(cells.nth(2)).to_contain_text(shown)
+        expect(cells.nth(2)).to_have_attribute("title", re.compile(re.escape(exact.lstrip("-"))))
     screenshot(page, "table-hint")
+    assert page.errors == []
+
+
+def test_the_expert_level_is_offered_and_played(open_table, api_origin):
+    page = open_table()
+    sit_down(page)
+    options = page.locator("#ai-level option")
+    expect(options).to_have_text(["Easy", "Normal", "Hard", "Expert"])
+    screenshot(page, "lobby-levels")
+    new_match(page, "expert")
+    fresh_turn(page)
+    assert api_get(api_origin, page, f"/matches/{match_id(page)}")["ai_level"] == "expert"
+    screenshot(page, "expert-match")
     assert page.errors == []

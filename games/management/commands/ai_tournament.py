@@ -7,7 +7,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from games.ai import AI_LEVELS
-from games.ai.tournament import run, seatings
+from games.ai.tournament import paired_difference, run, seatings
 from games.engine import MATCH_DEALS, SEATS
 
 
@@ -33,14 +33,36 @@ class Command(BaseCommand):
             help="the four seats' levels (default: hard normal normal normal)",
         )
         parser.add_argument("--seed", type=int, default=1)
+        parser.add_argument(
+            "--compare",
+            nargs=2,
+            metavar=("LEVEL", "INSTEAD"),
+            help="also play the lineup with LEVEL's seats played by INSTEAD, with the same "
+            "cards and random sources, and print LEVEL's score minus INSTEAD's deal by deal "
+            "(e.g. --compare expert hard)",
+        )
         parser.add_argument("--no-progress", action="store_true")
 
-    def handle(self, *args, deals, levels, seed, no_progress, **options):
+    def handle(self, *args, deals, levels, seed, no_progress, compare, **options):
         if deals < 1:
             raise CommandError("--deals must be at least 1")
         if len(set(levels)) < 2:
             raise CommandError("--levels needs at least two different levels")
-        lineup = tuple(levels)
+        stats = self._play(tuple(levels), deals, seed, no_progress)
+        if compare:
+            level, instead = compare
+            if level not in levels or instead in levels or instead not in AI_LEVELS:
+                raise CommandError("--compare LEVEL INSTEAD: LEVEL in the lineup, INSTEAD not")
+            other = tuple(instead if lv == level else lv for lv in levels)
+            difference = paired_difference(
+                stats[level], self._play(other, deals, seed, no_progress)[instead]
+            )
+            self.stdout.write(
+                f"{level} minus {instead} in the same seats, deal by deal: "
+                f"{difference.mean():+.4f} ± {difference.ci95():.4f} pts/deal per seat (95% CI)"
+            )
+
+    def _play(self, lineup, deals, seed, no_progress):
         matches = -(-deals // MATCH_DEALS)
         arrangements = seatings(lineup)
         self.stdout.write(
@@ -68,3 +90,4 @@ class Command(BaseCommand):
                 f"{s.top_rate() / seats_of[level]:.1%} per seat "
                 f"(an even share is {1 / len(lineup):.0%})"
             )
+        return stats

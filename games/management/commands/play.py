@@ -35,7 +35,7 @@ class Command(BaseCommand):
         parser.add_argument("--name", help="your name, when a new player is made")
         parser.add_argument(
             "--ai-level",
-            choices=("easy", "normal", "hard"),
+            choices=("easy", "normal", "hard", "expert"),
             help="the AI seats' level in new matches (default: asked at each new match)",
         )
         parser.add_argument(
