@@ -258,7 +258,7 @@ def _decide_act(state: MatchState, command: Act) -> list[Event]:
         events.append(ended)
         if deal.number == MATCH_DEALS:
             totals = tuple(
-                total + result.delta
+                _plus(total, result.delta)
                 for total, result in zip(state.totals, ended.seats, strict=True)
             )
             events.append(MatchFinished(state.series, _leaders(totals), totals))
