@@ -2,7 +2,10 @@
 transaction may run on another server connection: a real `serve` plays, reads and replays an
 idempotent retry through it, and each transaction carries its own timeouts."""
 
+import json
 import os
+import subprocess
+import sys
 import uuid
 
 import httpx
@@ -11,7 +14,7 @@ import pytest
 from django.db import connection, transaction
 
 from asnas_api.pooler import set_local_timeouts
-from tests.servers import migrated_database, pgbouncer, served
+from tests.servers import BASE_DIR, migrated_database, pgbouncer, served
 
 pytestmark = pytest.mark.slow
 
@@ -78,3 +81,28 @@ def test_each_transaction_sets_its_own_timeouts(settings):
             with connection.cursor() as cursor:  # and they end with it
                 cursor.execute("SELECT current_setting('lock_timeout')")
                 assert cursor.fetchone() != ("567ms",)
+
+
+def _settings_with(pooler: str) -> subprocess.CompletedProcess:
+    code = (
+        "import django, json; django.setup(); from django.conf import settings; "
+        "db = settings.DATABASES['default']; "
+        "print(json.dumps([db['OPTIONS'].get('options'), db['OPTIONS'].get('prepare_threshold', 5),"
+        " db.get('DISABLE_SERVER_SIDE_CURSORS', False)]))"
+    )
+    env = {**os.environ, "DJANGO_SETTINGS_MODULE": "asnas_api.settings", "ASNAS_DB_POOLER": pooler}
+    return subprocess.run(
+        [sys.executable, "-c", code], cwd=BASE_DIR, env=env, capture_output=True, text=True
+    )
+
+
+def test_the_pooler_setting_drops_what_cannot_outlive_a_transaction():
+    options, prepare_threshold, no_server_cursors = json.loads(_settings_with("transaction").stdout)
+    assert (options, prepare_threshold, no_server_cursors) == (None, None, True)
+    options, prepare_threshold, no_server_cursors = json.loads(_settings_with("").stdout)
+    assert "statement_timeout" in options and no_server_cursors is False
+
+
+def test_an_unknown_pooler_is_refused():
+    refused = _settings_with("session")
+    assert refused.returncode != 0 and "ASNAS_DB_POOLER" in refused.stderr
