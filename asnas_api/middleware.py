@@ -10,7 +10,7 @@ import uuid
 from http import HTTPStatus
 
 from django.conf import settings
-from django.db import DEFAULT_DB_ALIAS, DatabaseError, connection, connections
+from django.db import DEFAULT_DB_ALIAS, DatabaseError, connection, connections, transaction
 from django.http import HttpResponse, JsonResponse
 
 from asnas_api.client_address import client_address
@@ -159,7 +159,7 @@ class RequestBodyMiddleware:
 class PurgeExpiredMiddleware:
     """Deletes expired rate counters and idempotency keys every
     ASNAS_PURGE_INTERVAL_SECONDS while serving, whatever server runs the app: each process
-    checks whether it is due after a request, and a session-level advisory lock lets only
+    checks whether it is due after a request, and a transaction-level advisory lock lets only
     one process at a time do it."""
 
     LOCK = 0x61736E6173  # "asnas"
@@ -190,13 +190,10 @@ class PurgeExpiredMiddleware:
             watchdog.release(ticket)
 
     def _purge_if_unlocked(self) -> None:
-        with connection.cursor() as cursor:
-            cursor.execute("SELECT pg_try_advisory_lock(%s)", [self.LOCK])
+        # A transaction-scoped lock: behind PgBouncer in transaction mode, a session lock could
+        # be taken on one server connection and released on another, and then never released.
+        with transaction.atomic(), connection.cursor() as cursor:
+            cursor.execute("SELECT pg_try_advisory_xact_lock(%s)", [self.LOCK])
             (locked,) = cursor.fetchone()
-        if not locked:
-            return
-        try:
-            purge_expired()
-        finally:
-            with connection.cursor() as cursor:
-                cursor.execute("SELECT pg_advisory_unlock(%s)", [self.LOCK])
+            if locked:
+                purge_expired()

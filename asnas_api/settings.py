@@ -6,6 +6,7 @@ import secrets
 from pathlib import Path
 
 import dj_database_url
+from django.core.exceptions import ImproperlyConfigured
 
 
 def env_bool(name: str, default: bool) -> bool:
@@ -155,6 +156,18 @@ DATABASES["default"].setdefault("OPTIONS", {}).update(
         },
     }
 )
+# ASNAS_DB_POOLER=transaction: DATABASE_URL names PgBouncer in transaction mode, where each
+# transaction may run on another server connection (docs/scaling.md). Nothing may outlive a
+# transaction there: no prepared statements (PgBouncer 1.18 cannot carry them over), no
+# server-side cursors, no startup `options` (PgBouncer refuses them), so asnas_api.pooler sets
+# the timeouts with SET LOCAL in each transaction instead.
+ASNAS_DB_POOLER = os.environ.get("ASNAS_DB_POOLER", "")
+if ASNAS_DB_POOLER not in ("", "transaction"):
+    raise ImproperlyConfigured(f"ASNAS_DB_POOLER is '' or 'transaction', not {ASNAS_DB_POOLER!r}")
+if ASNAS_DB_POOLER:
+    del DATABASES["default"]["OPTIONS"]["options"]
+    DATABASES["default"]["OPTIONS"]["prepare_threshold"] = None
+    DATABASES["default"]["DISABLE_SERVER_SIDE_CURSORS"] = True
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # Event streams and long-polls (docs/streams.md). Each process keeps one LISTEN connection,

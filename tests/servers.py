@@ -2,6 +2,7 @@
 
 import contextlib
 import os
+import shutil
 import socket
 import subprocess
 import sys
@@ -15,6 +16,7 @@ import psycopg
 import pytest
 from django.db import connection
 from psycopg import sql
+from psycopg.conninfo import conninfo_to_dict
 
 from asnas_api.clock import clocks_stop
 
@@ -125,3 +127,56 @@ def clocks_running(count: int, log_dir: Path, env: dict[str, str]):
         yield clocks
     finally:
         clocks_stop(clocks)
+@contextlib.contextmanager
+def pgbouncer(directory: Path, pool_mode: str = "transaction"):
+    """PgBouncer in front of the tests' cluster, on a port of its own; yields a function that
+    turns a database URL of the cluster into the same database through PgBouncer. Skips the
+    test where no `pgbouncer` is installed (`.ci/run` installs it)."""
+    binary = shutil.which("pgbouncer") or shutil.which("/usr/sbin/pgbouncer")
+    if binary is None:
+        pytest.skip("pgbouncer is not installed (apt-get install pgbouncer)")
+    cluster = conninfo_to_dict(os.environ["DATABASE_URL"])
+    user = cluster.get("user") or "postgres"
+    port = free_port()
+    target = f"host={cluster.get('host', '127.0.0.1')} port={cluster.get('port', 5432)}"
+    # PgBouncer refuses to run as root: it runs as the owner of the cluster's socket directory
+    # (or nobody), and must read its files as that user.
+    directory.chmod(0o755)
+    socket_dir = Path(cluster.get("host", ""))
+    owner = socket_dir.owner() if socket_dir.is_absolute() else "nobody"
+    (directory / "users.txt").write_text(f'"{user}" "{cluster.get("password", "")}"\n')
+    (directory / "pgbouncer.ini").write_text(
+        f"[databases]\n* = {target}\n"
+        "[pgbouncer]\n"
+        f"listen_addr = 127.0.0.1\nlisten_port = {port}\nunix_socket_dir =\n"
+        f"auth_type = trust\nauth_file = {directory / 'users.txt'}\n"
+        f"pool_mode = {pool_mode}\ndefault_pool_size = 4\nmax_client_conn = 200\n"
+    )
+    log = directory / "pgbouncer.log"
+    as_user = ["-u", owner] if os.geteuid() == 0 else []
+    with log.open("w") as output:
+        bouncer = subprocess.Popen(
+            [binary, *as_user, str(directory / "pgbouncer.ini")],
+            stdout=output,
+            stderr=subprocess.STDOUT,
+        )
+    try:
+        deadline = time.monotonic() + 20
+        while not _accepts(port):
+            assert bouncer.poll() is None, f"pgbouncer exited:\n{log.read_text()}"
+            assert time.monotonic() < deadline, f"pgbouncer not listening:\n{log.read_text()}"
+            time.sleep(0.1)
+
+        def through(database_url: str) -> str:
+            name = urlsplit(database_url).path.lstrip("/")
+            return f"postgresql://{user}@127.0.0.1:{port}/{name}"
+
+        yield through
+    finally:
+        bouncer.terminate()
+        bouncer.wait(timeout=10)
+
+
+def _accepts(port: int) -> bool:
+    with socket.socket() as sock:
+        return sock.connect_ex(("127.0.0.1", port)) == 0

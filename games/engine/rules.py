@@ -47,6 +47,35 @@ def _amounts(pot: int, winners: int, stake: int, won: bool) -> tuple[Fraction, F
     return payout, payout - stake
 
 
+class _Memo(dict):
+    """A dict that makes a missing value as `make(*key)` and starts over when it holds
+    `size` values, so that it stays small in a long-running server."""
+
+    def __init__(self, make, size: int = 1 << 14):
+        super().__init__()
+        self.make, self.size = make, size
+
+    def __missing__(self, key):
+        if len(self) >= self.size:
+            self.clear()
+        value = self[key] = self.make(*key)
+        return value
+
+
+# Fraction addition costs microseconds, and the few totals a 12-deal match reaches meet the
+# few deltas a deal pays again and again. Keyed by integers: hashing a Fraction is slow too.
+_SUMS = _Memo(lambda tn, td, dn, dd: Fraction(tn, td) + Fraction(dn, dd))
+
+
+def _plus(total: Fraction, delta: Fraction) -> Fraction:
+    return _SUMS[total.numerator, total.denominator, delta.numerator, delta.denominator]
+
+
+# An immutable event is a value: one instance can stand for every equal one, and looking it up
+# costs a fraction of building a frozen dataclass.
+_ACTIONS = _Memo(ActionTaken)
+
+
 def new_seed() -> int:
     """A fresh match seed: 63 bits, so that it fits a signed 64-bit column."""
     return secrets.randbits(63)
@@ -58,6 +87,12 @@ def deal_rng(seed: int, series: int, deal_number: int) -> random.Random:
     return random.Random(f"{seed}:{series}:{deal_number}")
 
 
+# Fisher-Yates from the top card down, as (position, choices, bits): the swaps that
+# random.shuffle makes with the same generator (it draws each index as getrandbits of the
+# choices' bit length, drawing again while too large), so that every deal stays the same.
+_SWAPS = tuple((i, i + 1, (i + 1).bit_length()) for i in range(len(DECK) - 1, 0, -1))
+
+
 def _deal(seed: int, series: int, deal_number: int, previous_dealer: int | None) -> DealStarted:
     rng = deal_rng(seed, series, deal_number)
     if previous_dealer is None:
@@ -65,7 +100,12 @@ def _deal(seed: int, series: int, deal_number: int, previous_dealer: int | None)
     else:
         dealer = (previous_dealer + 1) % SEATS
     deck = list(DECK)
-    rng.shuffle(deck)
+    bits = rng.getrandbits
+    for i, choices, width in _SWAPS:
+        j = bits(width)
+        while j >= choices:
+            j = bits(width)
+        deck[i], deck[j] = deck[j], deck[i]
     return DealStarted(series, deal_number, dealer, tuple(deck))
 
 
@@ -104,46 +144,37 @@ _LEGAL = {
 }
 
 
-def _next_turn(deal: DealState, after: int) -> int | None:
-    """The next seat to act, or None when betting is over: one seat left, or every seat
-    still in has acted since the last raise and matched the high stake."""
-    folded, acted, stakes, high = deal.folded, deal.acted, deal.stakes, deal.high_stake
+def _turn_after(deal: DealState, seat: int, action: str, high: int) -> int | None:
+    """The next seat to act after `seat`'s call, hold, raise or fold, or None when betting is
+    over: one seat left, or every seat still in has acted since the last raise and matched
+    the high stake. Reads the deal as it was before the action, to copy nothing."""
+    folded = deal.folded
+    if action == "raise":  # every other seat still in must act again
+        following = (seat + 1) % SEATS
+        while folded[following]:
+            following = (following + 1) % SEATS
+        return following
+    acted, stakes = deal.acted, deal.stakes
     in_deal = 0
     settled = True
-    for seat in range(SEATS):
-        if not folded[seat]:
+    for other in range(SEATS):
+        if other == seat:  # it has just acted, and matched unless it folded
+            in_deal += action != "fold"
+        elif not folded[other]:
             in_deal += 1
-            if not acted[seat] or stakes[seat] != high:
+            if not acted[other] or stakes[other] != high:
                 settled = False
     if in_deal == 1 or settled:
         return None
-    seat = (after + 1) % SEATS
-    while folded[seat]:
-        seat = (seat + 1) % SEATS
-    return seat
+    following = (seat + 1) % SEATS
+    while folded[following] or following == seat:
+        following = (following + 1) % SEATS
+    return following
 
 
-def _apply_action(deal: DealState, seat: int, action: str) -> None:
-    deal.history.append((seat, action))
-    if action == "look":
-        deal.looked[seat] = True
-        return
-    if action == "call":
-        deal.pot += deal.high_stake - deal.stakes[seat]
-        deal.stakes[seat] = deal.high_stake
-    elif action == "raise":
-        deal.high_stake += 1
-        deal.pot += deal.high_stake - deal.stakes[seat]
-        deal.stakes[seat] = deal.high_stake
-        deal.acted = [False] * SEATS
-    elif action == "fold":
-        deal.folded[seat] = True
-    deal.acted[seat] = True
-    deal.turn = _next_turn(deal, seat)
-
-
-def _settle(deal: DealState) -> DealEnded:
-    active = [seat for seat in range(SEATS) if not deal.folded[seat]]
+def _settle(deal: DealState, stakes: list[int], folded: list[bool], pot: int) -> DealEnded:
+    """The result of the deal whose last action left these stakes, folds and pot."""
+    active = [seat for seat in range(SEATS) if not folded[seat]]
     values = [evaluate(hand) for hand in deal.hands]
     if len(active) == 1:
         outcome, winners = Outcome.UNCONTESTED, tuple(active)
@@ -151,19 +182,21 @@ def _settle(deal: DealState) -> DealEnded:
         best = max(values[seat].key for seat in active)
         outcome = Outcome.SHOWDOWN
         winners = tuple(seat for seat in active if values[seat].key == best)
+    showdown = outcome is Outcome.SHOWDOWN
+    count, hands = len(winners), deal.hands
     seats = []
     for seat in range(SEATS):
-        payout, delta = _amounts(deal.pot, len(winners), deal.stakes[seat], seat in winners)
+        payout, delta = _amounts(pot, count, stakes[seat], seat in winners)
         seats.append(
             SeatResult(
-                seat=seat,
-                hand=deal.hands[seat],
-                category=values[seat].category,
-                stake=deal.stakes[seat],
-                payout=payout,
-                delta=delta,
-                folded=deal.folded[seat],
-                shown=outcome == Outcome.SHOWDOWN and not deal.folded[seat],
+                seat,
+                hands[seat],
+                values[seat].category,
+                stakes[seat],
+                payout,
+                delta,
+                folded[seat],
+                showdown and not folded[seat],
             )
         )
     return DealEnded(deal.series, deal.deal_number, outcome, winners, tuple(seats))
@@ -194,32 +227,38 @@ def _decide_act(state: MatchState, command: Act) -> list[Event]:
             raise RuleError("match_finished", "The match is finished; restart to play again.")
         raise RuleError("deal_over", "The deal is over; start the next deal.")
     seat, action, by = command.seat, command.action, command.by
-    _require_seat(seat)
+    deal = state.deal
+    if type(seat) is not int or deal.turn != seat:  # the seat to act is a valid seat
+        _require_seat(seat)
     if by not in ACTORS:
         raise RuleError("invalid_actor", f"Actions are taken by {', '.join(ACTORS)}.")
-    deal = state.deal
     if deal.turn != seat:
         raise RuleError("not_your_turn", f"It is seat {deal.turn}'s turn.")
-    if action == "look" and deal.looked[seat]:
+    looked, stake, high, pot = deal.looked[seat], deal.stakes[seat], deal.high_stake, deal.pot
+    if action == "look" and looked:
         raise RuleError("already_looked", "A seat may look at its cards once per deal.")
-    allowed = legal_actions(state, seat)
+    allowed = _LEGAL[looked, stake == high, high < MAX_STAKE]
     if action not in allowed:
         raise RuleError(
             "illegal_action", f"'{action}' is not allowed now; allowed: {', '.join(allowed)}."
         )
     if action == "look":
-        return [ActionTaken(seat, action, deal.stakes[seat], deal.high_stake, deal.pot, seat, by)]
-    after = deal.copy()
-    _apply_action(after, seat, action)
-    events = [
-        ActionTaken(seat, action, after.stakes[seat], after.high_stake, after.pot, after.turn, by)
-    ]
-    if after.turn is None:
-        ended = _settle(after)
+        return [_ACTIONS[seat, action, stake, high, pot, seat, by]]
+    if action == "raise":
+        high += 1
+    if action == "call" or action == "raise":
+        pot += high - stake
+        stake = high
+    turn = _turn_after(deal, seat, action, high)
+    events = [_ACTIONS[seat, action, stake, high, pot, turn, by]]
+    if turn is None:
+        stakes, folded = deal.stakes.copy(), deal.folded.copy()
+        stakes[seat], folded[seat] = stake, action == "fold"
+        ended = _settle(deal, stakes, folded, pot)
         events.append(ended)
         if deal.deal_number == MATCH_DEALS:
             totals = tuple(
-                total + result.delta
+                _plus(total, result.delta)
                 for total, result in zip(state.totals, ended.seats, strict=True)
             )
             events.append(MatchFinished(state.series, _leaders(totals), totals))
@@ -365,7 +404,7 @@ def _evolve_action(state: MatchState, event: ActionTaken) -> None:
 
 def _evolve_deal_ended(state: MatchState, event: DealEnded) -> None:
     state.totals = [
-        total + result.delta for total, result in zip(state.totals, event.seats, strict=True)
+        _plus(total, result.delta) for total, result in zip(state.totals, event.seats, strict=True)
     ]
     state.deal.result = event
     state.deal.turn = None

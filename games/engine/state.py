@@ -46,10 +46,16 @@ class SnapshotFormatError(ValueError):
 _sorted_hand = lru_cache(maxsize=4096)(sort_hand)
 
 
+# For each dealer, where each seat's first card lies in the deck.
+_FIRST_CARDS = tuple(
+    tuple((seat - dealer - 1) % SEATS for seat in range(SEATS)) for dealer in range(SEATS)
+)
+
+
 def hands_from_deck(deck: tuple[str, ...], dealer: int) -> tuple[tuple[str, ...], ...]:
     """Card i of the deck goes to seat (dealer + 1 + i) mod 4."""
     deck = tuple(deck)  # slices of a tuple are hashable, as the cache needs
-    return tuple(_sorted_hand(deck[(seat - dealer - 1) % SEATS :: SEATS]) for seat in range(SEATS))
+    return tuple([_sorted_hand(deck[first::SEATS]) for first in _FIRST_CARDS[dealer]])
 
 
 @dataclass(slots=True)
@@ -91,24 +97,6 @@ class DealState:
             turn=(dealer + 1) % SEATS,
             high_stake=OPENING_STAKE,
             pot=OPENING_STAKE,
-        )
-
-    def copy(self) -> "DealState":
-        return DealState(
-            self.series,
-            self.deal_number,
-            self.dealer,
-            self.deck,
-            self.hands,
-            self.stakes.copy(),
-            self.folded.copy(),
-            self.looked.copy(),
-            self.acted.copy(),
-            self.history.copy(),
-            self.turn,
-            self.high_stake,
-            self.pot,
-            self.result,
         )
 
     def to_dict(self) -> dict:

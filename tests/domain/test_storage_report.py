@@ -22,3 +22,17 @@ def test_the_report_adds_up_the_tables_of_finished_matches():
     assert abs(sum(sizes[table] for table in tables) - sizes["total"]) <= len(tables)
     # A 12-deal match holds over a hundred events in some thirty writes: well over 2 KB.
     assert sizes["games_eventbatch"] > 2_000
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_report_counts_the_wal_of_each_write():
+    out = io.StringIO()
+    call_command("storage_report", "--matches", "1", stdout=out)
+    wal, writes, per_write = re.search(
+        r"^WAL: ([\d,]+) bytes for ([\d,]+) writes = ([\d,]+) per write$", out.getvalue(), re.M
+    ).groups()
+    wal, writes, per_write = (int(number.replace(",", "")) for number in (wal, writes, per_write))
+    # A whole match is a create, a next deal for each of deals 2 to 12, and the human's actions.
+    assert 12 + 3 <= writes <= 12 + 12 * 5
+    assert per_write == round(wal / writes)
+    assert 500 < per_write < 200_000  # each write logs its rows: more than nothing, not megabytes

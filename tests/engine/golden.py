@@ -5,6 +5,7 @@ never should) with `uv run python -m tests.engine.golden > tests/engine/golden_m
 
 import json
 import random
+from pathlib import Path
 
 from games.engine import (
     Act,
@@ -20,6 +21,8 @@ from games.engine import (
 
 # (seed, restart after this many commands or None, deals to play)
 MATCHES = ((11, None, 12), (29, 17, 12), (47, 40, 3))
+
+GOLDEN_FILE = Path(__file__).parent / "golden_matches.json"
 
 
 def digest(state: MatchState) -> list:
@@ -60,6 +63,11 @@ def record(seed: int, restart_at: int | None, deals: int) -> dict:
             seat = state.deal.turn
             run(Act(seat, rng.choice(legal_actions(state, seat))))
     return {"events": events, "after": after, "final": state.to_dict()}
+
+
+def load_golden() -> list[dict]:
+    """The stored golden matches, one per entry of MATCHES."""
+    return json.loads(GOLDEN_FILE.read_text())
 
 
 if __name__ == "__main__":

@@ -4,7 +4,6 @@ of the bytes of its JSON, and a line that is not an event is refused, never misr
 import json
 import random
 from fractions import Fraction
-from pathlib import Path
 
 import pytest
 
@@ -25,9 +24,10 @@ from games.engine import (
     event_from_dict,
     legal_actions,
 )
+from tests.engine.golden import load_golden
 from tests.engine.support import Table
 
-GOLDEN = json.loads((Path(__file__).parent / "golden_matches.json").read_text())
+GOLDEN = load_golden()
 
 
 def played_events(seed: int) -> list:

@@ -2,9 +2,7 @@
 with the projection after every event. An engine change that would alter how a stored
 match replays fails here; regenerating the file to make it pass is the wrong fix."""
 
-import json
 from dataclasses import dataclass
-from pathlib import Path
 
 import pytest
 
@@ -16,9 +14,9 @@ from games.engine import (
     evolve,
 )
 from games.engine.state import SnapshotFormatError
-from tests.engine.golden import digest
+from tests.engine.golden import digest, load_golden
 
-GOLDEN = json.loads((Path(__file__).parent / "golden_matches.json").read_text())
+GOLDEN = load_golden()
 
 
 @pytest.mark.parametrize("match", GOLDEN, ids=lambda match: f"{len(match['events'])} events")

@@ -17,7 +17,8 @@ class Command(BaseCommand):
         "Play --matches whole 12-deal matches through the services (random legal actions, "
         "seeded), then report the live bytes per finished match of each table (after VACUUM FULL: "
         "dead row versions are reused in a long-lived table), indexes and TOAST "
-        "included. Run it on a throwaway database: it adds matches."
+        "included, and the WAL bytes per write (create, action or next deal) they took. Run it "
+        "on a throwaway database: it adds matches."
     )
 
     def add_arguments(self, parser):
@@ -28,8 +29,9 @@ class Command(BaseCommand):
         before = self._sizes()
         owner, _ = player_create(name="storage-report")
         rng = random.Random(seed)
-        for number in range(matches):
-            self._play(owner, seed + number, rng)
+        wal_start = self._wal_position()
+        writes = sum(self._play(owner, seed + number, rng) for number in range(matches))
+        wal_bytes = self._wal_since(wal_start)
         after = self._sizes()
         self.stdout.write(f"{matches} finished matches; bytes per match:")
         total = 0
@@ -40,21 +42,39 @@ class Command(BaseCommand):
             self.stdout.write(f"  {table:<24} {per_match:>10,.0f}")
         self.stdout.write(f"  {'total':<24} {total:>10,.0f}")
         self.stdout.write(f"  (not counted: {IdempotencyRecord._meta.db_table})")
+        self.stdout.write(
+            f"WAL: {wal_bytes:,} bytes for {writes:,} writes = {wal_bytes / writes:,.0f} per write"
+        )
 
-    def _play(self, owner, seed: int, rng: random.Random) -> None:
+    def _play(self, owner, seed: int, rng: random.Random) -> int:
+        """Play one whole match; return how many writes it took."""
         match = services.match_create(owner=owner, ai_level="easy", seed=seed)
+        writes = 1
         match_id = Match.objects.values_list("id", flat=True).get(owner=owner, seed=seed)
         del match  # the services' return type differs between versions; the row is enough
         while True:
             stored = Match.objects.values_list("state", flat=True).get(id=match_id)
             state = MatchState.from_dict(stored)
             if state.status is Status.FINISHED:
-                return
+                return writes
+            writes += 1
             if state.status is Status.DEAL_OVER:
                 services.match_next_deal(match_id=match_id, player=owner)
             else:
                 action = rng.choice(legal_actions(state, HUMAN_SEAT))
                 services.match_act(match_id=match_id, player=owner, action=action)
+
+    @staticmethod
+    def _wal_position() -> str:
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT pg_current_wal_lsn()::text")
+            return cursor.fetchone()[0]
+
+    @staticmethod
+    def _wal_since(start: str) -> int:
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT pg_wal_lsn_diff(pg_current_wal_lsn(), %s)::bigint", [start])
+            return cursor.fetchone()[0]
 
     def _sizes(self) -> dict[str, int]:
         with connection.cursor() as cursor:
