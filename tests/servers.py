@@ -127,6 +127,8 @@ def clocks_running(count: int, log_dir: Path, env: dict[str, str]):
         yield clocks
     finally:
         clocks_stop(clocks)
+
+
 @contextlib.contextmanager
 def pgbouncer(directory: Path, pool_mode: str = "transaction"):
     """PgBouncer in front of the tests' cluster, on a port of its own; yields a function that
