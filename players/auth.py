@@ -1,15 +1,19 @@
 """Bearer-token authentication: `Authorization: Bearer <token>`, looked up by its hash."""
 
+from django.db import DEFAULT_DB_ALIAS
 from drf_spectacular.extensions import OpenApiAuthenticationExtension
 from rest_framework import authentication, exceptions
 
+from asnas_api.throttling import RateLimit
 from players.models import Player, Token
 from players.tokens import hash_token
 
 # Raw SQL: every request runs it, and the ORM takes longer to compile it than Postgres takes to
 # run it (docs/performance.md).
+_PLAYER_FIELDS = [field.attname for field in Player._meta.concrete_fields]
 _PLAYER_BY_TOKEN = (
-    f"SELECT p.* FROM {Player._meta.db_table} p JOIN {Token._meta.db_table} t"
+    f"SELECT {', '.join(f'p.{field.column}' for field in Player._meta.concrete_fields)}"
+    f" FROM {Player._meta.db_table} p JOIN {Token._meta.db_table} t"
     " ON t.player_id = p.id WHERE t.token_hash = %s AND p.kind = %s"
 )
 
@@ -34,11 +38,16 @@ class BearerTokenAuthentication(authentication.BaseAuthentication):
             token = header[1].decode("ascii")
         except UnicodeDecodeError as error:
             raise exceptions.AuthenticationFailed("The token is not valid.") from error
-        found = Player.objects.raw(_PLAYER_BY_TOKEN, [hash_token(token), Player.Kind.HUMAN])
-        player = next(iter(found), None)
-        if player is None:
+        # The lookup and the request's rate counting are one round trip (asnas_api.throttling).
+        found = RateLimit().count_with_player(
+            request,
+            request.parser_context["view"],
+            _PLAYER_BY_TOKEN,
+            [hash_token(token), Player.Kind.HUMAN],
+        )
+        if found is None:
             raise exceptions.AuthenticationFailed("The token is not valid.")
-        return player, token
+        return Player.from_db(DEFAULT_DB_ALIAS, _PLAYER_FIELDS, found), token
 
     def authenticate_header(self, request) -> str:
         return self.keyword
