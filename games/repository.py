@@ -247,40 +247,55 @@ _UPDATE_PROJECTION = (
     f"UPDATE {Match._meta.db_table} SET {', '.join(f'{field.column} = %s' for field in _FIELDS)}"
     f" WHERE {Match._meta.pk.column} = %s"
 )
-_INSERT_EVENTS = (
-    f"INSERT INTO {EventBatch._meta.db_table} (match_id, seq, events, created_at)"
-    " VALUES (%s, %s, %s, %s)"
-)
+
+# A write's statements are SQL written here rather than compiled by the ORM, which would spend
+# longer compiling them than Postgres spends running them (docs/performance.md); values still
+# go through the fields' get_db_prep_save, so they are stored exactly as the ORM stores them.
+Statement = tuple[str, list]
 
 
-def _update_projection(row: Match) -> None:
-    """`row.save(update_fields=_PROJECTION)`, in SQL written once: the ORM would spend longer
-    compiling the statement than Postgres spends running it (docs/performance.md)."""
+def _update_projection(row: Match) -> Statement:
+    """`row.save(update_fields=_PROJECTION)`."""
     values = [field.get_db_prep_save(getattr(row, field.attname), connection) for field in _FIELDS]
-    with connection.cursor() as cursor:
-        cursor.execute(_UPDATE_PROJECTION, [*values, row.pk])
+    return _UPDATE_PROJECTION, [*values, row.pk]
 
 
-def _insert_events(row: Match, first_seq: int, events: list[Event], now: datetime) -> None:
-    """The write's events as one EventBatch, in SQL: for the same reason as
-    `_update_projection`."""
+def _insert(objects: list) -> Statement:
+    """`bulk_create(objects)` of one model, filling auto_now(_add) times as save() would."""
+    opts = objects[0]._meta
+    fields = [field for field in opts.concrete_fields if not field.auto_created]
+    row = f"({', '.join(['%s'] * len(fields))})"
+    params = [
+        field.get_db_prep_save(field.pre_save(instance, add=True), connection)
+        for instance in objects
+        for field in fields
+    ]
+    columns = ", ".join(field.column for field in fields)
+    return f"INSERT INTO {opts.db_table} ({columns}) VALUES {', '.join([row] * len(objects))}", params
+
+
+def _events_batch(row: Match, first_seq: int, events: list[Event], now: datetime) -> EventBatch:
+    """The write's events as one EventBatch."""
     text = "\n".join(encode_event(event) for event in events)
-    with connection.cursor() as cursor:
-        cursor.execute(_INSERT_EVENTS, [row.pk, first_seq + len(events) - 1, text, now])
+    return EventBatch(match=row, seq=first_seq + len(events) - 1, events=text, created_at=now)
 
 
-def _write_deals(row: Match, first_seq: int, events: Iterable[Event], now: datetime) -> None:
-    """Apply the events' deal changes: new rows in one insert, the others as updates."""
+def _deal_writes(row: Match, first_seq: int, events: Iterable[Event], now: datetime) -> list:
+    """The events' deal changes as statements: new rows in one insert, and updates of stored
+    rows. They run in one statement, which sees no row it inserts and may update a row only
+    once, so every change is first folded into what each row ends as."""
     new: dict[tuple[int, int], Deal] = {}
+    ended: dict[tuple[int, int], dict] = {}  # stored rows given an outcome
+    abandoned: dict | None = None  # for every other stored row still unfinished
     for seq, event in enumerate(events, start=first_seq):
         for change in deal_changes(seq, event):
-            fields = {**change.fields, "ended_at": now} if not change.insert else change.fields
             if change.insert:
-                new[change.key] = Deal(
-                    match=row, series=change.key[0], number=change.key[1], **fields
-                )
-            elif change.key is None:
-                Deal.objects.filter(match=row, outcome="").update(**fields)
+                series, number = change.key
+                new[change.key] = Deal(match=row, series=series, number=number, **change.fields)
+                continue
+            fields = {**change.fields, "ended_at": now}
+            if change.key is None:
+                abandoned = fields
                 for deal in new.values():
                     if not deal.outcome:
                         deal.outcome, deal.ended_at = fields["outcome"], now
@@ -288,10 +303,36 @@ def _write_deals(row: Match, first_seq: int, events: Iterable[Event], now: datet
                 for name, value in fields.items():
                     setattr(new[change.key], name, value)
             else:
-                series, number = change.key
-                Deal.objects.filter(match=row, series=series, number=number).update(**fields)
-    if new:
-        Deal.objects.bulk_create(new.values())
+                ended[change.key] = fields
+    statements = [_insert(list(new.values()))] if new else []
+    table = Deal._meta.db_table
+    for (series, number), fields in ended.items():
+        statements.append(
+            (
+                f"UPDATE {table} SET outcome = %s, ended_at = %s"
+                " WHERE match_id = %s AND series = %s AND number = %s",
+                [fields["outcome"], fields["ended_at"], row.pk, series, number],
+            )
+        )
+    if abandoned is not None:
+        sql = f"UPDATE {table} SET outcome = %s, ended_at = %s WHERE match_id = %s AND outcome = ''"
+        params = [abandoned["outcome"], abandoned["ended_at"], row.pk]
+        for series, number in ended:
+            sql += " AND (series, number) <> (%s, %s)"
+            params += [series, number]
+        statements.append((sql, params))
+    return statements
+
+
+def _run_as_one(statements: list[Statement]) -> None:
+    """Run the write's statements as one, the first ones as data-modifying CTEs: one round
+    trip. Foreign keys are checked at the end of the statement, so a row may refer to one
+    inserted beside it."""
+    *before, (last, last_params) = statements
+    ctes = ", ".join(f"write_{number} AS ({sql})" for number, (sql, _) in enumerate(before))
+    params = [param for _, statement_params in before for param in statement_params]
+    with connection.cursor() as cursor:
+        cursor.execute(f"WITH {ctes} {last}" if before else last, [*params, *last_params])
 
 
 def _set_projection(row: Match, state: MatchState, now: datetime) -> None:
@@ -324,11 +365,13 @@ def match_insert(
         turn_seconds=turn_seconds,
     )
     _set_projection(row, state, now)
-    row.save(force_insert=True)
-    _insert_events(row, 1, events, now)
-    _write_deals(row, 1, events, now)
-    Seat.objects.bulk_create(
-        Seat(match=row, number=number, player=player) for number, player in enumerate(players)
+    _run_as_one(
+        [
+            _insert([row]),
+            _insert([Seat(match=row, number=n, player=player) for n, player in enumerate(players)]),
+            *_deal_writes(row, 1, events, now),
+            _insert([_events_batch(row, 1, events, now)]),
+        ]
     )
     seats = [
         SeatInfo(player.name, player.kind, str(player.pk))
@@ -353,9 +396,14 @@ def match_append(*, match: LoadedMatch, events: list[Event], state: MatchState) 
     now = timezone.now()
     first_seq = match.row.version + 1
     _set_projection(match.row, state, now)
-    _update_projection(match.row)
-    _insert_events(match.row, first_seq, events, now)
-    _write_deals(match.row, first_seq, events, now)
+    # The projection, the deals and the events in one statement: one round trip.
+    _run_as_one(
+        [
+            _update_projection(match.row),
+            *_deal_writes(match.row, first_seq, events, now),
+            _insert([_events_batch(match.row, first_seq, events, now)]),
+        ]
+    )
     match.state = state
     match.appended = list(enumerate(events, start=first_seq))
 
@@ -372,7 +420,7 @@ def match_reproject(*, match_id: uuid.UUID, state: MatchState, deals: dict) -> N
     `deals_in_memory` builds them), under its row lock: the repair of rebuild_projections."""
     row = Match.objects.select_for_update().get(id=match_id)
     _set_projection(row, state, timezone.now())
-    _update_projection(row)
+    _run_as_one([_update_projection(row)])
     Deal.objects.filter(match=row).delete()
     Deal.objects.bulk_create(
         Deal(match=row, series=series, number=number, **fields)
