@@ -189,6 +189,7 @@ class RateLimit(BaseThrottle):
     def get_ident(self, request) -> str:
         return client_address(request)
 
+
 def purge_rate_counters(*, before: float) -> int:
     """Delete counters of windows that opened before `before` (Unix time)."""
     deleted, _ = RateCounter.objects.filter(window_start__lt=int(before)).delete()

@@ -271,7 +271,10 @@ def _insert(objects: list) -> Statement:
         for field in fields
     ]
     columns = ", ".join(field.column for field in fields)
-    return f"INSERT INTO {opts.db_table} ({columns}) VALUES {', '.join([row] * len(objects))}", params
+    return (
+        f"INSERT INTO {opts.db_table} ({columns}) VALUES {', '.join([row] * len(objects))}",
+        params,
+    )
 
 
 def _events_batch(row: Match, first_seq: int, events: list[Event], now: datetime) -> EventBatch:
