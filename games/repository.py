@@ -119,15 +119,29 @@ def numbered_lines(batches: Iterable[tuple[int, str]]) -> Iterator[tuple[int, st
 
 # --- Reads ----------------------------------------------------------------------------------
 
+_MATCH_FIELDS = Match._meta.concrete_fields
+_MATCH_ATTNAMES = [field.attname for field in _MATCH_FIELDS]
+# The fields whose stored value Django converts on the way out (JSON, read as text).
+_CONVERTED = [(n, f) for n, f in enumerate(_MATCH_FIELDS) if hasattr(f, "from_db_value")]
+
+
+def _from_db(values: list) -> list:
+    """The match row's values as the ORM would hand them to the model (what a RawQuerySet
+    does, without the cost of its column matching on every request)."""
+    for number, field in _CONVERTED:
+        values[number] = field.from_db_value(values[number], None, connection)
+    return values
+
+
 # Raw SQL: the ORM takes longer to compile this query than Postgres takes to run it, and every
 # action and view runs it (docs/performance.md).
 # An open seat (no player yet) is a human seat.
 _MATCH_WITH_SEATS = (
-    f"SELECT {', '.join(f'm.{field.column}' for field in Match._meta.concrete_fields)}, "
+    f"SELECT {', '.join(f'm.{field.column}' for field in _MATCH_FIELDS)}, "
     "(SELECT json_agg(json_build_object('name', p.name, 'kind', coalesce(p.kind, 'human'),"
     " 'player', s.player_id) ORDER BY s.number)"
     f" FROM {Seat._meta.db_table} s LEFT JOIN {Player._meta.db_table} p ON p.id = s.player_id"
-    " WHERE s.match_id = m.id)::text AS seats_json"
+    " WHERE s.match_id = m.id)::text"
     f" FROM {Match._meta.db_table} m WHERE m.id = %s"
 )
 _SEATED = (
@@ -145,10 +159,14 @@ def match_load(
     sql = _MATCH_WITH_SEATS + (_SEATED if player is not None else "")
     sql += " FOR UPDATE OF m" if lock else ""
     params = [match_id] if player is None else [match_id, player.pk]
-    row = next(iter(Match.objects.raw(sql, params)), None)
-    if row is None:
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        found = cursor.fetchone()
+    if found is None:
         return None
-    seats = [SeatInfo(**seat) for seat in json.loads(row.seats_json)]
+    *values, seats_json = found
+    row = Match.from_db(connection.alias, _MATCH_ATTNAMES, _from_db(values))
+    seats = [SeatInfo(**seat) for seat in json.loads(seats_json)]
     viewer = None if player is None else str(player.pk)
     viewer_seat = next((n for n, seat in enumerate(seats) if seat.player == viewer), None)
     return LoadedMatch(row, MatchState.from_dict(row.state), seats, viewer_seat)
