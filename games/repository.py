@@ -128,8 +128,8 @@ _CONVERTED = [(n, f) for n, f in enumerate(_MATCH_FIELDS) if hasattr(f, "from_db
 def _from_db(values: list) -> list:
     """The match row's values as the ORM would hand them to the model (what a RawQuerySet
     does, without the cost of its column matching on every request)."""
-    for number, field in _CONVERTED:
-        values[number] = field.from_db_value(values[number], None, connection)
+    for number, converted in _CONVERTED:
+        values[number] = converted.from_db_value(values[number], None, connection)
     return values
 
 
