@@ -154,6 +154,13 @@ DATABASES["default"].setdefault("OPTIONS", {}).update(
         },
     }
 )
+# Values sent apart from the SQL, and a statement run often prepared once per connection
+# (psycopg's default threshold of 5 runs), so Postgres parses and plans each hot statement
+# once rather than on every request. PgBouncer 1.18 in transaction mode cannot keep prepared
+# statements: set ASNAS_DB_PREPARED_STATEMENTS=0 behind it.
+ASNAS_DB_PREPARED_STATEMENTS = env_bool("ASNAS_DB_PREPARED_STATEMENTS", default=True)
+if ASNAS_DB_PREPARED_STATEMENTS:
+    DATABASES["default"]["OPTIONS"].update(server_side_binding=True, prepare_threshold=5)
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 AUTH_PASSWORD_VALIDATORS = [

@@ -70,3 +70,15 @@ def test_no_statement_of_the_hot_path_scans_a_table(client, new_match):
         # Postgres prints "Seq Scan on <table>" for a whole-table read; the VALUES lists of
         # the rate counting and the insert are not tables.
         assert "Seq Scan" not in plan, f"{sql}\n{plan}"
+
+
+def test_hot_statements_are_prepared_once_per_connection(client, new_match):
+    """Postgres parses and plans a statement run often on a connection only once."""
+    view = new_match(seed=21)
+    for _ in range(6):
+        assert client.get(f"/api/v1/matches/{view['id']}").status_code == 200
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT statement FROM pg_prepared_statements")
+        prepared = [statement for (statement,) in cursor.fetchall()]
+    assert any("json_agg" in statement for statement in prepared), prepared  # the match read
+    assert any("ON CONFLICT" in statement for statement in prepared), prepared  # auth + limits
