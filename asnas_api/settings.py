@@ -141,7 +141,12 @@ ASNAS_DB_LOCK_TIMEOUT_MS = int(os.environ.get("ASNAS_DB_LOCK_TIMEOUT_MS", "2000"
 ASNAS_REQUEST_DEADLINE = float(os.environ.get("ASNAS_REQUEST_DEADLINE", "5"))
 # Served under ASGI, so no persistent connections (Django's advice) but psycopg's pool, one
 # per worker process; a request waits at most `timeout` for a connection.
-DATABASES = {"default": dj_database_url.parse(DATABASE_URL, conn_max_age=0)}
+# No health check when a request takes a connection (CONN_HEALTH_CHECKS makes the pool send
+# one round trip more each time): a connection that died fails its first query, which answers
+# 503 database_unavailable, and the pool then discards it.
+DATABASES = {
+    "default": dj_database_url.parse(DATABASE_URL, conn_max_age=0, conn_health_checks=False)
+}
 DATABASES["default"].setdefault("OPTIONS", {}).update(
     {
         "connect_timeout": ASNAS_DB_CONNECT_TIMEOUT,
