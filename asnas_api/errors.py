@@ -6,7 +6,6 @@ field) for validation errors. `code` is stable and machine-readable.
 """
 
 import sys
-from http import HTTPStatus
 
 from django.core.exceptions import DisallowedHost, RequestDataTooBig
 from django.db import InterfaceError, OperationalError
@@ -18,25 +17,14 @@ from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 
 from asnas_api import metrics
-from asnas_api.problems import PROBLEMS
 from asnas_api.throttling import RateLimit
+from edge.problems import PROBLEMS, problem
 from games.engine import DomainError
 
 # Down, hung past the request's deadline (asnas_api.deadline), or a timeout: the request may be
 # retried; the pool replaces broken connections by itself.
 DATABASE_FAILURES = (OperationalError, InterfaceError)
 DATABASE_UNAVAILABLE = "The database is unavailable; try again shortly."
-
-
-def problem(status: int, code: str, detail: str, **extra) -> dict:
-    return {
-        "type": "about:blank",
-        "title": HTTPStatus(status).phrase,
-        "status": status,
-        "code": code,
-        "detail": detail,
-        **extra,
-    }
 
 
 def _flatten(detail, path: str = "") -> list[dict]:

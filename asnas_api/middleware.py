@@ -15,8 +15,9 @@ from django.http import HttpResponse, JsonResponse
 
 from asnas_api.client_address import client_address
 from asnas_api.deadline import watchdog
-from asnas_api.errors import DATABASE_FAILURES, database_unavailable, problem
+from asnas_api.errors import DATABASE_FAILURES, database_unavailable
 from asnas_api.housekeeping import purge_expired
+from edge.problems import problem
 
 access_log = logging.getLogger("asnas_api.access")
 logger = logging.getLogger(__name__)
@@ -100,6 +101,22 @@ class RequestEdgeMiddleware:
         if isinstance(exception, DATABASE_FAILURES):
             return database_unavailable(request)
         return None
+
+
+class StreamedResponseMiddleware:
+    """A streamed answer (an event stream, a long-poll) outlives its request, by hours for a
+    stream: the connection its thread took from the pool goes back before the body streams,
+    or every open stream would hold one (docs/streams.md). Outside every middleware that may
+    touch the database."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        response = self.get_response(request)
+        if response.streaming:
+            connections.close_all()
+        return response
 
 
 def too_large(limit: int) -> JsonResponse:

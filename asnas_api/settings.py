@@ -72,11 +72,14 @@ INSTALLED_APPS = [
     "asnas_api",
     "games",
     "players",
+    "bench",  # for `manage.py bench` only: no models, no URLs
 ]
 
 MIDDLEWARE = [
     # Outermost, so that preflights and every answer, even WhiteNoise's or a redirect, carry CORS.
     "corsheaders.middleware.CorsMiddleware",
+    # A streamed answer gives its database connection back before its body streams.
+    "asnas_api.middleware.StreamedResponseMiddleware",
     # Then every answer gets its request id and is logged; under /api/ every error is a
     # problem body, whichever layer below made it.
     "asnas_api.middleware.RequestEdgeMiddleware",
@@ -168,6 +171,13 @@ if ASNAS_DB_PREPARED_STATEMENTS:
     DATABASES["default"]["OPTIONS"].update(server_side_binding=True, prepare_threshold=5)
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
+# Event streams and long-polls (docs/streams.md). Each process keeps one LISTEN connection,
+# which must go straight to Postgres, never through a transaction pooler (PgBouncer in
+# transaction mode drops a LISTEN between transactions). Unset: the database above.
+ASNAS_LISTEN_DATABASE_URL = os.environ.get("ASNAS_LISTEN_DATABASE_URL") or None
+# An open stream sends a comment at least this often, so proxies and clients see it alive.
+ASNAS_STREAM_HEARTBEAT_SECONDS = float(os.environ.get("ASNAS_STREAM_HEARTBEAT_SECONDS", "15"))
+
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": f"django.contrib.auth.password_validation.{name}"}
     for name in (
@@ -248,6 +258,12 @@ ASNAS_TRUSTED_PROXIES = [
 ]
 # Expired rate counters and idempotency keys are deleted this often while serving.
 ASNAS_PURGE_INTERVAL_SECONDS = int(os.environ.get("ASNAS_PURGE_INTERVAL_SECONDS", "300"))
+# The turn clock (games/clock.py, run by serve): how often it looks for turns that ran out,
+# how long past a deadline it leaves a human's last-moment request to arrive first, and how
+# long after a deal of a clocked match ends the next one starts by itself.
+ASNAS_CLOCK_POLL_SECONDS = float(os.environ.get("ASNAS_CLOCK_POLL_SECONDS", "0.5"))
+ASNAS_CLOCK_GRACE_SECONDS = float(os.environ.get("ASNAS_CLOCK_GRACE_SECONDS", "0.5"))
+ASNAS_NEXT_DEAL_SECONDS = float(os.environ.get("ASNAS_NEXT_DEAL_SECONDS", "5"))
 
 REST_FRAMEWORK = {
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
@@ -281,10 +297,10 @@ SPECTACULAR_SETTINGS = {
     "ENUM_GENERATE_CHOICE_DESCRIPTION": False,
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",
-        "asnas_api.schema.add_common_responses",
-        "asnas_api.schema.describe_fields",
-        "asnas_api.schema.add_success_examples",
-        "asnas_api.schema.declare_response_headers",
+        "edge.schema.add_common_responses",
+        "edge.schema.describe_fields",
+        "games.examples.add_success_examples",
+        "edge.schema.declare_response_headers",
     ],
     "SWAGGER_UI_DIST": "SIDECAR",
     # One named enum per choice set that several fields share.

@@ -6,7 +6,7 @@ from drf_spectacular.views import SpectacularRedocView, SpectacularSwaggerView
 from asnas_api.health import healthz, readyz
 from asnas_api.index import ApiIndex
 from asnas_api.metrics import metrics_view
-from asnas_api.schema import CachedSchemaView
+from edge.schema import CachedSchemaView
 
 handler400 = "asnas_api.errors.bad_request"
 handler404 = "asnas_api.errors.not_found"

@@ -8,9 +8,10 @@ from rich.console import Console
 from rich.table import Table
 
 from bench.players import Sample
+from games.engine import MATCH_DEALS
 
 KINDS = ("create", "action", "next_deal", "view")
-DEALS = range(1, 13)
+DEALS = range(1, MATCH_DEALS + 1)
 
 
 def percentile(values: list[float], q: float) -> float:

@@ -17,7 +17,7 @@ MATCH_COLUMNS = (
     "ai_level, seed, seeded, version, status, series, deal_number, totals, winners, state, "
     "invite, turn_seconds"
 )
-DEAL_COLUMNS = "series, number, dealer, started_seq, outcome, started_at, ended_at"
+DEAL_COLUMNS = "series, deal_number, dealer, started_seq, outcome, started_at, ended_at"
 EVENT_COLUMNS = "seq, events, created_at"
 
 

@@ -7,6 +7,8 @@ with no add, change or delete, and a match can only be deleted whole, its events
 registered model for delete permission before deleting a match with its related rows.
 """
 
+import bisect
+from datetime import UTC
 from fractions import Fraction
 
 from django.contrib import admin, messages
@@ -18,8 +20,10 @@ from django.urls import path, reverse
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import mark_safe
 
-from asnas_api.admin import StrictFiltersAdmin
+from edge.admin import StrictFiltersAdmin
 from games.engine import (
+    CLOCK_ACTION_LINE,
+    SEAT_CHANGE_LINE,
     SEATS,
     ActionTaken,
     DealEnded,
@@ -31,6 +35,8 @@ from games.engine import (
     MatchRestarted,
     MatchState,
     Outcome,
+    PlayerJoined,
+    PlayerLeft,
     Resigned,
     decode_event,
     evaluate,
@@ -39,17 +45,18 @@ from games.engine import (
 from games.engine.state import hands_from_deck
 from games.integrity import check_matches, summary
 from games.models import Deal, Hint, Match, Seat
-from games.repository import deal_events, match_event_lines, match_events
+from games.repository import deal_events, match_event_lines, match_events, match_lines_matching
 
 _VERBS = {"call": "calls to", "hold": "holds at", "raise": "raises to"}
+_ACTORS = {"player": "player", "ai": "AI", "clock": "clock"}
 # Events on one page of a match's timeline: a match restarted thousands of times has tens of
 # thousands, and the page must stay fast and small.
 TIMELINE_PAGE = 500
 
 
-def deal_name(series: int, number: int) -> str:
+def deal_name(series: int, deal_number: int) -> str:
     """ "deal 3" in a match's first series, "series 2 deal 3" after a restart."""
-    return f"deal {number}" if series == 1 else f"series {series} deal {number}"
+    return f"deal {deal_number}" if series == 1 else f"series {series} deal {deal_number}"
 
 
 def readable(word: str) -> str:
@@ -104,14 +111,29 @@ def describe(event: Event, deal: str | None, names: dict[int, str] | None = None
             return f"restart · series {event.series} begins"
         case Resigned():
             return f"seat {event.seat} resigns"
+        case PlayerJoined():
+            return f"{_seat(event.seat, names)} joins"
+        case PlayerLeft():
+            text = f"{_seat(event.seat, names)} leaves; the AI plays the seat"
+            return text + (" · match abandoned" if event.abandoned else "")
+
+
+def _moment(moment) -> str:
+    """A stored time as the timeline shows it, or a dash."""
+    return moment.astimezone(UTC).strftime("%Y-%m-%d %H:%M:%S") if moment else "–"
+
+
+def _actor(event: Event) -> str:
+    """Who took an action: the player, the AI or the clock; blank for other events."""
+    return _ACTORS[event.actor] if isinstance(event, ActionTaken) else ""
 
 
 def _names(match: Match) -> dict[int, str]:
     return dict(match.seats.values_list("number", "player__name"))
 
 
-def _replay_url(match_id, series: int, number: int) -> str:
-    return reverse("admin:games_match_deal_replay", args=[match_id, series, number])
+def _replay_url(match_id, series: int, deal_number: int) -> str:
+    return reverse("admin:games_match_deal_replay", args=[match_id, series, deal_number])
 
 
 def _replay_deal(events, name: str, names: dict[int, str]) -> tuple[DealState, list[dict]]:
@@ -162,9 +184,11 @@ class ReadOnlyInline(admin.TabularInline):
         return False
 
 
-class OneSeriesInline(ReadOnlyInline):
-    """Only the rows of the series the match page shows (a match restarted thousands of
-    times has thousands of series), read once and handed to `prepare`."""
+class PreparedInline(ReadOnlyInline):
+    """Rows read once, chosen by `shown` and annotated by `prepare` before they are drawn."""
+
+    def shown(self, rows, request, match: Match):
+        return rows
 
     def prepare(self, rows: list, match: Match) -> None:
         """Annotate the shown rows, in order, before they are drawn."""
@@ -173,24 +197,59 @@ class OneSeriesInline(ReadOnlyInline):
         formset = super().get_formset(request, obj, **kwargs)
         if obj is None:
             return formset
-        series = _shown_series(request, obj)
-        prepare = self.prepare
+        inline = self
 
-        class OneSeries(formset):
+        class Prepared(formset):
             def get_queryset(self):
                 if not hasattr(self, "_queryset"):
-                    rows = list(super().get_queryset().filter(series=series))
-                    prepare(rows, obj)
+                    rows = list(inline.shown(super().get_queryset(), request, obj))
+                    inline.prepare(rows, obj)
                     self._queryset = rows
                 return self._queryset
 
-        return OneSeries
+        return Prepared
 
 
-class SeatInline(ReadOnlyInline):
+class OneSeriesInline(PreparedInline):
+    """Only the rows of the series the match page shows (a match restarted thousands of
+    times has thousands of series)."""
+
+    def shown(self, rows, request, match: Match):
+        return rows.filter(series=_shown_series(request, match))
+
+
+class SeatInline(PreparedInline):
+    """Who sat where: each seat's player, when a human took it and left it (read from the
+    player_joined and player_left events), and whether they are away now."""
+
     model = Seat
-    fields = ("number", "player_name", "kind", "player_id")
+    fields = ("number", "player_name", "kind", "player_id", "joined", "left", "away")
     readonly_fields = fields
+
+    def prepare(self, seats: list[Seat], match: Match) -> None:
+        state = MatchState.from_dict(match.state)
+        joined = {0: match.created_at}
+        left = {}
+        for _, created_at, line in match_lines_matching(match_id=match.pk, line=SEAT_CHANGE_LINE):
+            event = decode_event(line)
+            (joined if isinstance(event, PlayerJoined) else left)[event.seat] = created_at
+        for seat in seats:
+            human = seat.number < state.humans
+            seat.joined_at = joined.get(seat.number) if human else None
+            seat.left_at = left.get(seat.number)
+            seat.is_away = state.away(seat.number)
+
+    @admin.display(description="joined (UTC)")
+    def joined(self, seat: Seat) -> str:
+        return _moment(seat.joined_at)
+
+    @admin.display(description="left (UTC)")
+    def left(self, seat: Seat) -> str:
+        return _moment(seat.left_at)
+
+    @admin.display(description="away", boolean=True)
+    def away(self, seat: Seat) -> bool:
+        return seat.is_away
 
     def get_queryset(self, request):
         return super().get_queryset(request).select_related("player")
@@ -234,7 +293,7 @@ class DealInline(OneSeriesInline):
     model = Deal
     fields = (
         "series",
-        "number",
+        "deal_number",
         "dealer_name",
         "hands",
         "settlement",
@@ -286,7 +345,7 @@ class DealInline(OneSeriesInline):
 
     @admin.display(description="replay")
     def replay(self, deal: Deal) -> str:
-        url = _replay_url(deal.match_id, deal.series, deal.number)
+        url = _replay_url(deal.match_id, deal.series, deal.deal_number)
         return format_html('<a href="{}">step through</a>', url)
 
 
@@ -336,7 +395,7 @@ def _attach_deck_and_result(match: Match, deals: list[Deal]) -> None:
         elif isinstance(event, DealEnded):
             results[event.deal_number] = event
     for deal in deals:
-        deal.deck, deal.result = decks[deal.number], results.get(deal.number)
+        deal.deck, deal.result = decks[deal.deal_number], results.get(deal.deal_number)
 
 
 def _annotate_running_totals(deals: list[Deal], names: dict[int, str]) -> None:
@@ -378,7 +437,14 @@ class MatchAdmin(StrictFiltersAdmin):
         "updated_at",
     )
     list_select_related = ("owner",)
-    list_filter = ("status", "created_at", "updated_at", "ai_level", "seeded")
+    list_filter = (
+        "status",
+        "created_at",
+        "updated_at",
+        "ai_level",
+        "seeded",
+        ("turn_seconds", admin.EmptyFieldListFilter),
+    )
     # An id prefix is enough, as logs and tickets often shorten ids. Player names are the
     # owners': the AI personas sit in every match, so searching them would find everything.
     search_fields = ("id__istartswith", "owner__name")
@@ -395,6 +461,7 @@ class MatchAdmin(StrictFiltersAdmin):
                     ("status", "series", "deal_number", "version"),
                     ("totals_exact", "winners_named"),
                     ("ai_level", "seed", "seeded"),
+                    ("turn_seconds", "turn_deadline"),
                     ("created_at", "updated_at"),
                 )
             },
@@ -461,7 +528,13 @@ class MatchAdmin(StrictFiltersAdmin):
     def _timeline(self, request, match: Match) -> dict:
         """One page of the events in seq order, described: the last page unless ?timeline=N
         asks for another. The deal an action belongs to is read from the latest deal_started
-        before the page, so each page costs the same few queries."""
+        before the page, so each page costs the same few queries. ?by=clock shows only the
+        actions the clock took, all on one page."""
+        by = request.GET.get("by")
+        if by is not None and by != "clock":
+            raise BadRequest("by can only be clock.")
+        if by == "clock":
+            return {"timeline": self._clock_actions(match), "timeline_by": by}
         pages = Paginator(range(1, match.version + 1), TIMELINE_PAGE)
         number = _number_parameter(
             request, "timeline", default=pages.num_pages, last=pages.num_pages
@@ -471,7 +544,7 @@ class MatchAdmin(StrictFiltersAdmin):
         seqs = page.object_list
         first_seq, last_seq = (seqs[0], seqs[-1]) if seqs else (1, 0)
         opening = match.deals.filter(started_seq__lt=first_seq).order_by("-started_seq").first()
-        deal = deal_name(opening.series, opening.number) if opening else None
+        deal = deal_name(opening.series, opening.deal_number) if opening else None
         rows = []
         lines = match_event_lines(match_id=match.pk, first=first_seq, last=last_seq)
         for seq, created_at, line in lines:
@@ -485,18 +558,35 @@ class MatchAdmin(StrictFiltersAdmin):
             if isinstance(event, DealStarted):
                 deal = deal_name(event.series, event.deal_number)
                 row["replay_url"] = _replay_url(match.pk, event.series, event.deal_number)
-            rows.append({**row, "text": describe(event, deal, names)})
+            rows.append({**row, "text": describe(event, deal, names), "by": _actor(event)})
         return {"timeline": rows, "timeline_page": page}
+
+    def _clock_actions(self, match: Match) -> list[dict]:
+        """Every action the clock took, described, with the deal each was in."""
+        names = _names(match)
+        starts = list(
+            match.deals.order_by("started_seq").values_list("started_seq", "series", "deal_number")
+        )
+        rows = []
+        for seq, created_at, line in match_lines_matching(
+            match_id=match.pk, line=CLOCK_ACTION_LINE
+        ):
+            _, series, number = starts[bisect.bisect_right(starts, (seq,)) - 1]
+            event = decode_event(line)
+            text = describe(event, deal_name(series, number), names)
+            row = {"seq": seq, "created_at": created_at, "replay_url": None}
+            rows.append({**row, "text": text, "by": _actor(event)})
+        return rows
 
     def get_urls(self):
         replay = path(
-            "<uuid:match_id>/deals/<int:series>/<int:number>/",
+            "<uuid:match_id>/deals/<int:series>/<int:deal_number>/",
             self.admin_site.admin_view(self.deal_replay_view),
             name="games_match_deal_replay",
         )
         return [replay, *super().get_urls()]
 
-    def deal_replay_view(self, request, match_id, series: int, number: int):
+    def deal_replay_view(self, request, match_id, series: int, deal_number: int):
         """One deal replayed through the engine, event by event: every stake, the pot, the
         high stake and the turn after each action, and each hand with its category."""
         match = self.get_object(request, str(match_id))
@@ -504,12 +594,12 @@ class MatchAdmin(StrictFiltersAdmin):
             raise Http404("No such match.")
         if not self.has_view_permission(request, match):
             raise PermissionDenied
-        events = deal_events(match_id=match.pk, series=series, number=number)
+        events = deal_events(match_id=match.pk, series=series, deal_number=deal_number)
         if not events:
             raise Http404("No such deal.")
         players = {seat.number: seat.player for seat in match.seats.select_related("player")}
         names = {number: player.name for number, player in players.items()}
-        deal, steps = _replay_deal(events, deal_name(series, number), names)
+        deal, steps = _replay_deal(events, deal_name(series, deal_number), names)
         cut_short = next((e for _, e in events if isinstance(e, MatchRestarted | Resigned)), None)
         result = {seat.seat: seat for seat in deal.result.seats} if deal.result else {}
         hands = [
@@ -531,7 +621,7 @@ class MatchAdmin(StrictFiltersAdmin):
         context = {
             **self.admin_site.each_context(request),
             "opts": self.opts,
-            "title": f"{deal_name(series, number).capitalize()}, step by step",
+            "title": f"{deal_name(series, deal_number).capitalize()}, step by step",
             "match": match,
             "outcome": outcome,
             "winners": _seats(deal.result.winners, names) if deal.result else None,

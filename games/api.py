@@ -3,15 +3,17 @@ service or selector, serialize the output. Errors are mapped in asnas_api.errors
 
 from collections.abc import Callable
 
+from django.http import StreamingHttpResponse
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiExample, OpenApiParameter, extend_schema
+from drf_spectacular.utils import OpenApiExample, OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import status, viewsets
 from rest_framework.decorators import action
 from rest_framework.pagination import PageNumberPagination
 from rest_framework.response import Response
 
-from asnas_api.schema import NOT_FOUND, UNAUTHORIZED, VALIDATION_ERROR, problem_response
-from games import idempotency, selectors, services
+from edge.api import RateScopedViewSet, valid
+from edge.schema import NOT_FOUND, UNAUTHORIZED, VALIDATION_ERROR, problem_response
+from games import idempotency, selectors, services, streams
 from games.engine import DomainError
 from games.repository import LoadedMatch
 from games.serializers import (
@@ -26,8 +28,11 @@ from games.serializers import (
     MatchViewSerializer,
     MatchWriteViewSerializer,
     RestartSerializer,
+    StreamQuerySerializer,
     VersionSerializer,
+    match_event_field,
 )
+from players.auth import BearerTokenAuthentication, StreamTicketAuthentication
 
 IDEMPOTENCY_KEY = OpenApiParameter(
     "Idempotency-Key",
@@ -58,31 +63,39 @@ def move_responses(conflict: str, *conflicts: str, unprocessable: tuple[str, ...
     }
 
 
+LAST_EVENT_ID = OpenApiParameter(
+    "Last-Event-ID",
+    OpenApiTypes.INT,
+    OpenApiParameter.HEADER,
+    description="Resume after this seq: what a browser's EventSource sends when it "
+    "reconnects. Wins over `after`.",
+)
+STREAM_AUTHENTICATION = [StreamTicketAuthentication, BearerTokenAuthentication]
+STREAM_UNAUTHORIZED = problem_response(
+    "No token or ticket, a token that is not valid, or a ticket used, expired or for another "
+    "stream.",
+    "not_authenticated",
+    "invalid_ticket",
+)
+
+
+class EventStreamViewSet(viewsets.GenericViewSet):
+    # A browser's EventSource asks for text/event-stream only; the errors it may get before
+    # the stream starts are JSON problem bodies all the same, so never answer 406.
+    stream_actions = {"stream"}
+
+    def perform_content_negotiation(self, request, force=False):
+        force = force or self.action in self.stream_actions
+        return super().perform_content_negotiation(request, force=force)
+
+
 class MatchPagination(PageNumberPagination):
     page_size = 20
     page_size_query_param = "page_size"
     max_page_size = 100
 
 
-def valid(serializer_class, data) -> dict:
-    serializer = serializer_class(data=data)
-    serializer.is_valid(raise_exception=True)
-    return serializer.validated_data
-
-
-class RateScopedViewSet(viewsets.GenericViewSet):
-    # Actions may count against stricter rate limits, named per action in
-    # `action_rate_scopes`; RateLimit reads them per request as `extra_rate_scopes`.
-    # (Comments, not docstrings: drf-spectacular would publish a docstring.)
-
-    action_rate_scopes: dict[str, tuple[str, ...]] = {}
-
-    @property
-    def extra_rate_scopes(self) -> dict[str, tuple[str, ...]]:
-        return {self.request.method: self.action_rate_scopes.get(self.action, ())}
-
-
-class MatchWriteViewSet(RateScopedViewSet):
+class MatchWriteViewSet(RateScopedViewSet, EventStreamViewSet):
     # What every write to a match shares: a validated body, an optional Idempotency-Key
     # (a repeat answers the first outcome and changes nothing), and the answer, the match
     # as its player may see it with the events the write appended. `expected_version`
@@ -389,7 +402,9 @@ class MatchViewSet(MatchWriteViewSet):
         summary="The match's events after seq `after`, as you may see them",
         description="At most 1,000 events per page, in seq order; when `has_more` is true, "
         "ask again with `after` set to the last seq you got. Events never show the deck, the "
-        "seed, or a hand you may not see.",
+        "seed, or a hand you may not see. With `wait` (a long-poll, up to 30 s), an answer "
+        "that would have no events waits until one is written, and answers it at once, or "
+        "answers with none when the time is up.",
         parameters=[EventsQuerySerializer],
         responses={
             200: MatchEventsSerializer,
@@ -401,7 +416,47 @@ class MatchViewSet(MatchWriteViewSet):
     @action(detail=True, methods=["get"])
     def events(self, request, match_id):
         query = valid(EventsQuerySerializer, request.query_params)
-        return Response(selectors.match_events(match=self._found(), after=query["after"]))
+        match = self._found()
+        page = selectors.match_events(match=match, after=query["after"])
+        if page["events"] or not query["wait"]:
+            return Response(page)
+        # The wait runs on the event loop after this thread has answered, holding neither a
+        # thread nor a database connection; the body is sent when known.
+        waiting = streams.long_poll(
+            match=match, player=request.user, after=query["after"], wait=query["wait"]
+        )
+        return StreamingHttpResponse(waiting, content_type="application/json")
+
+    @extend_schema(
+        operation_id="matches_stream",
+        summary="Follow the match live: Server-Sent Events, one per match event",
+        description="`text/event-stream`: one SSE event per match event, with `id:` its `seq`, "
+        "`event:` its `type` and `data:` the JSON object that `events` lists for you (so never "
+        "a card you may not see). First every event after `after` (or the `Last-Event-ID` "
+        "header, which wins), then each new one as it is written, with no gap and no "
+        "duplicate; a comment line at least every 15 s; the stream ends after "
+        "`match_finished` (or the `player_left` that abandons the match). Authenticate with "
+        "the bearer token, or, where no header can be sent (a browser's EventSource), with a "
+        "`ticket` from POST /stream-tickets. Errors before the stream starts are problem "
+        "bodies.",
+        parameters=[StreamQuerySerializer, LAST_EVENT_ID],
+        responses={
+            (200, "text/event-stream"): OpenApiResponse(
+                match_event_field(),
+                description="Server-Sent Events; each `data:` line is one MatchEvent.",
+            ),
+            400: VALIDATION_ERROR,
+            401: STREAM_UNAUTHORIZED,
+            404: NOT_FOUND,
+        },
+    )
+    @action(detail=True, methods=["get"], authentication_classes=STREAM_AUTHENTICATION)
+    def stream(self, request, match_id):
+        query = dict(request.query_params.items())
+        if "Last-Event-ID" in request.headers:
+            query["after"] = request.headers["Last-Event-ID"]
+        after = valid(StreamQuerySerializer, query)["after"]
+        return streams.event_stream_response(streams.match_stream(match=self._found(), after=after))
 
     @extend_schema(
         operation_id="matches_hint",

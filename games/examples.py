@@ -143,3 +143,21 @@ class InMemoryTable:
 @cache
 def success_examples() -> dict[str, dict[str, dict]]:
     return play_examples(InMemoryTable())
+
+
+def add_success_examples(result, generator, request, public):
+    """drf-spectacular postprocessing hook: each match operation's success answer gets the
+    examples of the real seeded matches above, in progress and finished."""
+    examples = success_examples()
+    for operations in result["paths"].values():
+        for operation in operations.values():
+            named = examples.get(operation["operationId"])
+            if not named:
+                continue
+            success = next(code for code in operation["responses"] if code.startswith("2"))
+            content = operation["responses"][success]["content"]["application/json"]
+            content["examples"] = {
+                name.title().replace(" ", ""): {"value": value, "summary": name}
+                for name, value in named.items()
+            }
+    return result

@@ -6,11 +6,13 @@ The admin action, `manage.py check_matches` and `manage.py rebuild_projections` 
 import reprlib
 import uuid
 from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
 
 from django.db import transaction
 
 from games import repository
-from games.engine import MatchState, decode_event, evolve
+from games.engine import ActionTaken, MatchState, decode_event, evolve
 from games.repository import StoredMatch
 
 
@@ -33,43 +35,72 @@ def _diff(path: str, stored, replayed, problems: list[str]) -> None:
         problems.append(f"{path}: stored {reprlib.repr(stored)}, replayed {reprlib.repr(replayed)}")
 
 
-def replay_stored(
-    events: list[tuple[int, str]], problems: list[str]
-) -> tuple[MatchState, dict] | None:
-    """The state and deal rows that the stored (seq, encoded event) `events` project to, or
-    None when they cannot be replayed; adds what is wrong with the log to `problems`."""
+@dataclass(slots=True)
+class Replayed:
+    """What a match's stored events project to."""
+
+    state: MatchState
+    deals: dict[tuple[int, int], dict]
+    turn_deadline: datetime | None
+    clock_lateness: list[timedelta] = field(default_factory=list)
+    """How long after its deadline each turn the clock took was taken."""
+
+
+def replay_stored(stored: StoredMatch, problems: list[str]) -> Replayed | None:
+    """The projection of the stored match's events, write by write, or None when they cannot
+    be replayed; adds what is wrong with the log to `problems`."""
+    events = stored.events
     seqs = [seq for seq, _ in events]
     if seqs != list(range(1, len(seqs) + 1)):
         missing = sorted(set(range(1, max(seqs) + 1)) - set(seqs))
         problems.append(f"events: seqs are not 1..{len(seqs)}; missing {reprlib.repr(missing)}")
-    state = MatchState()
-    deals: dict[tuple[int, int], dict] = {}
+    replayed = Replayed(MatchState(), {}, None)
+    write = []
     for seq, line in events:
         try:
             event = decode_event(line)
-            evolve(state, event)
-            repository.deals_in_memory(deals, seq, event)
+            evolve(replayed.state, event)
+            repository.deals_in_memory(replayed.deals, seq, event)
         # A corrupt log can break the replay in any way; whatever breaks it is the finding.
         except Exception as error:
             problems.append(f"event {seq}: cannot be replayed ({type(error).__name__}: {error})")
             return None
-    return state, deals
+        write.append(event)
+        if seq in stored.writes:  # the last event of a write
+            if isinstance(write[0], ActionTaken) and write[0].by == "clock":
+                if replayed.turn_deadline is None:
+                    problems.append(f"event {seq - len(write) + 1}: the clock acted on no deadline")
+                else:
+                    replayed.clock_lateness.append(stored.writes[seq] - replayed.turn_deadline)
+            replayed.turn_deadline = repository.turn_deadline(
+                replayed.state,
+                write,
+                previous=replayed.turn_deadline,
+                written_at=stored.writes[seq],
+                turn_seconds=stored.row.turn_seconds,
+            )
+            write = []
+    return replayed
 
 
 def match_mismatches(stored: StoredMatch) -> list[str]:
     """Where the stored match and its deals disagree with the replay of its events. Runs no
     queries."""
     problems: list[str] = []
-    replayed = replay_stored(stored.events, problems)
+    replayed = replay_stored(stored, problems)
     if replayed is None:
         return problems
-    state, expected = replayed
-    columns = {"seed": state.seed, **repository.match_columns(state)}
+    state, expected = replayed.state, replayed.deals
+    columns = {
+        "seed": state.seed,
+        **repository.match_columns(state),
+        "turn_deadline": replayed.turn_deadline,
+    }
     for column, value in columns.items():
         name = "state" if column == "state" else f"column {column}"
         _diff(name, getattr(stored.row, column), value, problems)
 
-    rows = {(deal.series, deal.number): deal for deal in stored.deals}
+    rows = {(deal.series, deal.deal_number): deal for deal in stored.deals}
     for key in sorted(expected.keys() | rows.keys()):
         name = f"deal row series {key[0]} deal {key[1]}"
         if key not in rows:
@@ -94,8 +125,13 @@ def check_matches(
             if stored is None:
                 continue
             problems = match_mismatches(stored)
-            if problems and repair and (replayed := replay_stored(stored.events, [])):
-                repository.match_reproject(match_id=match_id, state=replayed[0], deals=replayed[1])
+            if problems and repair and (replayed := replay_stored(stored, [])):
+                repository.match_reproject(
+                    match_id=match_id,
+                    state=replayed.state,
+                    deals=replayed.deals,
+                    deadline=replayed.turn_deadline,
+                )
         yield match_id, problems
 
 

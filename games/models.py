@@ -39,6 +39,12 @@ class Match(models.Model):
     turn_seconds = models.PositiveIntegerField(
         null=True, blank=True, help_text="The turn clock; null: no clock."
     )
+    turn_deadline = models.DateTimeField(
+        null=True,
+        blank=True,
+        help_text="When the present human to act runs out of time and the clock acts for "
+        "them; null without a clock or when no present human is to act.",
+    )
     series = models.PositiveIntegerField(default=1)
     deal_number = models.PositiveIntegerField(default=0)
     totals = models.JSONField(default=list, help_text="The four exact totals, as fractions.")
@@ -53,6 +59,18 @@ class Match(models.Model):
             models.Index(fields=["owner", "-created_at"], name="match_owner_created"),
             models.Index(fields=["-updated_at"], name="match_updated"),
             models.Index(fields=["status"], name="match_status"),
+            # The clock's two queues: turns that run out, and clocked deals over that start
+            # the next by themselves. Partial: they hold only the few matches in them.
+            models.Index(
+                fields=["turn_deadline"],
+                name="match_turn_deadline",
+                condition=models.Q(turn_deadline__isnull=False),
+            ),
+            models.Index(
+                fields=["updated_at"],
+                name="match_clocked_deal_over",
+                condition=models.Q(status="deal_over", turn_seconds__isnull=False),
+            ),
         ]
 
     def __str__(self) -> str:
@@ -85,7 +103,7 @@ class Seat(models.Model):
 class Deal(models.Model):
     match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="deals", db_index=False)
     series = models.PositiveIntegerField()
-    number = models.PositiveSmallIntegerField()
+    deal_number = models.PositiveSmallIntegerField()
     dealer = models.PositiveSmallIntegerField()
     # The deck and the result are in the deal's events, and only there: started_seq finds them.
     started_seq = models.PositiveIntegerField(help_text="The seq of its deal_started event.")
@@ -96,15 +114,15 @@ class Deal(models.Model):
     ended_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
-        ordering = ["match", "series", "number"]
+        ordering = ["match", "series", "deal_number"]
         constraints = [
             models.UniqueConstraint(
-                fields=["match", "series", "number"], name="deal_unique_number"
+                fields=["match", "series", "deal_number"], name="deal_unique_number"
             ),
         ]
 
     def __str__(self) -> str:
-        return f"Series {self.series} deal {self.number}"
+        return f"Series {self.series} deal {self.deal_number}"
 
 
 class EventBatch(models.Model):

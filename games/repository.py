@@ -1,13 +1,14 @@
 """The repository: the only code that reads or writes match rows (Match, Seat, Deal,
 EventBatch). A match is event-sourced: its events are the truth, and everything else is
-their projection, which `match_columns` and `deal_changes` define once for the writes, for
-check_matches and for rebuild_projections alike."""
+their projection, which `match_columns`, `turn_deadline` and `deal_changes` define once for the
+writes, for check_matches and for rebuild_projections alike."""
 
 import json
+import re
 import uuid
-from collections.abc import Iterable, Iterator
+from collections.abc import Collection, Iterable, Iterator
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import datetime, timedelta
 
 from django.db import connection
 from django.db.models import QuerySet, Subquery, Value
@@ -15,6 +16,7 @@ from django.db.models.functions import Coalesce
 from django.utils import timezone
 
 from games.engine import (
+    ActionTaken,
     DealEnded,
     DealStarted,
     Event,
@@ -23,10 +25,12 @@ from games.engine import (
     Outcome,
     PlayerLeft,
     Resigned,
+    Status,
     decode_event,
     encode_event,
 )
 from games.models import Deal, EventBatch, Match, Seat
+from games.notices import NOTIFY_SQL, notice_payload
 from players.models import Player
 
 
@@ -71,6 +75,34 @@ def match_columns(state: MatchState) -> dict:
     }
 
 
+def turn_deadline(
+    state: MatchState,
+    events: Iterable[Event],
+    *,
+    previous: datetime | None,
+    written_at: datetime,
+    turn_seconds: int | None,
+) -> datetime | None:
+    """When the seat to act runs out of time, after a write at `written_at` of `events` that
+    led to `state`: None without a clock or unless a present human is to act. A turn starts
+    at the write that deals or passes the turn, so it is derived from the time that write
+    was stored (its EventBatch's created_at), never from an event; a look, the one action
+    that keeps the turn, and a join or leave elsewhere keep the `previous` deadline."""
+    if turn_seconds is None or state.status is not Status.IN_DEAL:
+        return None
+    if state.ai_plays(state.deal.turn):
+        return None
+    if any(_starts_turn(event) for event in events):
+        return written_at + timedelta(seconds=turn_seconds)
+    return previous
+
+
+def _starts_turn(event: Event) -> bool:
+    return isinstance(event, DealStarted) or (
+        isinstance(event, ActionTaken) and event.action != "look"
+    )
+
+
 @dataclass(frozen=True, slots=True)
 class DealChange:
     """What one event does to the Deal rows: `insert` a row for `key` with `fields`, or
@@ -98,7 +130,7 @@ def deal_changes(seq: int, event: Event) -> list[DealChange]:
 
 def deals_in_memory(deals: dict[tuple[int, int], dict], seq: int, event: Event) -> None:
     """Apply the deal changes of event number `seq` to `deals`, the deal rows' fields keyed
-    by (series, number): the projection of the Deal rows without a database."""
+    by (series, deal_number): the projection of the Deal rows without a database."""
     for change in deal_changes(seq, event):
         if change.insert:
             deals[change.key] = dict(change.fields)
@@ -172,6 +204,36 @@ def match_load(
     return LoadedMatch(row, MatchState.from_dict(row.state), seats, viewer_seat)
 
 
+def match_lock_due(
+    *, turns_before: datetime, deals_over_before: datetime, skip: Collection[uuid.UUID] = ()
+) -> tuple[LoadedMatch, int] | None:
+    """A match where the clock is due, with the version it was due at, locked until the
+    transaction ends; None when there is none. Due: a present human's turn whose deadline is
+    before `turns_before`, or a clocked match whose deal ended before `deals_over_before`.
+    Rows another transaction holds are skipped (SKIP LOCKED): that one is acting on them, so
+    several clocks share the work and never act on one turn twice. So are the `skip` ones."""
+    matches = (
+        Match.objects.select_for_update(skip_locked=True)
+        .exclude(id__in=skip)
+        .values_list("id", "version")
+    )
+    due = (
+        matches.filter(turn_deadline__lte=turns_before).order_by("turn_deadline").first()
+        or matches.filter(
+            status=Status.DEAL_OVER.value,
+            turn_seconds__isnull=False,
+            updated_at__lte=deals_over_before,
+        )
+        .order_by("updated_at")
+        .first()
+    )
+    if due is None:
+        return None
+    match_id, version = due
+    # Locked already: this reads the row as the lock found it.
+    return match_load(match_id=match_id, player=None, lock=True), version
+
+
 def match_list(*, player: Player, status: str | None = None) -> QuerySet[Match]:
     """The matches `player` sits at."""
     matches = Match.objects.filter(seats__player=player)
@@ -198,6 +260,22 @@ def match_event_lines(
     return lines
 
 
+def match_lines_matching(*, match_id: uuid.UUID, line: str) -> list[tuple[int, datetime, str]]:
+    """(seq, time written, encoded event) for the match's events whose encoded line matches
+    the regular expression `line` whole, in order. Postgres picks the batches that hold one,
+    so a long match is not read whole."""
+    pattern = re.compile(line)
+    batches = EventBatch.objects.filter(match_id=match_id, events__regex=f"(?n)^{line}$")
+    return [
+        (seq, created_at, text)
+        for end, created_at, events in batches.order_by("seq").values_list(
+            "seq", "created_at", "events"
+        )
+        for seq, text in numbered_lines([(end, events)])
+        if pattern.fullmatch(text)
+    ]
+
+
 def match_events(
     *, match_id: uuid.UUID, first: int = 1, last: int | None = None
 ) -> list[tuple[int, Event]]:
@@ -218,11 +296,13 @@ def match_events_after(*, match_id: uuid.UUID, after: int, limit: int) -> list[t
     return [(seq, decode_event(line)) for seq, line in lines]
 
 
-def deal_events(*, match_id: uuid.UUID, series: int, number: int) -> list[tuple[int, Event]]:
+def deal_events(*, match_id: uuid.UUID, series: int, deal_number: int) -> list[tuple[int, Event]]:
     """The events of one deal, from its deal_started to the event before the next deal (or
     the match's last event), as (seq, event); empty for a deal that does not exist."""
     starts = Deal.objects.filter(match_id=match_id).order_by("started_seq")
-    first = starts.filter(series=series, number=number).values_list("started_seq", flat=True)
+    first = starts.filter(series=series, deal_number=deal_number).values_list(
+        "started_seq", flat=True
+    )
     if not first:
         return []
     after = starts.filter(started_seq__gt=first[0]).values_list("started_seq", flat=True)[:1]
@@ -244,6 +324,8 @@ class StoredMatch:
     events: list[tuple[int, str]]
     """(seq, encoded event) in seq order, as stored."""
     deals: list[Deal]
+    writes: dict[int, datetime]
+    """When each write was stored, by the seq of its last event."""
 
 
 def match_stored(*, match_id: uuid.UUID) -> StoredMatch | None:
@@ -252,14 +334,19 @@ def match_stored(*, match_id: uuid.UUID) -> StoredMatch | None:
     row = Match.objects.select_for_update().filter(id=match_id).first()
     if row is None:
         return None
-    batches = EventBatch.objects.filter(match_id=match_id).order_by("seq")
-    events = list(numbered_lines(batches.values_list("seq", "events")))
-    return StoredMatch(row, events, list(Deal.objects.filter(match_id=match_id)))
+    batches = list(
+        EventBatch.objects.filter(match_id=match_id)
+        .order_by("seq")
+        .values_list("seq", "events", "created_at")
+    )
+    events = list(numbered_lines((seq, text) for seq, text, _ in batches))
+    writes = {seq: created_at for seq, _, created_at in batches}
+    return StoredMatch(row, events, list(Deal.objects.filter(match_id=match_id)), writes)
 
 
 # --- Writes ---------------------------------------------------------------------------------
 
-_PROJECTION = (*match_columns(MatchState()), "updated_at")
+_PROJECTION = (*match_columns(MatchState()), "turn_deadline", "updated_at")
 _FIELDS = [Match._meta.get_field(name) for name in _PROJECTION]
 _UPDATE_PROJECTION = (
     f"UPDATE {Match._meta.db_table} SET {', '.join(f'{field.column} = %s' for field in _FIELDS)}"
@@ -301,6 +388,10 @@ def _events_batch(row: Match, first_seq: int, events: list[Event], now: datetime
     return EventBatch(match=row, seq=first_seq + len(events) - 1, events=text, created_at=now)
 
 
+def _humans(seats: Iterable[SeatInfo]) -> list[str]:
+    return [seat.player for seat in seats if seat.kind == Player.Kind.HUMAN and seat.player]
+
+
 def _deal_writes(row: Match, first_seq: int, events: Iterable[Event], now: datetime) -> list:
     """The events' deal changes as statements: new rows in one insert, and updates of stored
     rows. They run in one statement, which sees no row it inserts and may update a row only
@@ -311,8 +402,10 @@ def _deal_writes(row: Match, first_seq: int, events: Iterable[Event], now: datet
     for seq, event in enumerate(events, start=first_seq):
         for change in deal_changes(seq, event):
             if change.insert:
-                series, number = change.key
-                new[change.key] = Deal(match=row, series=series, number=number, **change.fields)
+                series, deal_number = change.key
+                new[change.key] = Deal(
+                    match=row, series=series, deal_number=deal_number, **change.fields
+                )
                 continue
             fields = {**change.fields, "ended_at": now}
             if change.key is None:
@@ -327,28 +420,31 @@ def _deal_writes(row: Match, first_seq: int, events: Iterable[Event], now: datet
                 ended[change.key] = fields
     statements = [_insert(list(new.values()))] if new else []
     table = Deal._meta.db_table
-    for (series, number), fields in ended.items():
+    for (series, deal_number), fields in ended.items():
         statements.append(
             (
                 f"UPDATE {table} SET outcome = %s, ended_at = %s"
-                " WHERE match_id = %s AND series = %s AND number = %s",
-                [fields["outcome"], fields["ended_at"], row.pk, series, number],
+                " WHERE match_id = %s AND series = %s AND deal_number = %s",
+                [fields["outcome"], fields["ended_at"], row.pk, series, deal_number],
             )
         )
     if abandoned is not None:
         sql = f"UPDATE {table} SET outcome = %s, ended_at = %s WHERE match_id = %s AND outcome = ''"
         params = [abandoned["outcome"], abandoned["ended_at"], row.pk]
-        for series, number in ended:
-            sql += " AND (series, number) <> (%s, %s)"
-            params += [series, number]
+        for series, deal_number in ended:
+            sql += " AND (series, deal_number) <> (%s, %s)"
+            params += [series, deal_number]
         statements.append((sql, params))
     return statements
 
 
-def _run_as_one(statements: list[Statement]) -> None:
+def _run_as_one(statements: list[Statement], notice: str | None = None) -> None:
     """Run the write's statements as one, the first ones as data-modifying CTEs: one round
     trip. Foreign keys are checked at the end of the statement, so a row may refer to one
-    inserted beside it."""
+    inserted beside it. With a `notice`, the statement ends by sending it to the streams
+    (games.notices): Postgres delivers it at commit, and never for a rolled-back write."""
+    if notice is not None:
+        statements = [*statements, (NOTIFY_SQL, [notice])]
     *before, (last, last_params) = statements
     ctes = ", ".join(f"write_{number} AS ({sql})" for number, (sql, _) in enumerate(before))
     params = [param for _, statement_params in before for param in statement_params]
@@ -356,9 +452,12 @@ def _run_as_one(statements: list[Statement]) -> None:
         cursor.execute(f"WITH {ctes} {last}" if before else last, [*params, *last_params])
 
 
-def _set_projection(row: Match, state: MatchState, now: datetime) -> None:
+def _set_projection(row: Match, state: MatchState, events: list[Event], now: datetime) -> None:
     for name, value in match_columns(state).items():
         setattr(row, name, value)
+    row.turn_deadline = turn_deadline(
+        state, events, previous=row.turn_deadline, written_at=now, turn_seconds=row.turn_seconds
+    )
     row.updated_at = now
 
 
@@ -385,21 +484,22 @@ def match_insert(
         invite=invite,
         turn_seconds=turn_seconds,
     )
-    _set_projection(row, state, now)
-    _run_as_one(
-        [
-            _insert([row]),
-            _insert([Seat(match=row, number=n, player=player) for n, player in enumerate(players)]),
-            *_deal_writes(row, 1, events, now),
-            _insert([_events_batch(row, 1, events, now)]),
-        ]
-    )
+    _set_projection(row, state, events, now)
     seats = [
         SeatInfo(player.name, player.kind, str(player.pk))
         if player
         else SeatInfo(None, Player.Kind.HUMAN, None)
         for player in players
     ]
+    _run_as_one(
+        [
+            _insert([row]),
+            _insert([Seat(match=row, number=n, player=player) for n, player in enumerate(players)]),
+            *_deal_writes(row, 1, events, now),
+            _insert([_events_batch(row, 1, events, now)]),
+        ],
+        notice=notice_payload(row.pk, row.version, _humans(seats)),
+    )
     return LoadedMatch(row, state, seats, 0, list(enumerate(events, start=1)))
 
 
@@ -409,6 +509,11 @@ def match_seat_player(*, match: LoadedMatch, seat: int, player: Player) -> None:
     Seat.objects.filter(match_id=match.row.id, number=seat).update(player=player)
     match.seats[seat] = SeatInfo(player.name, player.kind, str(player.pk))
     match.viewer_seat = seat
+    # The join's events were announced before this seat was taken: tell its new player too.
+    with connection.cursor() as cursor:
+        cursor.execute(
+            NOTIFY_SQL, [notice_payload(match.row.id, match.row.version, _humans(match.seats))]
+        )
 
 
 def match_append(*, match: LoadedMatch, events: list[Event], state: MatchState) -> None:
@@ -416,14 +521,16 @@ def match_append(*, match: LoadedMatch, events: list[Event], state: MatchState) 
     Call inside a transaction, on a match loaded with its lock."""
     now = timezone.now()
     first_seq = match.row.version + 1
-    _set_projection(match.row, state, now)
-    # The projection, the deals and the events in one statement: one round trip.
+    _set_projection(match.row, state, events, now)
+    # The projection, the deals, the events and the streams' notice in one statement: one
+    # round trip.
     _run_as_one(
         [
             _update_projection(match.row),
             *_deal_writes(match.row, first_seq, events, now),
             _insert([_events_batch(match.row, first_seq, events, now)]),
-        ]
+        ],
+        notice=notice_payload(match.row.pk, match.row.version, _humans(match.seats)),
     )
     match.state = state
     match.appended = list(enumerate(events, start=first_seq))
@@ -436,14 +543,20 @@ def match_set_ai_level(*, match: LoadedMatch, ai_level: str) -> None:
     Match.objects.filter(id=match.row.id).update(ai_level=ai_level)
 
 
-def match_reproject(*, match_id: uuid.UUID, state: MatchState, deals: dict) -> None:
-    """Overwrite the stored projection of a match with `state` and `deals` (as
-    `deals_in_memory` builds them), under its row lock: the repair of rebuild_projections."""
+def match_reproject(
+    *, match_id: uuid.UUID, state: MatchState, deals: dict, deadline: datetime | None
+) -> None:
+    """Overwrite the stored projection of a match with `state`, its turn `deadline` and
+    `deals` (as `deals_in_memory` builds them), under its row lock: the repair of
+    rebuild_projections."""
     row = Match.objects.select_for_update().get(id=match_id)
-    _set_projection(row, state, timezone.now())
+    for name, value in match_columns(state).items():
+        setattr(row, name, value)
+    row.turn_deadline = deadline
+    row.updated_at = timezone.now()
     _run_as_one([_update_projection(row)])
     Deal.objects.filter(match=row).delete()
     Deal.objects.bulk_create(
-        Deal(match=row, series=series, number=number, **fields)
-        for (series, number), fields in deals.items()
+        Deal(match=row, series=series, deal_number=deal_number, **fields)
+        for (series, deal_number), fields in deals.items()
     )

@@ -81,7 +81,7 @@ def match_view(*, match: LoadedMatch) -> dict:
         "humans": state.humans,
         "invite": invite,
         "turn_seconds": row.turn_seconds,
-        "turn_deadline": None,
+        "turn_deadline": _timestamp(row.turn_deadline) if row.turn_deadline else None,
         "created_at": _timestamp(row.created_at),
         "updated_at": _timestamp(row.updated_at),
     }

@@ -5,28 +5,21 @@ from django.conf import settings
 from drf_spectacular.utils import PolymorphicProxySerializer, extend_schema_field
 from rest_framework import serializers
 
+from edge.serializers import PointsField, RequestBodySerializer
 from games.ai import AI_LEVELS, DEFAULT_AI_LEVEL
-from games.engine import CATEGORIES, RANKS, Action
+from games.engine import CATEGORIES, MATCH_DEALS, RANKS, SEATS, Action, Outcome, Status
 
 ACTION_NAMES = tuple(action.value for action in Action)
-MATCH_STATUSES = ("waiting", "in_deal", "deal_over", "finished", "abandoned")
+# A match is stored once started, so a client never sees not_started.
+MATCH_STATUSES = tuple(status.value for status in Status if status is not Status.NOT_STARTED)
 SEAT_KINDS = ("human", "ai")
-DEAL_OUTCOMES = ("showdown", "uncontested")
+# Abandoned deals have no deal_ended event, so no result says so.
+DEAL_OUTCOMES = (Outcome.SHOWDOWN.value, Outcome.UNCONTESTED.value)
 MAX_SEED = 2**63 - 1
 MAX_VERSION = 2**31 - 1
+MAX_WAIT_SECONDS = 30
+"""The longest a long-poll of `events` waits."""
 ACTORS = ("player", "ai", "clock")
-
-
-@extend_schema_field(
-    {
-        "type": "string",
-        "pattern": r"^-?\d+(/\d+)?$",
-        "description": "An exact number of points in lowest terms, as '7/3', '-1/2' or '4'.",
-        "example": "7/3",
-    }
-)
-class PointsField(serializers.CharField):
-    pass
 
 
 class ChoiceField(serializers.ChoiceField):
@@ -40,26 +33,6 @@ class ChoiceField(serializers.ChoiceField):
         if key == "invalid_choice":
             kwargs["allowed"] = ", ".join(str(choice) for choice in self.choices)
         super().fail(key, **kwargs)
-
-
-class RequestBodySerializer(serializers.Serializer):
-    # A request body that refuses fields it does not know: a typo such as `ai_levle` is an
-    # error, not a default silently used. (A comment: drf-spectacular publishes docstrings.)
-
-    def to_internal_value(self, data):
-        if isinstance(data, dict):
-            unknown = sorted(set(data) - set(self.fields))
-            if unknown:
-                allowed = ", ".join(self.fields) or "none"
-                raise serializers.ValidationError(
-                    {
-                        name: serializers.ErrorDetail(
-                            f"Unknown field; allowed: {allowed}.", code="unknown_field"
-                        )
-                        for name in unknown
-                    }
-                )
-        return super().to_internal_value(data)
 
 
 class MatchCreateSerializer(RequestBodySerializer):
@@ -81,7 +54,7 @@ class MatchCreateSerializer(RequestBodySerializer):
     # which would break every client that creates a match without it.
     humans = serializers.IntegerField(
         min_value=1,
-        max_value=4,
+        max_value=SEATS,
         required=False,
         help_text="How many humans play (default 1): you at seat 0, the others at seats 1 to "
         "humans - 1 in the order they join with the `invite`. Above 1, the match waits "
@@ -150,10 +123,31 @@ class EventsQuerySerializer(serializers.Serializer):
     after = serializers.IntegerField(
         min_value=0, max_value=MAX_VERSION, default=0, help_text="Return events with seq > after."
     )
+    wait = serializers.IntegerField(
+        min_value=0,
+        max_value=MAX_WAIT_SECONDS,
+        default=0,
+        help_text="A long-poll: when there is no event after `after` yet, wait up to this many "
+        "seconds for one, and answer as soon as it is written (else with no events).",
+    )
+
+
+class StreamQuerySerializer(serializers.Serializer):
+    after = serializers.IntegerField(
+        min_value=0,
+        max_value=MAX_VERSION,
+        default=0,
+        help_text="Send the events with seq > after; the Last-Event-ID header wins over it.",
+    )
+    ticket = serializers.CharField(
+        required=False,
+        help_text="A single-use ticket from POST /stream-tickets, for clients that cannot "
+        "send an Authorization header (a browser's EventSource). Never put a token here.",
+    )
 
 
 class MatchSeatSerializer(serializers.Serializer):
-    seat = serializers.IntegerField(min_value=0, max_value=3)
+    seat = serializers.IntegerField(min_value=0, max_value=SEATS - 1)
     name = serializers.CharField(
         allow_null=True, help_text="Null at a human seat nobody has taken yet."
     )
@@ -170,7 +164,7 @@ class MatchSeatSerializer(serializers.Serializer):
 
 
 class DealResultSeatSerializer(serializers.Serializer):
-    seat = serializers.IntegerField(min_value=0, max_value=3)
+    seat = serializers.IntegerField(min_value=0, max_value=SEATS - 1)
     hand = serializers.ListField(
         child=serializers.ChoiceField(choices=RANKS),
         allow_null=True,
@@ -196,13 +190,13 @@ class MatchViewSerializer(serializers.Serializer):
     version = serializers.IntegerField(help_text="The seq of the last event.")
     series = serializers.IntegerField(help_text="1, then one more on each restart.")
     deal_number = serializers.IntegerField(
-        min_value=0, max_value=12, help_text="0 while a table waits for its humans."
+        min_value=0, max_value=MATCH_DEALS, help_text="0 while a table waits for its humans."
     )
     status = serializers.ChoiceField(choices=MATCH_STATUSES)
     ai_level = serializers.ChoiceField(choices=AI_LEVELS)
     seeded = serializers.BooleanField()
     dealer = serializers.IntegerField(
-        min_value=0, max_value=3, allow_null=True, help_text="Null while a table waits."
+        min_value=0, max_value=SEATS - 1, allow_null=True, help_text="Null while a table waits."
     )
     turn = serializers.IntegerField(allow_null=True)
     pot = serializers.IntegerField()
@@ -219,7 +213,7 @@ class MatchViewSerializer(serializers.Serializer):
     last_deal = DealResultSerializer(allow_null=True)
     winners = serializers.ListField(child=serializers.IntegerField(), allow_null=True)
     humans = serializers.IntegerField(
-        min_value=1, max_value=4, help_text="How many human seats (0 to humans - 1)."
+        min_value=1, max_value=SEATS, help_text="How many human seats (0 to humans - 1)."
     )
     invite = serializers.CharField(
         allow_null=True,
@@ -230,8 +224,8 @@ class MatchViewSerializer(serializers.Serializer):
     )
     turn_deadline = serializers.DateTimeField(
         allow_null=True,
-        help_text="When the human to act runs out of time (RFC 3339 UTC); null for now: "
-        "the clock comes in a later release.",
+        help_text="When the human to act runs out of time (RFC 3339 UTC): then the server "
+        "acts for them. Null without a clock, or when no human is to act.",
     )
     created_at = serializers.DateTimeField()
     updated_at = serializers.DateTimeField()

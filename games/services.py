@@ -4,11 +4,13 @@ one transaction."""
 
 import secrets
 import uuid
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from dataclasses import dataclass, field
+from datetime import datetime, timedelta
 from fractions import Fraction
 
-from django.db import transaction
+from django.conf import settings
+from django.db import DatabaseError, transaction
 
 from games import ai, repository
 from games.ai.coach import coach
@@ -56,16 +58,22 @@ class Step:
             self.events.append(event)
 
 
+def ai_act(step: Step, *, ai_level: str, by: str = "ai") -> None:
+    """The AI takes the action of the seat whose turn it is, seeing only that seat's view:
+    for an AI seat, a human who left (`by` "ai"), or a human whose time ran out ("clock")."""
+    state = step.state
+    seat = state.deal.turn
+    view = observe(state, seat)
+    rng = ai.ai_rng(state.seed, state.series, state.deal.deal_number, seat, len(view.history))
+    step.apply(Act(seat, ai.choose_action(ai_level, view, legal_actions(state, seat), rng), by))
+
+
 def run_ai_seats(step: Step, *, ai_level: str) -> None:
-    """Let the AI act (at AI seats, and for humans who left), each seat seeing only its own
-    view, until it is a present human's turn or the deal is over."""
+    """Let the AI act (at AI seats, and for humans who left) until it is a present human's
+    turn or the deal is over."""
     state = step.state
     while state.status is Status.IN_DEAL and state.ai_plays(state.deal.turn):
-        seat = state.deal.turn
-        view = observe(state, seat)
-        rng = ai.ai_rng(state.seed, state.series, state.deal.number, seat, len(view.history))
-        action = ai.choose_action(ai_level, view, legal_actions(state, seat), rng)
-        step.apply(Act(seat, action, "ai"))
+        ai_act(step, ai_level=ai_level)
 
 
 def _ai_personas() -> list[Player]:
@@ -242,6 +250,61 @@ def match_join(*, match_id: uuid.UUID, player: Player, invite: str) -> LoadedMat
     _match_step(match, Join(player.name), expected_version=None)
     repository.match_seat_player(match=match, seat=seat, player=player)
     return match
+
+
+class ClockMoveFailed(Exception):
+    """The clock's move in one match failed (and was rolled back)."""
+
+    def __init__(self, match_id: uuid.UUID):
+        super().__init__(f"the clock's move in match {match_id} failed")
+        self.match_id = match_id
+
+
+@dataclass(frozen=True, slots=True)
+class ClockMove:
+    match_id: uuid.UUID
+    deadline: datetime | None
+    """The deadline of the turn the clock took; None when it dealt the next deal."""
+
+
+@transaction.atomic
+def match_clock_tick(*, now: datetime, skip: Collection[uuid.UUID] = ()) -> ClockMove | None:
+    """The clock's move in one match where it is due (other than those in `skip`), and the
+    AI seats' replies: the AI acts for a present human whose turn ran out (recorded `by`
+    "clock"), or deals the next deal of a clocked match whose deal ended a while ago.
+    None when nothing is due; a move that fails raises ClockMoveFailed, which names the
+    match."""
+    grace = timedelta(seconds=settings.ASNAS_CLOCK_GRACE_SECONDS)
+    pause = timedelta(seconds=settings.ASNAS_NEXT_DEAL_SECONDS)
+    due = repository.match_lock_due(
+        turns_before=now - grace, deals_over_before=now - pause, skip=skip
+    )
+    if due is None:
+        return None
+    match, version = due
+    if match.row.version != version:  # changed before the lock: the next poll looks again
+        return None
+    deadline = match.row.turn_deadline
+    try:
+        _clock_move(match)
+    except DatabaseError:
+        raise  # the database's fault, not the match's
+    except Exception as error:
+        raise ClockMoveFailed(match.row.id) from error
+    return ClockMove(match.row.id, deadline)
+
+
+def _clock_move(match: LoadedMatch) -> None:
+    step = Step(match.state)
+    state, level = step.state, match.row.ai_level
+    if state.status is Status.IN_DEAL:
+        seat = state.deal.turn
+        while state.status is Status.IN_DEAL and state.deal.turn == seat:  # a look keeps it
+            ai_act(step, ai_level=level, by="clock")
+    else:
+        step.apply(NextDeal())
+    run_ai_seats(step, ai_level=level)
+    repository.match_append(match=match, events=step.events, state=step.state)
 
 
 def _next_deal(match: LoadedMatch) -> NextDeal:

@@ -3,7 +3,7 @@ from django.db.models import Count
 from django.urls import reverse
 from django.utils.html import format_html
 
-from asnas_api.admin import StrictFiltersAdmin
+from edge.admin import StrictFiltersAdmin
 from players.models import Player
 
 

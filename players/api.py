@@ -1,24 +1,30 @@
 """The player API: one viewset on the router. Registering is the one public action; every
 other one needs a token."""
 
-from drf_spectacular.utils import OpenApiExample, extend_schema
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiExample, OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import status
 from rest_framework.decorators import action
 from rest_framework.permissions import AllowAny
 from rest_framework.response import Response
 
-from asnas_api.schema import UNAUTHORIZED, VALIDATION_ERROR
-from games.api import RateScopedViewSet, valid
+from edge.api import RateScopedViewSet, valid
+from edge.schema import NOT_FOUND, UNAUTHORIZED, VALIDATION_ERROR
+from games import streams
+from games.api import STREAM_AUTHENTICATION, STREAM_UNAUTHORIZED, EventStreamViewSet
 from players import selectors, services
 from players.serializers import (
     PlayerCreatedSerializer,
     PlayerCreateSerializer,
     PlayerProfileSerializer,
+    StreamTicketCreateSerializer,
+    StreamTicketSerializer,
     TokenIssuedSerializer,
+    player_notice_field,
 )
 
 
-class PlayerViewSet(RateScopedViewSet):
+class PlayerViewSet(RateScopedViewSet, EventStreamViewSet):
     public_actions = {"create"}
     action_rate_scopes = {"create": ("player_create",)}
 
@@ -109,3 +115,62 @@ class PlayerViewSet(RateScopedViewSet):
     def tokens_revoke_current(self, request):
         services.token_revoke(player=request.user, token=request.auth)
         return Response(status=status.HTTP_204_NO_CONTENT)
+
+    @extend_schema(
+        operation_id="players_stream",
+        summary="Your notices live: whose turn it is, in every match you sit at",
+        description="`text/event-stream`, with `event:` naming each notice: `your_turn` "
+        "`{match_id, deadline}` when a turn of yours begins (first one for each unfinished "
+        "match where it is your turn as the stream opens), `match_started` `{match_id}` when "
+        "deal 1 of a series starts, `match_finished` `{match_id, winners, totals}`. A comment "
+        "line at least every 15 s. Authenticate with the bearer token, or a `ticket` from "
+        "POST /stream-tickets issued without `match_id`.",
+        parameters=[
+            OpenApiParameter(
+                "ticket",
+                OpenApiTypes.STR,
+                description="A single-use ticket from POST /stream-tickets, without `match_id`.",
+            )
+        ],
+        responses={
+            (200, "text/event-stream"): OpenApiResponse(
+                player_notice_field(),
+                description="Server-Sent Events; each `data:` line is one PlayerNotice, named "
+                "by its `event:` line.",
+            ),
+            401: STREAM_UNAUTHORIZED,
+        },
+    )
+    @action(
+        detail=False,
+        methods=["get"],
+        url_path="me/stream",
+        authentication_classes=STREAM_AUTHENTICATION,
+    )
+    def stream(self, request):
+        return streams.event_stream_response(streams.player_stream(player=request.user))
+
+
+class StreamTicketViewSet(RateScopedViewSet):
+    @extend_schema(
+        operation_id="stream_tickets_create",
+        summary="A ticket to open a stream where no header can be sent",
+        description="Browsers' EventSource cannot send `Authorization`, and a token must never "
+        "be in a URL: this single-use ticket, good for 60 s, opens the stream of `match_id` "
+        "(`/matches/{id}/stream?ticket=...`), or without `match_id` your own "
+        "(`/players/me/stream?ticket=...`). Any server of the service redeems it.",
+        request=StreamTicketCreateSerializer,
+        responses={
+            201: StreamTicketSerializer,
+            400: VALIDATION_ERROR,
+            401: UNAUTHORIZED,
+            404: NOT_FOUND,
+        },
+    )
+    def create(self, request):
+        data = valid(StreamTicketCreateSerializer, request.data)
+        ticket, expires_at = services.stream_ticket_create(
+            player=request.user, match_id=data.get("match_id")
+        )
+        body = StreamTicketSerializer({"ticket": ticket, "expires_at": expires_at}).data
+        return Response(body, status=status.HTTP_201_CREATED)

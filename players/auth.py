@@ -1,4 +1,5 @@
-"""Bearer-token authentication: `Authorization: Bearer <token>`, looked up by its hash."""
+"""Bearer-token authentication: `Authorization: Bearer <token>`, looked up by its hash; and
+the streams' single-use tickets, `?ticket=`, for clients that cannot send headers."""
 
 from django.db import DEFAULT_DB_ALIAS
 from drf_spectacular.extensions import OpenApiAuthenticationExtension
@@ -6,6 +7,7 @@ from rest_framework import authentication, exceptions
 
 from asnas_api.throttling import RateLimit
 from players.models import Player, Token
+from players.services import stream_ticket_redeem
 from players.tokens import hash_token
 
 # Raw SQL: every request runs it, and the ORM takes longer to compile it than Postgres takes to
@@ -59,3 +61,38 @@ class BearerTokenScheme(OpenApiAuthenticationExtension):
 
     def get_security_definition(self, auto_schema):
         return {"type": "http", "scheme": "bearer", "description": "The token from POST /players."}
+
+
+class StreamTicketAuthentication(authentication.BaseAuthentication):
+    """`?ticket=` (from POST /stream-tickets) on the stream it was issued for; without one,
+    the next authenticator (the bearer token) decides."""
+
+    def authenticate(self, request):
+        ticket = request.query_params.get("ticket")
+        if ticket is None:
+            return None
+        player = stream_ticket_redeem(
+            ticket=ticket, match_id=request.parser_context["kwargs"].get("match_id")
+        )
+        if player is None:
+            raise exceptions.AuthenticationFailed(
+                "The ticket was used already, has expired, or is for another stream.",
+                code="invalid_ticket",
+            )
+        return player, None
+
+    def authenticate_header(self, request) -> str:
+        return BearerTokenAuthentication.keyword
+
+
+class StreamTicketScheme(OpenApiAuthenticationExtension):
+    target_class = StreamTicketAuthentication
+    name = "streamTicket"
+
+    def get_security_definition(self, auto_schema):
+        return {
+            "type": "apiKey",
+            "in": "query",
+            "name": "ticket",
+            "description": "A single-use ticket from POST /stream-tickets, good for 60 s.",
+        }

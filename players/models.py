@@ -44,3 +44,19 @@ class Token(models.Model):
     def __str__(self) -> str:
         # Never the hash: a name for logs and the shell must not help anyone guess a token.
         return f"token of player {self.player_id}, issued {self.created_at:%Y-%m-%d %H:%M:%S}"
+
+
+class StreamTicket(models.Model):
+    """A single-use pass to open one event stream, for clients that cannot send headers
+    (browsers' EventSource): `?ticket=` in the stream's URL, where a token must never be.
+    Only its SHA-256 is kept, in the database, so any server can redeem it."""
+
+    ticket_hash = models.CharField(max_length=64, primary_key=True, editable=False)
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="stream_tickets")
+    match_id = models.UUIDField(
+        null=True, blank=True, help_text="The match whose stream it opens; none: the player's."
+    )
+    expires_at = models.DateTimeField(db_index=True)
+
+    def __str__(self) -> str:
+        return f"stream ticket of player {self.player_id}, until {self.expires_at:%H:%M:%S}"

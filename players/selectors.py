@@ -1,6 +1,6 @@
+import uuid
 from fractions import Fraction
 
-from games.models import Seat
 from players.models import Player
 
 
@@ -8,7 +8,8 @@ def player_stats(*, player: Player) -> dict:
     """Stats over the matches the player sits at, from their own seat's totals, leaving out
     seeded ones (their deals were known). A match counts with its current series: a restart
     starts its totals again."""
-    rows = Seat.objects.filter(player=player, match__seeded=False).values_list(
+    # Through the reverse relation: players knows nothing of games, whose seats point here.
+    rows = player.seats.filter(match__seeded=False).values_list(
         "number", "match__status", "match__winners", "match__totals"
     )
     finished = [(seat, winners) for seat, status, winners, _ in rows if status == "finished"]
@@ -20,3 +21,7 @@ def player_stats(*, player: Player) -> dict:
             sum((Fraction(totals[seat]) for seat, _, _, totals in rows), Fraction(0))
         ),
     }
+
+
+def player_seated(*, player: Player, match_id: uuid.UUID) -> bool:
+    return Seat.objects.filter(match_id=match_id, player=player).exists()

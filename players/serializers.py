@@ -1,6 +1,7 @@
+from drf_spectacular.utils import PolymorphicProxySerializer
 from rest_framework import serializers
 
-from games.serializers import PointsField, RequestBodySerializer
+from edge.serializers import PointsField, RequestBodySerializer
 
 
 class PlayerCreateSerializer(RequestBodySerializer):
@@ -35,3 +36,52 @@ class PlayerProfileSerializer(serializers.Serializer):
     name = serializers.CharField()
     created_at = serializers.DateTimeField()
     stats = PlayerStatsSerializer()
+
+
+class StreamTicketCreateSerializer(RequestBodySerializer):
+    match_id = serializers.UUIDField(
+        required=False,
+        allow_null=True,
+        help_text="The match whose stream the ticket opens (one you sit at); leave it out for "
+        "your own stream, /players/me/stream.",
+    )
+
+
+class StreamTicketSerializer(serializers.Serializer):
+    ticket = serializers.CharField(
+        help_text="Pass as `?ticket=` to the stream; good once, until `expires_at`."
+    )
+    expires_at = serializers.DateTimeField(help_text="When the ticket stops working: in 60 s.")
+
+
+class YourTurnNoticeSerializer(serializers.Serializer):
+    match_id = serializers.UUIDField(help_text="The match where your turn began.")
+    deadline = serializers.DateTimeField(
+        allow_null=True, help_text="The match's `turn_deadline`: null without a turn clock."
+    )
+
+
+class MatchStartedNoticeSerializer(serializers.Serializer):
+    match_id = serializers.UUIDField(help_text="The match whose deal 1 (of a series) started.")
+
+
+class MatchFinishedNoticeSerializer(serializers.Serializer):
+    match_id = serializers.UUIDField(help_text="The match that finished.")
+    winners = serializers.ListField(
+        child=serializers.IntegerField(), help_text="The seats with the highest total."
+    )
+    totals = serializers.ListField(child=PointsField(), help_text="Each seat's total, exactly.")
+
+
+def player_notice_field() -> PolymorphicProxySerializer:
+    """What one `data:` line of the player's stream holds; its `event:` line names which."""
+    return PolymorphicProxySerializer(
+        component_name="PlayerNotice",
+        serializers=[
+            YourTurnNoticeSerializer,
+            MatchStartedNoticeSerializer,
+            MatchFinishedNoticeSerializer,
+        ],
+        resource_type_field_name=None,
+        many=False,
+    )

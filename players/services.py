@@ -1,6 +1,12 @@
-from django.db import transaction
+import uuid
+from datetime import datetime, timedelta
 
-from players.models import Player, Token
+from django.db import connection, transaction
+from django.utils import timezone
+
+from games.engine import DomainError
+from players import selectors
+from players.models import Player, StreamTicket, Token
 from players.tokens import hash_token, new_token
 
 
@@ -35,3 +41,47 @@ def token_revoke(*, player: Player, token: str) -> None:
     """`token` stops working at once. Revoking the last one locks the player out for good:
     only hashes are kept, so nothing can issue a token without one."""
     Token.objects.filter(player=player, token_hash=hash_token(token)).delete()
+
+
+STREAM_TICKET_SECONDS = 60
+
+
+@transaction.atomic
+def stream_ticket_create(*, player: Player, match_id: uuid.UUID | None) -> tuple[str, datetime]:
+    """A ticket to open the stream of `match_id`, one the player sits at, or with None the
+    player's own stream: single-use, good for STREAM_TICKET_SECONDS. Returns it with the
+    moment it expires; only its hash is stored."""
+    if match_id is not None and not selectors.player_seated(player=player, match_id=match_id):
+        raise DomainError("not_found", "No such match.")
+    ticket = new_token()
+    expires_at = timezone.now() + timedelta(seconds=STREAM_TICKET_SECONDS)
+    StreamTicket.objects.create(
+        ticket_hash=hash_token(ticket), player=player, match_id=match_id, expires_at=expires_at
+    )
+    return ticket, expires_at
+
+
+_REDEEM = (
+    f"DELETE FROM {StreamTicket._meta.db_table} WHERE ticket_hash = %s"
+    " RETURNING player_id, match_id, expires_at"
+)
+
+
+def stream_ticket_redeem(*, ticket: str, match_id: uuid.UUID | None) -> Player | None:
+    """The player `ticket` was issued to, if it is good for the stream of `match_id` (None:
+    the player's own); None otherwise. Used up either way: the DELETE lets exactly one of
+    any number of servers redeem it."""
+    with connection.cursor() as cursor:
+        cursor.execute(_REDEEM, [hash_token(ticket)])
+        row = cursor.fetchone()
+    if row is None:
+        return None
+    player_id, ticket_match, expires_at = row
+    if expires_at <= timezone.now() or ticket_match != match_id:
+        return None
+    return Player.objects.get(pk=player_id)
+
+
+def stream_tickets_purge(*, now: datetime) -> int:
+    """Delete the tickets expired before `now`; return how many."""
+    return StreamTicket.objects.filter(expires_at__lt=now).delete()[0]

@@ -6,7 +6,7 @@ from games import repository
 from games.engine import Status, legal_actions
 from games.models import Match
 from games.repository import LoadedMatch
-from games.services import match_act, match_next_deal
+from games.services import match_act, match_create, match_join, match_next_deal
 
 
 def play(match: LoadedMatch, *, deals: int, seed: int = 0) -> Match:
@@ -34,7 +34,34 @@ def stored_events(match_id) -> list[dict]:
     return [event.to_dict() for _, event in repository.match_events(match_id=match_id)]
 
 
-def stored_deck(match_id, series: int, number: int) -> tuple[str, ...]:
+def stored_deck(match_id, series: int, deal_number: int) -> tuple[str, ...]:
     """The deck of one deal, from its deal_started event: the one place it is stored."""
-    (_, started), *_ = repository.deal_events(match_id=match_id, series=series, number=number)
+    (_, started), *_ = repository.deal_events(
+        match_id=match_id, series=series, deal_number=deal_number
+    )
     return started.deck
+
+
+def seated(people, humans: int, seed: int = 3, turn_seconds: int | None = None) -> LoadedMatch:
+    """A table of `humans` of `people` (the first owns it), every seat taken: deal 1 begun."""
+    match = match_create(
+        owner=people[0], ai_level="easy", seed=seed, humans=humans, turn_seconds=turn_seconds
+    )
+    for guest in people[1:humans]:
+        match = match_join(match_id=match.row.id, player=guest, invite=match.row.invite)
+    return match
+
+
+def play_until(match: LoadedMatch, people, stop) -> LoadedMatch:
+    """Random legal play by whichever present human's turn it is, until `stop(state)`."""
+    rng = random.Random(1)
+    by_seat = {seat: people[seat] for seat in range(match.state.humans)}
+    while not stop(match.state):
+        state = match.state
+        if state.status is Status.DEAL_OVER:
+            match = match_next_deal(match_id=match.row.id, player=by_seat[0])
+        else:
+            seat = state.deal.turn
+            action = rng.choice(legal_actions(state, seat))
+            match = match_act(match_id=match.row.id, player=by_seat[seat], action=action)
+    return match

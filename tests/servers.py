@@ -13,7 +13,10 @@ from urllib.parse import urlsplit
 
 import psycopg
 import pytest
+from django.db import connection
 from psycopg import sql
+
+from games.clock import clocks_stop
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 # The one git-ignored folder for what tests leave to look at: screenshots, captures.
@@ -93,3 +96,32 @@ def served(log: Path, env: dict[str, str], workers: int = 2, ready: bool = True)
             except subprocess.TimeoutExpired:
                 server.kill()
                 server.wait()
+
+
+def committed_database_url() -> str:
+    """The URL of pytest-django's test database, for processes that read what a test with
+    `transactional_db` committed."""
+    name = connection.settings_dict["NAME"]
+    return urlsplit(os.environ["DATABASE_URL"])._replace(path=f"/{name}").geturl()
+
+
+@contextlib.contextmanager
+def clocks_running(count: int, log_dir: Path, env: dict[str, str]):
+    """`count` turn clocks (`manage.py run_clock`) with `env`; yields their processes and
+    stops them at the end, as serve does (SIGTERM)."""
+    clocks = []
+    try:
+        for number in range(count):
+            with (log_dir / f"clock-{number}.log").open("w") as output:
+                clocks.append(
+                    subprocess.Popen(
+                        [sys.executable, "manage.py", "run_clock"],
+                        cwd=BASE_DIR,
+                        env=env,
+                        stdout=output,
+                        stderr=subprocess.STDOUT,
+                    )
+                )
+        yield clocks
+    finally:
+        clocks_stop(clocks)

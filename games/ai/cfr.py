@@ -15,6 +15,8 @@ import random
 from bisect import bisect
 from itertools import accumulate
 
+from games.engine import SEATS
+
 from .deals import all_deals
 from .hands import N_HANDS, STRENGTH
 from .tree import TREE, Tree
@@ -53,7 +55,7 @@ class Trainer:
             t = float(self.iterations) if self.linear else 1.0
             deal = self.sample_deal()
             s = [strength[h] for h in deal]
-            for q in range(4):
+            for q in range(SEATS):
                 traverse(q, deal, s, t)
 
     def _traverse(self, q: int, deal, s: list[int], t: float) -> None:
@@ -64,7 +66,7 @@ class Trainer:
         stakes, folded, pot, showdown = tree.stakes, tree.folded, tree.pot, tree.showdown
         regret, average = self.regret, self.average
         rand = self.rng.random
-        seats = range(4)
+        seats = range(SEATS)
         mine = s[q]
         floor = 0.0 if self.plus else float("-inf")
 

@@ -7,8 +7,8 @@ can never disagree with the engine about which hand beats which.
 from math import comb, prod
 
 from games.engine import ALL_HANDS, RANKS, evaluate
+from games.engine.cards import COPIES_PER_RANK
 
-COPIES = 4
 N_HANDS = len(ALL_HANDS)
 """121 hand classes (five-card multisets the deck allows)."""
 
@@ -21,7 +21,7 @@ HAND_COUNTS: tuple[tuple[int, ...], ...] = tuple(
 """Per class, how many cards of each rank (in RANKS order) it holds."""
 
 MULTIPLICITY: tuple[int, ...] = tuple(
-    prod(comb(COPIES, count) for count in counts) for counts in HAND_COUNTS
+    prod(comb(COPIES_PER_RANK, count) for count in counts) for counts in HAND_COUNTS
 )
 """Per class, how many card-level hands (of the 15,504 five-card subsets of the 20
 distinguishable cards) it covers."""
@@ -61,7 +61,7 @@ def _equity_vs_one() -> tuple[float, ...]:
     (ties count half). Card removal is exact; a rough guide for the heuristics."""
     result = []
     for mine in range(N_HANDS):
-        left = [COPIES - c for c in HAND_COUNTS[mine]]
+        left = [COPIES_PER_RANK - c for c in HAND_COUNTS[mine]]
         won = total = 0
         for other in range(N_HANDS):
             weight = prod(comb(n, c) for n, c in zip(left, HAND_COUNTS[other], strict=True))

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
-from games.engine import MAX_STAKE, OPENING_STAKE, SeatView
+from games.engine import MAX_STAKE, OPENING_STAKE, SEATS, SeatView
 
 from .hands import HAND_INDEX, N_HANDS, STRENGTH, hand_class
 from .tree import TREE, Tree
@@ -126,7 +126,7 @@ class Strategy:
         if "look" in legal:
             return "look"  # free, and the table is for a seat that knows its hand
         node = TREE.index.get(tuple(action for _, action in view.history if action != "look"))
-        if node is None or TREE.player[node] != (view.seat - view.dealer) % 4:
+        if node is None or TREE.player[node] != (view.seat - view.dealer) % SEATS:
             raise StrategyError(f"betting history {view.history!r} is not in the tree")
         row = self.rows[node][hand_class(view.your_cards)]
         x = rng.randrange(SCALE)

@@ -9,7 +9,7 @@ best response that also watched `easy`'s looks could gain a little more.
 
 from fractions import Fraction
 
-from games.engine import ALL_HANDS, MAX_STAKE, SeatView, allowed_actions
+from games.engine import ALL_HANDS, MAX_STAKE, SEATS, SeatView, allowed_actions
 
 from . import heuristics
 from .hands import N_HANDS
@@ -31,7 +31,7 @@ def view_at(tree: Tree, node: int, hand: int | None, history=None) -> SeatView:
     (a class index) or, with None, still blind."""
     seat = tree.player[node]
     stakes = tree.stakes[node]
-    looked = tuple(s == seat and hand is not None for s in range(4))
+    looked = tuple(s == seat and hand is not None for s in range(SEATS))
     return SeatView(
         seat=seat,
         status="in_deal",
@@ -44,7 +44,7 @@ def view_at(tree: Tree, node: int, hand: int | None, history=None) -> SeatView:
         stakes=tuple(stakes),
         folded=tree.folded[node],
         looked=looked,
-        totals=(Fraction(0),) * 4,
+        totals=(Fraction(0),) * SEATS,
         your_cards=None if hand is None else ALL_HANDS[hand],
         history=_histories(tree)[node] if history is None else history,
         last_result=None,

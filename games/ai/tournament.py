@@ -67,7 +67,7 @@ def play_match(levels: tuple[str, ...], seed: int) -> tuple[list[list[Fraction]]
         if state.status is Status.IN_DEAL:
             seat = state.deal.turn
             view = observe(state, seat)
-            rng = ai_rng(seed, state.series, state.deal.number, seat, len(view.history))
+            rng = ai_rng(seed, state.series, state.deal.deal_number, seat, len(view.history))
             action = choose_action(levels[seat], view, legal_actions(state, seat), rng)
             events = decide(state, Act(seat, action))
         elif state.status is Status.DEAL_OVER:
@@ -76,7 +76,7 @@ def play_match(levels: tuple[str, ...], seed: int) -> tuple[list[list[Fraction]]
             break
         for event in events:
             evolve(state, event)
-        if state.status is not Status.IN_DEAL and len(deals) < state.deal.number:
+        if state.status is not Status.IN_DEAL and len(deals) < state.deal.deal_number:
             deals.append([result.delta for result in state.deal.result.seats])
     assert len(deals) == MATCH_DEALS
     return deals, list(state.totals)

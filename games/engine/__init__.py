@@ -6,6 +6,7 @@ one event; `observe` and `legal_actions` are all that a seat may know.
 """
 
 from .cards import DECK, HUMAN_SEAT, RANK_VALUE, RANKS, SEATS
+from .codec import CLOCK_ACTION_LINE, SEAT_CHANGE_LINE
 from .codec import decode as decode_event
 from .codec import encode as encode_event
 from .commands import Act, Action, Command, Join, Leave, NextDeal, Resign, Restart, StartMatch
@@ -81,6 +82,8 @@ __all__ = [
     "deal_rng",
     "decide",
     "decode_event",
+    "CLOCK_ACTION_LINE",
+    "SEAT_CHANGE_LINE",
     "encode_event",
     "event_from_dict",
     "event_view",

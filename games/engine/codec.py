@@ -56,6 +56,14 @@ _BY_NAME = {letter: name for name, letter in _BY.items()}
 _CATEGORY_NAME = {letter: name for name, letter in _CATEGORY.items()}
 
 
+# Regular expressions for whole stored lines, the same in Python and Postgres: the admin finds
+# these events in the stored text without decoding every line.
+CLOCK_ACTION_LINE = "B.*,c"
+"""An action the clock took."""
+SEAT_CHANGE_LINE = "[JL].*"
+"""A player_joined or player_left."""
+
+
 def _cards(cards) -> str:
     return "".join(_CARD[card] for card in cards)
 

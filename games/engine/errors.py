@@ -1,5 +1,5 @@
 """Refusals: every one carries a stable, machine-readable code. Which HTTP status a code
-becomes is the edge's business (asnas_api/problems.py), not the engine's or the services'."""
+becomes is the edge's business (edge/problems.py), not the engine's or the services'."""
 
 
 class DomainError(Exception):

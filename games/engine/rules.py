@@ -166,7 +166,7 @@ def _settle(deal: DealState) -> DealEnded:
                 shown=outcome == Outcome.SHOWDOWN and not deal.folded[seat],
             )
         )
-    return DealEnded(deal.series, deal.number, outcome, winners, tuple(seats))
+    return DealEnded(deal.series, deal.deal_number, outcome, winners, tuple(seats))
 
 
 def _leaders(totals) -> tuple[int, ...]:
@@ -217,7 +217,7 @@ def _decide_act(state: MatchState, command: Act) -> list[Event]:
     if after.turn is None:
         ended = _settle(after)
         events.append(ended)
-        if deal.number == MATCH_DEALS:
+        if deal.deal_number == MATCH_DEALS:
             totals = tuple(
                 total + result.delta
                 for total, result in zip(state.totals, ended.seats, strict=True)
@@ -233,7 +233,7 @@ def _decide_next_deal(state: MatchState) -> list[Event]:
     if state.status is _IN_DEAL:
         raise RuleError("deal_in_progress", "The current deal is not over yet.")
     deal = state.deal
-    return [_deal(state.seed, state.series, deal.number + 1, deal.dealer)]
+    return [_deal(state.seed, state.series, deal.deal_number + 1, deal.dealer)]
 
 
 def _decide_resign(state: MatchState, command: Resign) -> list[Event]:

@@ -55,7 +55,7 @@ def hands_from_deck(deck: tuple[str, ...], dealer: int) -> tuple[tuple[str, ...]
 @dataclass(slots=True)
 class DealState:
     series: int
-    number: int
+    deal_number: int
     dealer: int
     deck: tuple[str, ...]
     hands: tuple[tuple[str, ...], ...]
@@ -72,12 +72,14 @@ class DealState:
     result: DealEnded | None = None
 
     @classmethod
-    def opening(cls, series: int, number: int, dealer: int, deck: tuple[str, ...]) -> "DealState":
+    def opening(
+        cls, series: int, deal_number: int, dealer: int, deck: tuple[str, ...]
+    ) -> "DealState":
         stakes = [0] * SEATS
         stakes[dealer] = OPENING_STAKE
         return cls(
             series=series,
-            number=number,
+            deal_number=deal_number,
             dealer=dealer,
             deck=deck,
             hands=hands_from_deck(deck, dealer),
@@ -94,7 +96,7 @@ class DealState:
     def copy(self) -> "DealState":
         return DealState(
             self.series,
-            self.number,
+            self.deal_number,
             self.dealer,
             self.deck,
             self.hands,
@@ -112,7 +114,7 @@ class DealState:
     def to_dict(self) -> dict:
         return {
             "series": self.series,
-            "number": self.number,
+            "number": self.deal_number,  # the stored key of formats 1 to 3
             "dealer": self.dealer,
             "deck": list(self.deck),
             "stakes": list(self.stakes),
@@ -131,7 +133,7 @@ class DealState:
         deck = tuple(data["deck"])
         return cls(
             series=data["series"],
-            number=data["number"],
+            deal_number=data["number"],
             dealer=data["dealer"],
             deck=deck,
             hands=hands_from_deck(deck, data["dealer"]),
@@ -181,7 +183,7 @@ class MatchState:
 
     @property
     def deal_number(self) -> int:
-        return self.deal.number if self.deal else 0
+        return self.deal.deal_number if self.deal else 0
 
     def ai_plays(self, seat: int) -> bool:
         """Whether the AI acts for `seat`: an AI seat, or a human seat whose human left."""

@@ -87,7 +87,7 @@ def observe(state: MatchState, seat: int) -> SeatView:
         seat=seat,
         status=state.status.value,
         series=state.series,
-        deal_number=deal.number,
+        deal_number=deal.deal_number,
         dealer=deal.dealer,
         turn=deal.turn,
         pot=deal.pot,

@@ -27,7 +27,13 @@ def restarted_match(make_match):
             lines = [encode_event(event_from_dict({**p, "series": series})) for p in block]
             # The copied deal_started is the block's second event, after match_restarted.
             new_deals.append(
-                Deal(match=match, series=series, number=1, dealer=deal.dealer, started_seq=seq + 2)
+                Deal(
+                    match=match,
+                    series=series,
+                    deal_number=1,
+                    dealer=deal.dealer,
+                    started_seq=seq + 2,
+                )
             )
             seq += len(lines)
             new_batches.append(

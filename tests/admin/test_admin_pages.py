@@ -89,7 +89,7 @@ def test_match_page_shows_every_dealt_hand_with_its_category(admin_client, make_
     content = admin_client.get(f"/admin/games/match/{match.id}/change/").content.decode()
     names = dict(match.seats.values_list("number", "player__name"))
     for deal in Deal.objects.filter(match=match):
-        deck = stored_deck(match.id, deal.series, deal.number)
+        deck = stored_deck(match.id, deal.series, deal.deal_number)
         for seat, hand in enumerate(hands_from_deck(deck, deal.dealer)):
             category = evaluate(hand).category.replace("_", " ")
             assert f"seat {seat} ({names[seat]}): {' '.join(hand)} · {category}" in content

@@ -111,7 +111,7 @@ def test_a_match_of_13000_events_has_a_small_fast_page(admin_client, restarted_m
     assert all(not row["text"].startswith("None") for row in second)
     older = admin_client.get(url + "?series=2")
     assert [
-        (deal.series, deal.number)
+        (deal.series, deal.deal_number)
         for deal in older.context["inline_admin_formsets"][1].formset.get_queryset()
     ] == [(2, 1)]
 

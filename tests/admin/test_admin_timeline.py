@@ -12,6 +12,8 @@ from games.engine import (
     MatchCreated,
     MatchFinished,
     MatchRestarted,
+    PlayerJoined,
+    PlayerLeft,
     SeatResult,
 )
 
@@ -56,6 +58,9 @@ def settled(outcome: str, winners: tuple[int, ...], stakes: list[int]) -> DealEn
             "series 1 over · seat 2 wins · totals -7/3, 1, 10/3, -2",
         ),
         (MatchRestarted(2), "restart · series 2 begins"),
+        (PlayerJoined(1, "Babak"), "seat 1 joins"),
+        (PlayerLeft(1), "seat 1 leaves; the AI plays the seat"),
+        (PlayerLeft(0, abandoned=True), "seat 0 leaves; the AI plays the seat · match abandoned"),
     ],
 )
 def test_each_event_reads_at_a_glance(event, text):

@@ -29,7 +29,7 @@ def test_healthy_matches_pass(make_match):
     # A restart during deal 2 abandons it; then play on into the new series.
     match_next_deal(match_id=restarted.id, player=restarted.owner)
     restarted = play(match_restart(match_id=restarted.id, player=restarted.owner), deals=2)
-    assert Deal.objects.get(match=restarted, series=1, number=2).outcome == "abandoned"
+    assert Deal.objects.get(match=restarted, series=1, deal_number=2).outcome == "abandoned"
     assert Deal.objects.filter(match=restarted, series=2).exclude(outcome="").count() == 2
     assert run() == "3 matches checked, 0 mismatches\n"
 
@@ -57,7 +57,7 @@ def corrupt_a_payload(match):
 
 
 def corrupt_a_deal_row(match):
-    Deal.objects.filter(match=match, number=1).update(outcome="uncontested")
+    Deal.objects.filter(match=match, deal_number=1).update(outcome="uncontested")
 
 
 @pytest.mark.parametrize(

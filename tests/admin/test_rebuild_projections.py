@@ -20,12 +20,12 @@ def rebuild(*args) -> str:
 
 def stored(match) -> tuple:
     row = Match.objects.get(id=match.id)
-    deals = Deal.objects.filter(match=match).order_by("series", "number")
+    deals = Deal.objects.filter(match=match).order_by("series", "deal_number")
     return (
         row.version,
         row.totals,
         row.state,
-        list(deals.values_list("series", "number", "dealer", "started_seq", "outcome")),
+        list(deals.values_list("series", "deal_number", "dealer", "started_seq", "outcome")),
     )
 
 
@@ -33,8 +33,8 @@ def test_a_dry_run_reports_and_repair_rewrites_from_the_events(make_match):
     healthy, broken = make_match(deals=2), make_match(deals=3, seed=5, name="Bahram")
     good_healthy, good_broken = stored(healthy), stored(broken)
     Match.objects.filter(id=broken.id).update(version=F("version") + 1, totals=["9", "0", "0", "0"])
-    Deal.objects.filter(match=broken, number=1).update(outcome="uncontested", started_seq=99)
-    Deal.objects.filter(match=broken, number=2).delete()
+    Deal.objects.filter(match=broken, deal_number=1).update(outcome="uncontested", started_seq=99)
+    Deal.objects.filter(match=broken, deal_number=2).delete()
     corrupted = stored(broken)
 
     with pytest.raises(CommandError, match="1 of 2 matches failed"):

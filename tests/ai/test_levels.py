@@ -46,7 +46,7 @@ def test_a_level_plays_whole_matches_legally_and_replays_exactly(level):
                 seat = state.deal.turn
                 view = observe(state, seat)
                 legal = legal_actions(state, seat)
-                rng = ai_rng(seed, state.series, state.deal.number, seat, len(view.history))
+                rng = ai_rng(seed, state.series, state.deal.deal_number, seat, len(view.history))
                 action = choose_action(level, view, legal, rng)
                 assert action in legal
                 actions.append(action)

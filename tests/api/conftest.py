@@ -2,6 +2,7 @@ import pytest
 from rest_framework.test import APIClient
 
 from players.services import player_create
+from tests.live import LiveClient
 
 
 @pytest.fixture
@@ -13,6 +14,7 @@ def make_client(db):
         client = APIClient()
         client.credentials(HTTP_AUTHORIZATION=f"Bearer {token}")
         client.player = player
+        client.token = token  # for the clients of the live endpoints (tests/live.py)
         return client
 
     return make
@@ -33,3 +35,11 @@ def new_match(client):
         return response.json()
 
     return create
+
+
+@pytest.fixture
+def live():
+    """A LiveClient (tests/live.py): follows streams and long-polls on its own event loop."""
+    live = LiveClient()
+    yield live
+    live.close()

@@ -1,6 +1,6 @@
 """The check every error test shares: the problem body, and its code in the registry."""
 
-from asnas_api.problems import PROBLEMS
+from edge.problems import PROBLEMS
 
 
 def assert_problem(response, status: int, code: str) -> dict:

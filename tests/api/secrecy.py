@@ -21,7 +21,7 @@ def hands_in(value, path=()):
 
 
 def true_hands(match_id, series, deal_number):
-    deal = Deal.objects.get(match_id=match_id, series=series, number=deal_number)
+    deal = Deal.objects.get(match_id=match_id, series=series, deal_number=deal_number)
     return hands_from_deck(stored_deck(match_id, series, deal_number), deal.dealer)
 
 

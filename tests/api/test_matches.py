@@ -151,7 +151,7 @@ def test_restart_resets_totals_and_starts_a_new_series(client, new_match):
     assert [e["type"] for e in events][:2] == ["match_restarted", "deal_started"]
     assert events[0]["series"] == 2
     # The abandoned deal counts for nobody and stays in the history.
-    deals = list(Deal.objects.filter(match_id=view["id"], series=1).order_by("number"))
+    deals = list(Deal.objects.filter(match_id=view["id"], series=1).order_by("deal_number"))
     assert len(deals) == played + 1
     assert all(deal.outcome in ("showdown", "uncontested") for deal in deals[:-1])
     assert deals[-1].outcome == "abandoned"

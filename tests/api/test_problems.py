@@ -4,7 +4,7 @@ the domain raises is in it."""
 import re
 from pathlib import Path
 
-from asnas_api.problems import PROBLEMS, docs_table
+from edge.problems import PROBLEMS, docs_table
 
 ROOT = Path(__file__).resolve().parents[2]
 RAISED = re.compile(r"(?:RuleError|DomainError)\(\s*\"(\w+)\"")

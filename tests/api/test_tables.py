@@ -4,6 +4,7 @@ seeing only their own cards in every body and event."""
 import json
 import random
 import uuid
+from datetime import datetime, timedelta
 
 import pytest
 
@@ -12,6 +13,7 @@ from games.serializers import MatchViewSerializer
 from tests.api.play import play_table
 from tests.api.problems import assert_problem
 from tests.api.secrecy import check_event, check_view
+from tests.live import bearer
 
 pytestmark = pytest.mark.django_db
 
@@ -106,6 +108,17 @@ def test_join_refusals(make_client, table):
     )
 
 
+def test_a_table_s_view_carries_the_deadline_of_the_human_to_act(table):
+    clients, view = table(2, seed=3, turn_seconds=30)
+    assert view["turn"] in (0, 1)
+    deadline = datetime.fromisoformat(view["turn_deadline"])
+    assert view["turn_deadline"].endswith("Z") and deadline.utcoffset() == timedelta(0)
+    updated = datetime.fromisoformat(view["updated_at"])
+    assert deadline - updated == timedelta(seconds=30)
+    seen = [client.get(f"/api/v1/matches/{view['id']}").json() for client in clients]
+    assert {other["turn_deadline"] for other in seen} == {view["turn_deadline"]}
+
+
 def test_leaving_and_resigning_at_a_table(table):
     clients, view = table(2, seed=2)
     url = f"/api/v1/matches/{view['id']}"
@@ -148,12 +161,16 @@ def test_a_table_view_is_what_its_serializer_writes(table):
         assert json.dumps(shown) == json.dumps(MatchViewSerializer(shown).data)
 
 
+@pytest.mark.django_db(transaction=True)  # the streams are woken by notices sent at commit
 @pytest.mark.parametrize("seed", range(3))
-def test_four_humans_each_see_only_their_own_cards(table, seed):
-    """Every body each human gets, and every event as each one reads it, shows no card its
-    viewer may not see."""
+def test_four_humans_each_see_only_their_own_cards(table, live, seed):
+    """Every body each human gets, every event as each one reads it, and every message of
+    each one's live stream, shows no card its viewer may not see."""
     clients, view = table(4, seed=seed)
-    counts = {"bodies": 0, "events": 0, "shown": 0}
+    url = f"/api/v1/matches/{view['id']}/stream"
+    # Each follows the match from its first event to its end, as it is played.
+    streams = [live.follow(url, bearer(client.token)) for client in clients]
+    counts = {"bodies": 0, "events": 0, "stream messages": 0, "shown": 0}
 
     def check(body: dict) -> None:
         counts["bodies"] += 1
@@ -171,5 +188,9 @@ def test_four_humans_each_see_only_their_own_cards(table, seed):
         counts["shown"] += sum(check_event(event, view["id"], seat) for event in events)
         actors = {event["by"] for event in events if event["type"] == "action"}
         assert actors == {"player"}  # four humans, no AI seat, nobody left
+        streamed = [m["json"] for m in streams[seat].result(timeout=60) if "event" in m]
+        counts["stream messages"] += len(streamed)
+        counts["shown"] += sum(check_event(event, view["id"], seat) for event in streamed)
+        assert streamed == events  # the stream is the events as this seat reads them
     print(f"\nleak test seed {seed}: {counts}")
     assert counts["shown"] > 0  # the checks saw other seats' hands at showdowns

@@ -117,7 +117,7 @@ def _expected_codes(path: str, operation: dict) -> set[str]:
 
 
 def test_every_error_code_is_an_example_where_it_can_occur(schema):
-    from asnas_api.problems import PROBLEMS
+    from edge.problems import PROBLEMS
 
     documented = set()
     for path, operations in schema["paths"].items():

@@ -51,15 +51,15 @@ def test_a_deal_reads_its_own_events_only(make_match):
     match = make_match(deals=2, seed=6)
     match_next_deal(match_id=match.id, player=match.owner)
     restarted = match_restart(match_id=match.id, player=match.owner)
-    deal_2 = repository.deal_events(match_id=match.id, series=1, number=2)
+    deal_2 = repository.deal_events(match_id=match.id, series=1, deal_number=2)
     assert isinstance(deal_2[0][1], DealStarted) and deal_2[0][1].deal_number == 2
     assert isinstance(deal_2[-1][1], DealEnded)
-    abandoned = repository.deal_events(match_id=match.id, series=1, number=3)
+    abandoned = repository.deal_events(match_id=match.id, series=1, deal_number=3)
     assert isinstance(abandoned[-1][1], MatchRestarted)  # a restart ends the abandoned deal
-    started = Deal.objects.get(match=match, series=2, number=1).started_seq
-    new = repository.deal_events(match_id=match.id, series=2, number=1)
+    started = Deal.objects.get(match=match, series=2, deal_number=1).started_seq
+    new = repository.deal_events(match_id=match.id, series=2, deal_number=1)
     assert new[0][0] == started and new[-1][0] == restarted.row.version
-    assert repository.deal_events(match_id=match.id, series=2, number=2) == []
+    assert repository.deal_events(match_id=match.id, series=2, deal_number=2) == []
 
 
 def test_deal_rows_are_the_projection_of_the_events(owner):
@@ -67,18 +67,25 @@ def test_deal_rows_are_the_projection_of_the_events(owner):
     expected: dict = {}
     for seq, event in repository.match_events(match_id=match.id):
         repository.deals_in_memory(expected, seq, event)
-    rows = Deal.objects.filter(match=match).values("series", "number", *expected[1, 1])
-    assert {(row.pop("series"), row.pop("number")): row for row in rows} == expected
+    rows = Deal.objects.filter(match=match).values("series", "deal_number", *expected[1, 1])
+    assert {(row.pop("series"), row.pop("deal_number")): row for row in rows} == expected
     assert all(expected[1, number]["outcome"] for number in (1, 2, 3))
 
 
 def test_reproject_rewrites_a_broken_projection_from_the_events(make_match):
     match = make_match(deals=2, seed=9)
-    good = list(Deal.objects.filter(match=match).values_list("series", "number", "started_seq"))
+    good = list(
+        Deal.objects.filter(match=match).values_list("series", "deal_number", "started_seq")
+    )
     Deal.objects.filter(match=match).update(started_seq=1, outcome="abandoned")
     with transaction.atomic():
         stored = repository.match_stored(match_id=match.id)
-        state, deals = replay_stored(stored.events, [])
-        repository.match_reproject(match_id=match.id, state=state, deals=deals)
-    again = Deal.objects.filter(match=match).values_list("series", "number", "started_seq")
+        replayed = replay_stored(stored, [])
+        repository.match_reproject(
+            match_id=match.id,
+            state=replayed.state,
+            deals=replayed.deals,
+            deadline=replayed.turn_deadline,
+        )
+    again = Deal.objects.filter(match=match).values_list("series", "deal_number", "started_seq")
     assert sorted(again) == sorted(good)

@@ -1,12 +1,10 @@
 """Tables through the services, without HTTP: creating, joining, leaving, restarting, and
 each human seeing only their own seat."""
 
-import random
-
 import pytest
 
 from games import repository, selectors
-from games.engine import DomainError, Status, legal_actions
+from games.engine import DomainError, Status
 from games.integrity import check_matches
 from games.models import Deal
 from games.services import (
@@ -21,6 +19,7 @@ from games.services import (
 )
 from players.selectors import player_stats
 from players.services import player_create
+from tests.matches import play_until, seated
 
 pytestmark = pytest.mark.django_db
 
@@ -38,28 +37,6 @@ def refused(code: str, call, **arguments) -> None:
 
 def loaded(match, player):
     return repository.match_load(match_id=match.row.id, player=player)
-
-
-def seated(people, humans: int, seed: int = 3):
-    match = match_create(owner=people[0], ai_level="easy", seed=seed, humans=humans)
-    for guest in people[1:humans]:
-        match = match_join(match_id=match.row.id, player=guest, invite=match.row.invite)
-    return match
-
-
-def play_until(match, people, stop) -> object:
-    """Random legal play by whichever present human's turn it is, until `stop(state)`."""
-    rng = random.Random(1)
-    by_seat = {seat: people[seat] for seat in range(match.state.humans)}
-    while not stop(match.state):
-        state = match.state
-        if state.status is Status.DEAL_OVER:
-            match = match_next_deal(match_id=match.row.id, player=by_seat[0])
-        else:
-            seat = state.deal.turn
-            action = rng.choice(legal_actions(state, seat))
-            match = match_act(match_id=match.row.id, player=by_seat[seat], action=action)
-    return match
 
 
 def test_a_table_waits_with_an_invite_for_the_owner_only(people):

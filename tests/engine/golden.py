@@ -32,7 +32,7 @@ def digest(state: MatchState) -> list:
         [str(total) for total in state.totals],
         None
         if deal is None
-        else [deal.number, deal.turn, deal.pot, deal.high_stake, list(deal.stakes)],
+        else [deal.deal_number, deal.turn, deal.pot, deal.high_stake, list(deal.stakes)],
     ]
 
 

@@ -124,7 +124,7 @@ def check_event_views(events) -> None:
 
 def check_settlement(table: Table, ref: RefDeal, result: DealEnded) -> None:
     deal = table.state.deal
-    assert result.series == deal.series and result.deal_number == deal.number
+    assert result.series == deal.series and result.deal_number == deal.deal_number
     in_deal = ref.in_deal
     keys = {seat: reference_key(deal.hands[seat]) for seat in in_deal}
     if len(in_deal) == 1:
@@ -233,7 +233,7 @@ def test_random_match_follows_the_rules(seed, rnd):
         assert following.series == dealt.series == 1 + restarts
     finished = table.events[-1]
     assert isinstance(finished, MatchFinished)
-    assert table.state.deal.number == 12
+    assert table.state.deal.deal_number == 12
     assert finished.series == 1 + restarts
     assert list(finished.totals) == series_totals
     best = max(series_totals)

@@ -392,7 +392,7 @@ def test_a_match_ends_after_deal_12():
     finished = table.events[-1]
     assert isinstance(finished, MatchFinished)
     assert table.state.status == "finished"
-    assert table.deal.number == 12
+    assert table.deal.deal_number == 12
     # Each seat acted first three times (the seat after the dealer) and dealt three times.
     assert table.state.totals == [F(0)] * 4
     assert finished.totals == (0, 0, 0, 0)
@@ -442,7 +442,7 @@ def test_restart_mid_deal_abandons_the_deal():
     assert table.state.series == 2
     assert table.state.status == "in_deal"
     assert table.state.last_result is None
-    assert table.deal.number == 1
+    assert table.deal.deal_number == 1
     assert table.deal.stakes[table.deal.dealer] == 1 and table.deal.pot == 1
     # What happened before stays in the history, and replaying it all gives the same state.
     assert table.events[: len(history)] == history

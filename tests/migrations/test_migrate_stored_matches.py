@@ -19,13 +19,17 @@ from games import repository
 from games.engine import (
     DealEnded,
     DealStarted,
+    Join,
     MatchRestarted,
     MatchState,
+    StartMatch,
     decode_event,
+    encode_event,
     event_from_dict,
     evolve,
 )
 from games.models import EventBatch
+from games.services import Step, run_ai_seats
 
 GOLDEN = json.loads(
     (Path(__file__).parents[1] / "engine" / "golden_matches.json").read_text()
@@ -119,3 +123,45 @@ def test_stored_matches_migrate_and_check_clean(before, written):
             stored = repository.match_stored(match_id=match_id)
         assert [decode_event(line).to_dict() for _, line in stored.events] == golden["events"]
         assert stored.row.state == golden["final"]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_clocked_table_in_play_gets_its_deadline_when_the_clock_arrives():
+    """A table stored before the clock (0008) gets the deadline its writes give."""
+    before_the_clock = [("games", "0008_deal_number_name"), ("players", "0002_tokens_per_device")]
+    migrate(before_the_clock)
+    apps = MigrationExecutor(connection).loader.project_state(before_the_clock).apps
+    Player, Match = apps.get_model("players", "Player"), apps.get_model("games", "Match")
+    Seat, EventBatch_ = apps.get_model("games", "Seat"), apps.get_model("games", "EventBatch")
+    Deal = apps.get_model("games", "Deal")
+    people = [Player.objects.create(name=n, kind="human") for n in ("R", "B")]
+    created = Step(MatchState())
+    created.apply(StartMatch(5, 2))
+    joined = Step(copy.deepcopy(created.state))
+    joined.apply(Join("B"))
+    run_ai_seats(joined, ai_level="easy")
+    state = joined.state
+    assert state.status.value == "in_deal" and state.deal.turn in (0, 1)
+    start = timezone.now() - timedelta(seconds=30)
+    match = Match.objects.create(
+        id=uuid.uuid4(), owner=people[0], ai_level="easy", seed=5, turn_seconds=60,
+        **repository.match_columns(state),
+    )
+    for seq, step, at in ((1, created, start), (state.version, joined, start + timedelta(seconds=1))):
+        lines = "\n".join(encode_event(event) for event in step.events)
+        EventBatch_.objects.create(match=match, seq=seq, events=lines, created_at=at)
+    for number, player in enumerate([*people, None, None]):
+        Seat.objects.create(match=match, number=number, player=player)
+    deals: dict = {}
+    for seq, event in enumerate([*created.events, *joined.events], start=1):
+        repository.deals_in_memory(deals, seq, event)
+    for (series, number), fields in deals.items():
+        Deal.objects.create(match=match, series=series, deal_number=number, **fields)
+
+    migrate(MigrationExecutor(connection).loader.graph.leaf_nodes())
+
+    stored = repository.match_load(match_id=match.id, player=None).row
+    assert stored.turn_deadline == start + timedelta(seconds=61)
+    out = io.StringIO()
+    call_command("check_matches", stdout=out)
+    assert out.getvalue() == "1 match checked, 0 mismatches\n"

@@ -12,7 +12,7 @@ import pytest
 from django.contrib.sessions.middleware import SessionMiddleware
 
 from asnas_api.asgi import application
-from asnas_api.schema import CachedSchemaView
+from edge.schema import CachedSchemaView
 from tests.reliability.support import asgi_get
 
 DEADLINE = 1.0

@@ -13,7 +13,7 @@ from rest_framework.test import APIClient
 
 from asnas_api.client_address import client_address
 from asnas_api.models import RateCounter
-from asnas_api.schema import CachedSchemaView
+from edge.schema import CachedSchemaView
 from games.models import IdempotencyRecord
 from tests.reliability.support import assert_edge_problem
 

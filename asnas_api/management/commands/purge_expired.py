@@ -5,10 +5,14 @@ from asnas_api.housekeeping import purge_expired
 
 class Command(BaseCommand):
     help = (
-        "Delete rate-limit counters of closed windows and idempotency keys past their 24 hours. "
+        "Delete rate-limit counters of closed windows, idempotency keys past their 24 hours and "
+        "expired stream tickets. "
         "serve runs it at start; the server also runs it every ASNAS_PURGE_INTERVAL_SECONDS."
     )
 
     def handle(self, *args, **options):
-        counters, keys = purge_expired()
-        self.stdout.write(f"Deleted {counters} rate counters and {keys} idempotency keys.")
+        counters, keys, tickets = purge_expired()
+        self.stdout.write(
+            f"Deleted {counters} rate counters, {keys} idempotency keys"
+            f" and {tickets} stream tickets."
+        )

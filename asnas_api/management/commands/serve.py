@@ -11,6 +11,7 @@ from django.core.management.base import BaseCommand, CommandError
 from django.db import connection, connections
 
 from asnas_api import embedded_db, metrics
+from games.clock import clock_process, clocks_stop
 
 logger = logging.getLogger(__name__)
 # How often serve checks that its embedded Postgres still runs.
@@ -93,9 +94,12 @@ class Command(BaseCommand):
             preexec_fn=embedded_db.die_with_parent,
         )
 
+        clock = clock_process()
+
         def forward(signum, frame):
             # A closed terminal (SIGHUP) stops the server, as SIGTERM does.
             server.send_signal(signal.SIGTERM if signum == signal.SIGHUP else signum)
+            clock.terminate()
 
         for signum in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
             signal.signal(signum, forward)
@@ -107,6 +111,12 @@ class Command(BaseCommand):
             except subprocess.TimeoutExpired:
                 if pgdata is not None:
                     self._restart_dead_database()
+                if clock.poll() is not None:
+                    logger.error(
+                        "the turn clock exited with status %s; restarted it", clock.returncode
+                    )
+                    clock = clock_process()
+        clocks_stop([clock])
         embedded_db.stop()
         if returncode:
             raise CommandError(f"granian exited with status {returncode}")

@@ -8,7 +8,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 
 from games.ai import AI_LEVELS
 from games.ai.tournament import run, seatings
-from games.engine import MATCH_DEALS
+from games.engine import MATCH_DEALS, SEATS
 
 
 class Command(BaseCommand):
@@ -26,7 +26,7 @@ class Command(BaseCommand):
         )
         parser.add_argument(
             "--levels",
-            nargs=4,
+            nargs=SEATS,
             default=["hard", "normal", "normal", "normal"],
             choices=AI_LEVELS,
             metavar="LEVEL",

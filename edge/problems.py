@@ -1,6 +1,6 @@
 """The one table of error codes. Each code has its HTTP status, when it is answered and an
 example detail; the exception handler (asnas_api.errors), the OpenAPI examples
-(asnas_api.schema) and the table in docs/rules.md all come from it.
+(edge.schema) and the table in docs/rules.md all come from it.
 
 The domain raises `DomainError(code, detail)` without knowing HTTP; the codes marked
 `framework` are raised by DRF or Django and listed here so that clients find every code in
@@ -156,6 +156,12 @@ PROBLEMS: dict[str, Problem] = {
     "authentication_failed": Problem(
         401, "A token that is not valid.", "The token is not valid.", framework=True
     ),
+    "invalid_ticket": Problem(
+        401,
+        "A stream's `ticket` that was used already, has expired, or is for another stream.",
+        "The ticket was used already, has expired, or is for another stream.",
+        framework=True,
+    ),
     "not_found": Problem(
         404,
         "No such match among yours (another player's match is also 404).",
@@ -208,3 +214,14 @@ def docs_table() -> str:
     """The error-code table of docs/rules.md, in Markdown."""
     rows = [f"| `{code}` | {entry.status} | {entry.when} |" for code, entry in PROBLEMS.items()]
     return "\n".join(["| Code | HTTP | When |", "| --- | --- | --- |", *rows]) + "\n"
+
+
+def problem(status: int, code: str, detail: str, **extra) -> dict:
+    return {
+        "type": "about:blank",
+        "title": HTTPStatus(status).phrase,
+        "status": status,
+        "code": code,
+        "detail": detail,
+        **extra,
+    }

@@ -7,8 +7,7 @@ from drf_spectacular.utils import OpenApiExample, OpenApiResponse, extend_schema
 from drf_spectacular.views import SCHEMA_KWARGS, SpectacularAPIView
 from rest_framework import serializers
 
-from asnas_api.errors import problem
-from asnas_api.problems import PROBLEMS
+from edge.problems import PROBLEMS, problem
 
 EXAMPLE_REQUEST_ID = "5f0c2b8e9d7a4c1b8e3f6a2d9c4b7e10"
 
@@ -343,23 +342,3 @@ class CachedSchemaView(SpectacularAPIView):
         answer = HttpResponse(content, content_type=content_type)
         answer["Content-Disposition"] = disposition
         return answer
-
-
-def add_success_examples(result, generator, request, public):
-    """drf-spectacular postprocessing hook: each match operation's success answer gets the
-    examples of a real seeded match (games.examples), in progress and finished."""
-    from games.examples import success_examples  # the app registry is ready by now
-
-    examples = success_examples()
-    for operations in result["paths"].values():
-        for operation in operations.values():
-            named = examples.get(operation["operationId"])
-            if not named:
-                continue
-            success = next(code for code in operation["responses"] if code.startswith("2"))
-            content = operation["responses"][success]["content"]["application/json"]
-            content["examples"] = {
-                name.title().replace(" ", ""): {"value": value, "summary": name}
-                for name, value in named.items()
-            }
-    return result

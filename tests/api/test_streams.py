@@ -1,0 +1,301 @@
+"""The live endpoints in-process: the match's SSE stream, the player's stream, stream
+tickets and the long-poll of events. The writes commit (transactional_db), so the notices
+travel through Postgres to the listener as on a server."""
+
+import random
+import threading
+import time
+from datetime import timedelta
+
+import pytest
+from django.utils import timezone
+
+from players.models import StreamTicket
+from tests.api.play import play_match
+from tests.api.problems import assert_problem
+from tests.api.secrecy import hands_in
+from tests.live import bearer, next_event
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def events_of(client, match_id: str, after: int = 0) -> list[dict]:
+    return client.get(f"/api/v1/matches/{match_id}/events?after={after}").json()["events"]
+
+
+def is_event(message: dict) -> bool:
+    return "event" in message
+
+
+def test_the_stream_sends_each_event_as_events_lists_it_then_each_new_one(client, new_match, live):
+    view = new_match(seed=3)
+    url = f"/api/v1/matches/{view['id']}/stream"
+    before = view["version"]
+    # Stop at the first event after the ones that were there when it opened.
+    stream = live.follow(url, bearer(client.token), until=lambda m: m.get("id", 0) > before)
+    live.wait_listening()
+    time.sleep(0.2)  # the stream has read what there was
+    client.post(f"/api/v1/matches/{view['id']}/actions", {"action": "look"}, format="json")
+    messages = stream.result(timeout=30)
+    assert messages[0] == {"comment": "keep-alive"}  # sent at once: the stream is open
+    sent = [message for message in messages if is_event(message)]
+    listed = events_of(client, view["id"])[: before + 1]
+    assert [message["id"] for message in sent] == list(range(1, before + 2))
+    for message, event in zip(sent, listed, strict=True):
+        assert message["event"] == event["type"]
+        assert message["json"] == event
+        # The same JSON as every other body: compact.
+        assert ", " not in message["data"] and '": ' not in message["data"]
+    response = live.get(url, bearer(client.token))
+    assert response["Content-Type"] == "text/event-stream; charset=utf-8"
+    assert response["Cache-Control"] == "no-cache"
+
+
+@pytest.mark.parametrize(
+    ("query", "header", "first"),
+    [("?after=4", None, 5), ("", "2", 3), ("?after=5", "2", 3), ("?after=2", "0", 1)],
+)
+def test_a_stream_resumes_after_last_event_id_or_after_and_the_header_wins(
+    client, new_match, live, query, header, first
+):
+    view = new_match(seed=3)
+    headers = bearer(client.token) | ({"Last-Event-ID": header} if header else {})
+    url = f"/api/v1/matches/{view['id']}/stream{query}"
+    messages = live.follow(url, headers, until=lambda m: m.get("id") == view["version"])
+    ids = [message["id"] for message in messages.result(timeout=30) if is_event(message)]
+    assert ids == list(range(first, view["version"] + 1))
+
+
+@pytest.mark.parametrize(
+    ("query", "header"), [("?after=-1", None), ("?after=x", None), ("", "seven"), ("", "-3")]
+)
+def test_a_bad_resume_point_is_a_400_before_the_stream_starts(client, new_match, query, header):
+    view = new_match()
+    headers = {"HTTP_LAST_EVENT_ID": header} if header else {}
+    response = client.get(f"/api/v1/matches/{view['id']}/stream{query}", **headers)
+    assert_problem(response, 400, "validation_error")
+
+
+def test_a_stream_needs_a_token_or_ticket_and_a_match_of_yours(client, make_client, new_match):
+    view = new_match()
+    url = f"/api/v1/matches/{view['id']}/stream"
+    other = make_client("Babak")
+    assert_problem(other.get(url), 404, "not_found")
+    other.credentials()
+    assert_problem(other.get(url), 401, "not_authenticated")
+    # EventSource asks for text/event-stream: its errors are problem bodies all the same.
+    response = other.get(url, HTTP_ACCEPT="text/event-stream")
+    assert_problem(response, 401, "not_authenticated")
+
+
+def test_the_stream_closes_after_match_finished_with_no_gap_or_duplicate_under_writes(
+    client, new_match, live
+):
+    view = new_match(seed=5)
+    url = f"/api/v1/matches/{view['id']}/stream"
+    # The whole match is played in another thread while the stream follows it; halfway the
+    # client drops the stream and resumes from its Last-Event-ID.
+    first = live.follow(url, bearer(client.token), until=lambda m: m.get("id", 0) >= 40)
+    player = threading.Thread(target=play_match, args=(client, view, random.Random(5)))
+    player.start()
+    part = [m for m in first.result(timeout=60) if is_event(m)]
+    resumed = live.follow(url, bearer(client.token) | {"Last-Event-ID": str(part[-1]["id"])})
+    rest = [m for m in resumed.result(timeout=120) if is_event(m)]  # ends by itself
+    player.join(timeout=120)
+    sent = part + rest
+    listed = events_of(client, view["id"])
+    assert listed[-1]["type"] == "match_finished"
+    assert [m["id"] for m in sent] == [event["seq"] for event in listed]
+    assert [m["json"] for m in sent] == listed
+    # A stream of a finished match, resumed after its end, ends at once.
+    again = live.follow(url, bearer(client.token) | {"Last-Event-ID": str(listed[-1]["seq"])})
+    assert again.result(timeout=10) == [{"comment": "keep-alive"}]
+
+
+def test_an_idle_stream_sends_a_comment_every_heartbeat(client, new_match, live, settings):
+    settings.ASNAS_STREAM_HEARTBEAT_SECONDS = 0.2
+    view = new_match(humans=2)  # waits for its second human: no event comes
+    url = f"/api/v1/matches/{view['id']}/stream?after={view['version']}"
+    started = time.monotonic()
+    count = iter(range(1, 100))
+    messages = live.follow(url, bearer(client.token), until=lambda m: next(count) == 4)
+    assert messages.result(timeout=10) == [{"comment": "keep-alive"}] * 4
+    assert 0.5 < time.monotonic() - started < 5
+
+
+def test_a_client_gone_leaves_no_waiter_behind(client, new_match, live):
+    view = new_match()
+    url = f"/api/v1/matches/{view['id']}/stream"
+    stream = live.follow(url, bearer(client.token), until=lambda m: False)
+    deadline = time.monotonic() + 10
+    while live.waiters() == 0 and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert live.waiters() == 1
+    # Django's ASGI handler cancels the response's task when the client disconnects.
+    stream.cancel()
+    deadline = time.monotonic() + 10
+    while live.waiters() and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert live.waiters() == 0
+
+
+def test_two_humans_play_a_table_on_the_notices_of_their_own_streams(make_client, live):
+    """Each human acts only when their stream says `your_turn`: every turn is announced
+    once, when it begins, and the stream holds no card."""
+    roya, babak = make_client("Roya"), make_client("Babak")
+    streams = [live.open("/api/v1/players/me/stream", bearer(c.token)) for c in (roya, babak)]
+    view = roya.post("/api/v1/matches", {"seed": 4, "humans": 2}, format="json").json()
+    match_id = view["id"]
+    live.wait_listening()
+    joined = babak.post(
+        f"/api/v1/matches/{match_id}/join", {"invite": view["invite"]}, format="json"
+    )
+    view = joined.json()
+    clients, rng, counts = (roya, babak), random.Random(4), {"your_turn": 0, "actions": 0}
+    for messages in streams:
+        assert next_event(messages) == {
+            "event": "match_started",
+            "data": f'{{"match_id":"{match_id}"}}',
+            "json": {"match_id": match_id},
+        }
+    announced = [False, False]  # a look keeps the turn: it is not announced again
+    while view["status"] != "finished":
+        if view["status"] == "deal_over":
+            view = roya.post(f"/api/v1/matches/{match_id}/next-deal", {}, format="json").json()
+            continue
+        seat = view["turn"]
+        mine = clients[seat].get(f"/api/v1/matches/{match_id}").json()
+        if not announced[seat]:
+            notice = next_event(streams[seat])
+            assert notice["event"] == "your_turn"
+            assert notice["json"] == {"match_id": match_id, "deadline": mine["turn_deadline"]}
+            counts["your_turn"] += 1
+        action = rng.choice(mine["legal_actions"])
+        announced[seat] = action == "look"
+        counts["actions"] += action != "look"
+        url = f"/api/v1/matches/{match_id}/actions"
+        view = clients[seat].post(url, {"action": action}, format="json").json()
+    assert counts["your_turn"] == counts["actions"] > 12
+    for messages in streams:
+        finished = next_event(messages)
+        assert finished["event"] == "match_finished"
+        assert finished["json"] == {
+            "match_id": match_id,
+            "winners": view["winners"],
+            "totals": [seat["total"] for seat in view["seats"]],
+        }
+        assert not list(hands_in(finished["json"]))
+        assert messages.empty() or next_event(messages, timeout=1) is None
+
+
+def test_the_player_stream_opens_with_the_turns_waiting_now(client, new_match, live):
+    waiting = new_match(seed=3)  # single-player: the owner's turn at once
+    assert waiting["turn"] == 0
+    messages = live.open("/api/v1/players/me/stream", bearer(client.token))
+    notice = next_event(messages)
+    assert (notice["event"], notice["json"]["match_id"]) == ("your_turn", waiting["id"])
+
+
+# --- Stream tickets --------------------------------------------------------------------------
+
+
+def ticket_for(client, match_id: str | None) -> dict:
+    body = {"match_id": match_id} if match_id else {}
+    response = client.post("/api/v1/stream-tickets", body, format="json")
+    assert response.status_code == 201, response.json()
+    return response.json()
+
+
+def test_a_ticket_opens_its_stream_once(client, new_match, live):
+    view = new_match()
+    issued = ticket_for(client, view["id"])
+    expires = timezone.datetime.fromisoformat(issued["expires_at"])
+    assert timedelta(seconds=55) < expires - timezone.now() <= timedelta(seconds=60)
+    url = f"/api/v1/matches/{view['id']}/stream?ticket={issued['ticket']}"
+    # No Authorization header: the ticket alone, as a browser's EventSource sends it.
+    messages = live.follow(url, {}, until=lambda m: m.get("id") == view["version"])
+    assert [m["id"] for m in messages.result(timeout=30) if is_event(m)][-1] == view["version"]
+    response = live.get(url)
+    assert_problem(response, 401, "invalid_ticket")
+    assert not StreamTicket.objects.exists()  # stored hashed, and gone once used
+    personal = ticket_for(client, None)
+    first = live.follow(f"/api/v1/players/me/stream?ticket={personal['ticket']}", {}, until=bool)
+    assert first.result(timeout=30)[0] == {"comment": "keep-alive"}
+
+
+def test_a_ticket_is_stored_only_as_its_hash(client, new_match):
+    issued = ticket_for(client, new_match()["id"])
+    stored = StreamTicket.objects.get()
+    assert issued["ticket"] not in stored.ticket_hash and len(stored.ticket_hash) == 64
+
+
+def test_an_expired_or_foreign_ticket_is_401_invalid_ticket(client, make_client, new_match):
+    view, other = new_match(), new_match(seed=2)
+    expired = ticket_for(client, view["id"])
+    StreamTicket.objects.update(expires_at=timezone.now() - timedelta(seconds=1))
+    cases = [
+        (f"matches/{view['id']}/stream", expired["ticket"]),
+        (f"matches/{other['id']}/stream", ticket_for(client, view["id"])["ticket"]),
+        (f"matches/{view['id']}/stream", ticket_for(client, None)["ticket"]),
+        ("players/me/stream", ticket_for(client, view["id"])["ticket"]),
+        (f"matches/{view['id']}/stream", "not-a-ticket"),
+    ]
+    anonymous = make_client("Babak")
+    anonymous.credentials()
+    for path, ticket in cases:
+        response = anonymous.get(f"/api/v1/{path}?ticket={ticket}")
+        assert_problem(response, 401, "invalid_ticket")
+
+
+def test_a_ticket_is_only_for_a_match_you_sit_at(client, make_client, new_match):
+    view = new_match()
+    stranger = make_client("Babak")
+    response = stranger.post("/api/v1/stream-tickets", {"match_id": view["id"]}, format="json")
+    assert_problem(response, 404, "not_found")
+    response = client.post("/api/v1/stream-tickets", {"match": view["id"]}, format="json")
+    assert_problem(response, 400, "unknown_field")
+    client.credentials()
+    response = client.post("/api/v1/stream-tickets", {}, format="json")
+    assert_problem(response, 401, "not_authenticated")
+
+
+# --- The long-poll ---------------------------------------------------------------------------
+
+
+def test_a_long_poll_answers_as_soon_as_an_event_is_written(client, new_match, live):
+    view = new_match(seed=3)
+    url = f"/api/v1/matches/{view['id']}/events?after={view['version']}&wait=20"
+    started = time.monotonic()
+    polled = live.poll(url, bearer(client.token))
+    live.wait_listening()
+    time.sleep(0.5)
+    client.post(f"/api/v1/matches/{view['id']}/actions", {"action": "look"}, format="json")
+    status, body = polled.result(timeout=30)
+    elapsed = time.monotonic() - started
+    assert status == 200
+    assert body["events"] == events_of(client, view["id"], after=view["version"])
+    assert body["version"] == view["version"] + 1 and body["has_more"] is False
+    assert elapsed < 10  # woken, not timed out at 20 s
+
+
+def test_a_long_poll_with_nothing_new_answers_empty_after_its_wait(client, new_match, live):
+    view = new_match(seed=3)
+    url = f"/api/v1/matches/{view['id']}/events?after={view['version']}&wait=1"
+    started = time.monotonic()
+    status, body = live.poll(url, bearer(client.token)).result(timeout=30)
+    assert (status, body) == (200, {"version": view["version"], "has_more": False, "events": []})
+    assert 1 <= time.monotonic() - started < 5
+
+
+def test_a_long_poll_with_events_already_there_answers_at_once(client, new_match):
+    view = new_match(seed=3)
+    response = client.get(f"/api/v1/matches/{view['id']}/events?after=0&wait=30")
+    assert len(response.json()["events"]) == view["version"]
+
+
+@pytest.mark.parametrize("wait", ["31", "-1", "1.5", "soon"])
+def test_a_long_poll_wait_beyond_30_s_or_not_a_whole_number_is_a_400(client, new_match, wait):
+    view = new_match()
+    response = client.get(f"/api/v1/matches/{view['id']}/events?wait={wait}")
+    body = assert_problem(response, 400, "validation_error")
+    assert body["errors"][0]["field"] == "wait"

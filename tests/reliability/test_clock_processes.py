@@ -1,0 +1,178 @@
+"""The turn clock in real processes on one real database: it acts on deadlines that passed
+while no clock ran, and two clocks act once per expired turn, never twice."""
+
+import os
+import threading
+import time
+from datetime import UTC, datetime, timedelta
+
+import httpx
+import psutil
+import pytest
+from django.db import connections, transaction
+
+from games import repository
+from games.clock import clock_run
+from games.engine import ActionTaken, Status
+from games.integrity import check_matches, replay_stored
+from players.services import player_create
+from tests.matches import seated
+from tests.servers import clocks_running, committed_database_url, migrated_database, served
+
+pytestmark = [pytest.mark.slow, pytest.mark.django_db(transaction=True)]
+
+TURN = 1  # seconds: the services take any clock; the API's floor of 10 s is for people
+
+
+@pytest.fixture
+def clock_env():
+    return {
+        **os.environ,
+        "DATABASE_URL": committed_database_url(),
+        "ASNAS_CLOCK_POLL_SECONDS": "0.05",
+        "ASNAS_CLOCK_GRACE_SECONDS": "0",
+        "ASNAS_NEXT_DEAL_SECONDS": "0.5",
+    }
+
+
+def tables(count: int, seed: int):
+    people = [player_create(name=f"P{seed}-{n}")[0] for n in range(2)]
+    return [seated(people, 2, seed=seed + n, turn_seconds=TURN) for n in range(count)]
+
+
+def replayed(match_id):
+    with transaction.atomic():
+        stored = repository.match_stored(match_id=match_id)
+    problems: list[str] = []
+    result = replay_stored(stored, problems)
+    assert problems == []
+    return result
+
+
+def clock_actions(match_id) -> list[ActionTaken]:
+    events = repository.match_events(match_id=match_id)
+    return [e for _, e in events if isinstance(e, ActionTaken) and e.by == "clock"]
+
+
+def wait_for(condition, timeout: float) -> None:
+    deadline = time.monotonic() + timeout
+    while not condition():
+        assert time.monotonic() < deadline, "not within the time"
+        time.sleep(0.05)
+
+
+def test_a_deadline_that_passed_while_no_clock_ran_is_acted_on_when_one_starts(tmp_path, clock_env):
+    (match,) = tables(1, seed=20)
+    deadline = match.row.turn_deadline
+    time.sleep(TURN + 0.5)  # the server is down: the turn runs out unseen
+    assert clock_actions(match.row.id) == []
+    with clocks_running(1, tmp_path, clock_env):
+        wait_for(lambda: clock_actions(match.row.id), timeout=30)
+    lateness = replayed(match.row.id).clock_lateness[0]
+    assert lateness >= timedelta(seconds=0.5)  # it waited for the clock, not the other way
+    assert clock_actions(match.row.id)[0].seat == match.state.deal.turn
+    assert deadline < repository.match_load(match_id=match.row.id, player=None).row.updated_at
+
+
+def test_two_clocks_on_one_database_act_once_per_expired_turn(tmp_path, clock_env):
+    matches = tables(8, seed=30)
+    with clocks_running(2, tmp_path, clock_env) as clocks:
+        # Each match gets through a few deals: dozens of turns and next deals per match.
+        wait_for(
+            lambda: all(
+                repository.match_load(match_id=m.row.id, player=None).state.deal_number >= 3
+                for m in matches
+            ),
+            timeout=120,
+        )
+        assert [clock.poll() for clock in clocks] == [None, None]  # both ran all along
+    turns = 0
+    for match in matches:
+        # Nobody but the clocks wrote to these matches: every write after the seating acted
+        # on a turn past its deadline (a second move on one turn would come before the
+        # deadline the first one set), and the stored projection agrees with the events.
+        late = replayed(match.row.id).clock_lateness
+        assert late and min(late) >= timedelta(0), late
+        turns += len(late)
+    assert turns >= 8 * 3
+    assert all(problems == [] for _, problems in check_matches([m.row.id for m in matches]))
+    assert {
+        repository.match_load(match_id=m.row.id, player=None).state.status for m in matches
+    } <= {Status.IN_DEAL, Status.DEAL_OVER}
+
+
+def test_serve_runs_the_clock_and_stops_it(tmp_path):
+    """Over HTTP, as players see it: the clock acts for the late human within 2 s of the
+    deadline, and the clock process ends with serve."""
+    with migrated_database("clock") as url:
+        env = {**os.environ, "DATABASE_URL": url, "ASNAS_ALLOW_CLIENT_SEED": "1"}
+        with served(tmp_path / "serve.log", env, workers=1) as (base, server):
+            clients = []
+            for name in ("Roya", "Babak"):
+                client = httpx.Client(base_url=base, timeout=10)
+                token = client.post("/api/v1/players", json={"name": name}).json()["token"]
+                client.headers["Authorization"] = f"Bearer {token}"
+                clients.append(client)
+            body = {"humans": 2, "turn_seconds": 10, "seed": 7}
+            view = clients[0].post("/api/v1/matches", json=body).json()
+            join = {"invite": view["invite"]}
+            view = clients[1].post(f"/api/v1/matches/{view['id']}/join", json=join).json()
+            deadline = datetime.fromisoformat(view["turn_deadline"])
+            late = view["turn"]
+            events = f"/api/v1/matches/{view['id']}/events"
+            wait_for(
+                lambda: any(
+                    event.get("by") == "clock"
+                    for event in clients[0]
+                    .get(events, params={"after": view["version"]})
+                    .json()["events"]
+                ),
+                timeout=20,
+            )
+            acted = datetime.now(UTC)
+            assert deadline <= acted < deadline + timedelta(seconds=2)
+            metrics = clients[0].get("/metrics").text
+            assert 'asnas_clock_moves_total{kind="turn"} 1.0' in metrics
+            assert "asnas_clock_lateness_seconds_count 1.0" in metrics
+            seats = clients[0].get(f"/api/v1/matches/{view['id']}").json()["seats"]
+            assert seats[late]["away"] is True
+            clock = [p for p in psutil.Process(server.pid).children() if "run_clock" in p.cmdline()]
+            assert len(clock) == 1
+            server.terminate()
+            assert server.wait(timeout=30) == 0
+            assert not clock[0].is_running()
+
+
+def test_a_match_the_clock_cannot_move_in_does_not_hold_up_the_others(
+    settings, monkeypatch, caplog
+):
+    settings.ASNAS_CLOCK_POLL_SECONDS = 0.05
+    settings.ASNAS_CLOCK_GRACE_SECONDS = 0
+    broken, working = tables(2, seed=40)
+    append = repository.match_append
+
+    def append_or_fail(*, match, events, state):
+        if match.row.id == broken.row.id:
+            raise ValueError("a bug that only this match meets")
+        append(match=match, events=events, state=state)
+
+    monkeypatch.setattr(repository, "match_append", append_or_fail)
+    # The broken match's turn runs out first, so it is first in the queue at every poll.
+    assert broken.row.turn_deadline < working.row.turn_deadline
+    stop = threading.Event()
+
+    def run() -> None:
+        try:
+            clock_run(stop=stop)
+        finally:
+            connections.close_all()
+
+    clock = threading.Thread(target=run)
+    clock.start()
+    try:
+        wait_for(lambda: clock_actions(working.row.id), timeout=30)
+    finally:
+        stop.set()
+        clock.join(timeout=30)
+    assert clock_actions(broken.row.id) == []
+    assert f"could not move in match {broken.row.id}" in caplog.text
