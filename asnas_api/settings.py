@@ -99,8 +99,8 @@ MIDDLEWARE = [
     # one go instead of hopping between the thread and the event loop for every middleware.
     "asnas_api.deadline.DeadlineMiddleware",
 ]
-# `manage.py bench` asks its server for per-request costs and its floors (bench/floors.py);
-# otherwise neither is loaded.
+# `manage.py bench` asks its server for per-request costs and serves it its floors (both in
+# asnas_api/bench_metrics.py); otherwise neither is loaded.
 ASNAS_BENCH_METRICS = env_bool("ASNAS_BENCH_METRICS", default=False)
 if ASNAS_BENCH_METRICS:
     MIDDLEWARE.insert(0, "asnas_api.bench_metrics.BenchMetricsMiddleware")

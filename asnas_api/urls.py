@@ -36,7 +36,7 @@ urlpatterns = [
 ]
 
 if settings.ASNAS_BENCH_METRICS:
-    from bench.floors import FloorRead, FloorWrite
+    from asnas_api.bench_metrics import FloorRead, FloorWrite
 
     urlpatterns += [
         path("bench/floor/read", FloorRead.as_view()),

@@ -112,7 +112,7 @@ class Player:
 
 def hit(base_url: str, method: str, path: str, requests: int, samples: list[Sample]) -> None:
     """`requests` bare requests in a closed loop: /healthz, the yardstick for everything else,
-    and the floors (bench/floors.py)."""
+    and the floors (asnas_api/bench_metrics.py)."""
     client = Client(base_url)
     for _ in range(requests):
         _, sample = client.call(method, path, {} if method == "POST" else None)

@@ -19,7 +19,8 @@ from games.ai import AI_LEVELS, DEFAULT_AI_LEVEL
 from games.engine import MATCH_DEALS
 from games.management.progress import progress_bar
 
-# (name, method, path) of /healthz and the floors (bench/floors.py), measured before play.
+# (name, method, path) of /healthz and the floors (asnas_api/bench_metrics.py), measured
+# before play.
 YARDSTICKS = (
     ("healthz", "GET", "/healthz"),
     ("floor_read", "GET", "/bench/floor/read"),
