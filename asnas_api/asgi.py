@@ -6,15 +6,55 @@ Django's one thread per worker gets to it (asnas_api.deadline)."""
 
 import os
 import time
+from concurrent.futures import ThreadPoolExecutor
 
-from django.core.asgi import get_asgi_application
+import django
+from asgiref.sync import ThreadSensitiveContext, sync_to_async
+from django.core.handlers.asgi import ASGIHandler
+from django.core.handlers.base import BaseHandler
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "asnas_api.settings")
 
-django_application = get_asgi_application()
+
+class OneHopASGIHandler(ASGIHandler):
+    """Django's ASGI handler with its middleware chain built for sync, as under WSGI, and run
+    with the view in one hop to the request's thread. Every middleware here is sync (Django's
+    own run their hooks in a thread of their own when async), so Django's async chain would
+    go to the thread for the chain, back to the event loop for the view's handler, and to the
+    thread again for the view, for every request."""
+
+    def __init__(self):
+        BaseHandler.__init__(self)
+        self.load_middleware(is_async=False)
+
+    async def get_response_async(self, request):
+        return await sync_to_async(self.get_response, thread_sensitive=True)(request)
+
+
+django.setup(set_prefix=False)
+django_application = OneHopASGIHandler()
 
 from asnas_api.deadline import ARRIVED  # noqa: E402 (needs the settings configured above)
 from asnas_api.health import PROBES  # noqa: E402
+
+# Django runs each request's sync code in a thread-sensitive context that, left to itself,
+# starts a thread for the request and stops it afterwards. A request here takes an idle
+# one-thread executor instead and gives it back: threads, and with them the thread-bound
+# database connection wrappers, live on. There are as many as requests ever ran at once.
+_idle_executors: list[ThreadPoolExecutor] = []
+
+
+async def in_a_reused_thread(scope, receive, send) -> None:
+    executor = (
+        _idle_executors.pop()
+        if _idle_executors
+        else ThreadPoolExecutor(max_workers=1, thread_name_prefix="django")
+    )
+    try:
+        async with ThreadSensitiveContext(executor=executor):
+            await django_application(scope, receive, send)
+    finally:
+        _idle_executors.append(executor)
 
 
 async def application(scope, receive, send):
@@ -31,4 +71,4 @@ async def application(scope, receive, send):
             scope.setdefault(ARRIVED, time.monotonic())
         return message
 
-    await django_application(scope, receive_and_stamp, send)
+    await in_a_reused_thread(scope, receive_and_stamp, send)

@@ -100,8 +100,10 @@ MIDDLEWARE = [
     # one go instead of hopping between the thread and the event loop for every middleware.
     "asnas_api.deadline.DeadlineMiddleware",
 ]
-# `manage.py bench` asks its server for per-request costs; otherwise the hook is not loaded.
-if env_bool("ASNAS_BENCH_METRICS", default=False):
+# `manage.py bench` asks its server for per-request costs and serves it its floors (both in
+# asnas_api/bench_metrics.py); otherwise neither is loaded.
+ASNAS_BENCH_METRICS = env_bool("ASNAS_BENCH_METRICS", default=False)
+if ASNAS_BENCH_METRICS:
     MIDDLEWARE.insert(0, "asnas_api.bench_metrics.BenchMetricsMiddleware")
 
 ROOT_URLCONF = "asnas_api.urls"
@@ -143,7 +145,12 @@ ASNAS_DB_LOCK_TIMEOUT_MS = int(os.environ.get("ASNAS_DB_LOCK_TIMEOUT_MS", "2000"
 ASNAS_REQUEST_DEADLINE = float(os.environ.get("ASNAS_REQUEST_DEADLINE", "5"))
 # Served under ASGI, so no persistent connections (Django's advice) but psycopg's pool, one
 # per worker process; a request waits at most `timeout` for a connection.
-DATABASES = {"default": dj_database_url.parse(DATABASE_URL, conn_max_age=0)}
+# No health check when a request takes a connection (CONN_HEALTH_CHECKS makes the pool send
+# one round trip more each time): a connection that died fails its first query, which answers
+# 503 database_unavailable, and the pool then discards it.
+DATABASES = {
+    "default": dj_database_url.parse(DATABASE_URL, conn_max_age=0, conn_health_checks=False)
+}
 DATABASES["default"].setdefault("OPTIONS", {}).update(
     {
         "connect_timeout": ASNAS_DB_CONNECT_TIMEOUT,
@@ -156,6 +163,10 @@ DATABASES["default"].setdefault("OPTIONS", {}).update(
         },
     }
 )
+# Values sent apart from the SQL, and a statement run often prepared once per connection
+# (psycopg's default threshold of 5 runs), so Postgres parses and plans each hot statement
+# once rather than on every request.
+#
 # ASNAS_DB_POOLER=transaction: DATABASE_URL names PgBouncer in transaction mode, where each
 # transaction may run on another server connection (docs/scaling.md). Nothing may outlive a
 # transaction there: no prepared statements (PgBouncer 1.18 cannot carry them over), no
@@ -164,6 +175,13 @@ DATABASES["default"].setdefault("OPTIONS", {}).update(
 ASNAS_DB_POOLER = os.environ.get("ASNAS_DB_POOLER", "")
 if ASNAS_DB_POOLER not in ("", "transaction"):
     raise ImproperlyConfigured(f"ASNAS_DB_POOLER is '' or 'transaction', not {ASNAS_DB_POOLER!r}")
+ASNAS_DB_PREPARED_STATEMENTS = env_bool("ASNAS_DB_PREPARED_STATEMENTS", default=not ASNAS_DB_POOLER)
+if ASNAS_DB_PREPARED_STATEMENTS and ASNAS_DB_POOLER:
+    raise ImproperlyConfigured(
+        "ASNAS_DB_PREPARED_STATEMENTS=1 cannot work behind a transaction pooler"
+    )
+if ASNAS_DB_PREPARED_STATEMENTS:
+    DATABASES["default"]["OPTIONS"].update(server_side_binding=True, prepare_threshold=5)
 if ASNAS_DB_POOLER:
     del DATABASES["default"]["OPTIONS"]["options"]
     DATABASES["default"]["OPTIONS"]["prepare_threshold"] = None

@@ -10,6 +10,7 @@ A view adds stricter scopes per method in `extra_rate_scopes`, e.g.
 """
 
 import hashlib
+import json
 import math
 import time
 from dataclasses import dataclass
@@ -32,12 +33,22 @@ SCOPE_IDENTITY = {
 }
 
 _TABLE = RateCounter._meta.db_table
+# One row per scope: (scope, identity, window_start); a NULL identity is the player that
+# `player` finds, and the row counts nothing when it finds none. Postgres's md5 of the
+# identity's text is `counter_key`'s digest, so Python and SQL name a counter alike.
 _COUNT = (
-    f"INSERT INTO {_TABLE} (key, window_start, hits) VALUES {{rows}} "
-    f"ON CONFLICT (key, window_start) DO UPDATE SET hits = {_TABLE}.hits + 1 "
-    "RETURNING key, window_start, hits"
+    "WITH player AS ({player}), hits AS ("
+    f" INSERT INTO {_TABLE} (key, window_start, hits)"
+    " SELECT scope || ':' || md5(ident), window_start, 1 FROM ("
+    " SELECT scope, coalesce(ident, (SELECT id::text FROM player)) AS ident, window_start"
+    " FROM (VALUES {rows}) AS scopes (scope, ident, window_start)) AS counted"
+    " WHERE ident IS NOT NULL"
+    f" ON CONFLICT (key, window_start) DO UPDATE SET hits = {_TABLE}.hits + 1"
+    " RETURNING key, hits)"
+    " SELECT (SELECT json_agg(json_build_array(key, hits)) FROM hits)::text, player.*"
+    " FROM (VALUES (1)) AS one LEFT JOIN player ON true"
 )
-
+_NO_PLAYER = "SELECT NULL::uuid AS id WHERE false"
 
 PERIOD_SECONDS = {"s": 1, "m": 60, "h": 3600, "d": 86400}
 LONGEST_PERIOD = max(PERIOD_SECONDS.values())
@@ -50,7 +61,7 @@ def parse_rate(rate: str) -> tuple[int, int]:
 
 
 def counter_key(scope: str, identity: object) -> str:
-    digest = hashlib.blake2b(str(identity).encode(), digest_size=16).hexdigest()
+    digest = hashlib.md5(str(identity).encode(), usedforsecurity=False).hexdigest()
     return f"{scope}:{digest}"
 
 
@@ -64,6 +75,8 @@ class LimitState:
     remaining: int
     reset: int
     """Seconds until the window ends and the quota is whole again."""
+    exceeded: bool = False
+    """This request went over the quota."""
 
 
 def rate_limit_headers(states: list[LimitState]) -> dict[str, str]:
@@ -93,44 +106,77 @@ class RateLimitHeadersMiddleware:
 
 
 class RateLimit(BaseThrottle):
+    """Counts a request once: with the token's lookup, in the same statement
+    (`count_with_player`, called by the authentication), or here when no token was looked up.
+    Raises Throttled over any limit."""
+
     def allow_request(self, request, view) -> bool:
-        player = request.user  # None without a valid token
-        scopes = ["ip", *(["token"] if player is not None else [])]
-        scopes += getattr(view, "extra_rate_scopes", {}).get(request.method, ())
-        return self._count(request, player, scopes)
+        if not hasattr(request._request, "rate_limits"):
+            self._count(request, self.scopes(request, view), player=request.user)
+        self._refuse_over_limit(request)
+        return True
 
     def count_unauthenticated(self, request) -> None:
         """For a request refused before the throttles ran (no token, or a bad one): counts it
-        against its address, and raises Throttled over the limit."""
-        self._count(request, None, ["ip"])
+        against its address unless its token's lookup did, and raises Throttled over the
+        limit."""
+        if not hasattr(request._request, "rate_limits"):
+            self._count(request, ["ip"], player=None)
+        self._refuse_over_limit(request)
 
-    def _count(self, request, player, scopes) -> bool:
-        """Counts the request in each scope's window; raises Throttled over any limit."""
+    def count_with_player(self, request, view, player_sql: str, params: list) -> tuple | None:
+        """Counts the request in every scope of `view` and returns the row that `player_sql`
+        selects (None without one), in one statement: the player's scopes count only if it
+        finds the player. The throttle then only compares."""
+        return self._count(
+            request, self.scopes(request, view), player=None, player_sql=(player_sql, params)
+        )
+
+    @staticmethod
+    def scopes(request, view) -> list[str]:
+        extra = getattr(view, "extra_rate_scopes", {}).get(request.method, ())
+        return ["ip", "token", *extra]
+
+    def _count(self, request, scopes, *, player, player_sql=None) -> tuple | None:
+        """Counts the request in each scope's window, for `player` (the found one with
+        `player_sql`), and notes the states on the request for the headers and the check."""
         now = time.time()
-        limits, params = {}, []
+        limits, rows, params = {}, [], []
         for scope in scopes:
-            identity = SCOPE_IDENTITY[scope]
-            if identity == "player" and player is None:
+            if SCOPE_IDENTITY[scope] == "address":
+                ident = self.get_ident(request)
+            elif player_sql is not None:
+                ident = None  # the player the statement finds
+            elif player is not None:
+                ident = str(player.pk)
+            else:
                 continue
-            ident = player.pk if identity == "player" else self.get_ident(request)
             allowed, period = parse_rate(api_settings.DEFAULT_THROTTLE_RATES[scope])
-            key = counter_key(scope, ident)
             window_start = int(now // period * period)
-            limits[key] = (scope, allowed, period, window_start + period)
-            params += [key, window_start]
+            limits[scope] = (allowed, period, window_start + period)
+            rows.append("(%s, %s::text, %s::bigint)")
+            params += [scope, ident, window_start]
+        lookup, lookup_params = player_sql or (_NO_PLAYER, [])
         with connection.cursor() as cursor:
-            cursor.execute(_COUNT.format(rows=", ".join(["(%s, %s, 1)"] * len(limits))), params)
-            counts = cursor.fetchall()
-        states, over = [], []
-        for key, _, hits in counts:
-            scope, allowed, period, window_end = limits[key]
+            cursor.execute(
+                _COUNT.format(player=lookup, rows=", ".join(rows)), [*lookup_params, *params]
+            )
+            counts_json, *found = cursor.fetchone()
+        states = []
+        for key, hits in json.loads(counts_json or "[]"):
+            scope = key.partition(":")[0]
+            allowed, period, window_end = limits[scope]
             reset = max(1, math.ceil(window_end - now))
-            state = LimitState(scope, allowed, period, max(0, allowed - hits), reset)
-            states.append(state)
-            if hits > allowed:
-                over.append(state)
+            states.append(
+                LimitState(scope, allowed, period, max(0, allowed - hits), reset, hits > allowed)
+            )
         # For RateLimitHeadersMiddleware, on the Django request that it sees.
         request._request.rate_limits = states
+        return tuple(found) if player_sql is not None and found[0] is not None else None
+
+    @staticmethod
+    def _refuse_over_limit(request) -> None:
+        over = [state for state in request._request.rate_limits if state.exceeded]
         if over:
             worst = max(over, key=lambda state: state.reset)
             rate = api_settings.DEFAULT_THROTTLE_RATES[worst.scope]
@@ -139,7 +185,6 @@ class RateLimit(BaseThrottle):
                 # DRF appends when it frees up: "Expected available in 7 seconds."
                 detail=f"Rate limit '{worst.scope}' ({rate}) reached.",
             )
-        return True
 
     def get_ident(self, request) -> str:
         return client_address(request)

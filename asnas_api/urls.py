@@ -1,3 +1,4 @@
+from django.conf import settings
 from django.contrib import admin
 from django.urls import include, path
 from drf_spectacular.views import SpectacularRedocView, SpectacularSwaggerView
@@ -33,3 +34,11 @@ urlpatterns = [
     path("api/v1/", include("games.urls")),
     path("api/v1/", include("players.urls")),
 ]
+
+if settings.ASNAS_BENCH_METRICS:
+    from asnas_api.bench_metrics import FloorRead, FloorWrite
+
+    urlpatterns += [
+        path("bench/floor/read", FloorRead.as_view()),
+        path("bench/floor/write/<uuid:match_id>", FloorWrite.as_view()),
+    ]

@@ -110,11 +110,12 @@ class Player:
         self.finished_match_ids.append(view["id"])
 
 
-def hit_healthz(base_url: str, requests: int, samples: list[Sample]) -> None:
-    """`requests` bare GET /healthz in a closed loop: the yardstick for everything else."""
+def hit(base_url: str, method: str, path: str, requests: int, samples: list[Sample]) -> None:
+    """`requests` bare requests in a closed loop: /healthz, the yardstick for everything else,
+    and the floors (asnas_api/bench_metrics.py)."""
     client = Client(base_url)
     for _ in range(requests):
-        _, sample = client.call("GET", "/healthz")
-        sample.kind = "healthz"
+        _, sample = client.call(method, path, {} if method == "POST" else None)
+        sample.kind = path
         samples.append(sample)
     client.close()

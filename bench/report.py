@@ -63,12 +63,27 @@ def _phase(samples: list[Sample], seconds: float, server_ns: dict[str, int]) -> 
     }
 
 
-def build(*, config: dict, healthz: dict, play: dict) -> dict:
-    """`healthz` and `play` each hold the phase's samples, seconds, server_ns and client_ns."""
-    health = _phase(healthz["samples"], healthz["seconds"], healthz["server_ns"])
-    health.update(_latency(healthz["samples"]))
+WRITES = ("create", "action", "next_deal")
+FLOORS = {"floor_read": "floor: bare DRF GET", "floor_write": "floor: least write"}
+
+
+def build(*, config: dict, yardsticks: dict[str, dict], play: dict) -> dict:
+    """`yardsticks` (/healthz and the floors, by name) and `play` each hold a phase's samples,
+    seconds, server_ns and client_ns."""
+    phases = {}
+    for name, phase in yardsticks.items():
+        phases[name] = _phase(phase["samples"], phase["seconds"], phase["server_ns"])
+        phases[name].update(_latency(phase["samples"]))
+    health = phases.pop("healthz")
+    for floor in phases.values():
+        floor["cpu_over_healthz_ms"] = (
+            floor["server_cpu_ms_per_request"] - health["server_cpu_ms_per_request"]
+        )
     game = _phase(play["samples"], play["seconds"], play["server_ns"])
     game["client_cpu_ms_per_request"] = play["client_ns"] / len(play["samples"]) / 1e6
+    # Every server and Postgres CPU of the play phase, views too, shared over its writes only.
+    writes = sum(sample.kind in WRITES for sample in play["samples"])
+    game["server_cpu_ms_per_write"] = sum(play["server_ns"].values()) / writes / 1e6
     overhead = game["overhead_ns_per_request"]
     endpoints = {}
     for kind in KINDS:
@@ -89,6 +104,7 @@ def build(*, config: dict, healthz: dict, play: dict) -> dict:
     return {
         "config": config,
         "healthz": health,
+        "floors": phases,
         "play": game,
         "endpoints": endpoints,
         "action_vs_healthz": {
@@ -112,7 +128,8 @@ def show(console: Console, report: dict) -> None:
         f"play: {game['actions']:,} actions in {game['seconds']:.1f} s = "
         f"[bold]{game['actions_per_s']:.0f} actions/s[/] ({game['requests_per_s']:.0f} requests/s)"
         f"; server CPU {game['server_cpu_ms_per_request']:.2f} ms/request, client "
-        f"{game['client_cpu_ms_per_request']:.2f} ms/request"
+        f"{game['client_cpu_ms_per_request']:.2f} ms/request; all of it over the writes "
+        f"{game['server_cpu_ms_per_write']:.2f} ms/write"
     )
     console.print(
         f"/healthz: {health['requests_per_s']:.0f} req/s, server CPU "
@@ -138,6 +155,9 @@ def show(console: Console, report: dict) -> None:
     table.add_column("CPU ms over /healthz", justify="right")
     for kind, row in report["endpoints"].items():
         table.add_row(kind, *_cells(row), f"{row['cpu_over_healthz_ms']:.2f}")
+    for name, floor in report["floors"].items():
+        row = {**floor, "cpu_ms": floor["server_cpu_ms_per_request"]}
+        table.add_row(FLOORS[name], *_cells(row), f"{floor['cpu_over_healthz_ms']:.2f}")
     table.add_row("healthz", *_cells({**health, "cpu_ms": health["server_cpu_ms_per_request"]}))
     console.print(table)
 

@@ -151,15 +151,29 @@ def numbered_lines(batches: Iterable[tuple[int, str]]) -> Iterator[tuple[int, st
 
 # --- Reads ----------------------------------------------------------------------------------
 
+_MATCH_FIELDS = Match._meta.concrete_fields
+_MATCH_ATTNAMES = [field.attname for field in _MATCH_FIELDS]
+# The fields whose stored value Django converts on the way out (JSON, read as text).
+_CONVERTED = [(n, f) for n, f in enumerate(_MATCH_FIELDS) if hasattr(f, "from_db_value")]
+
+
+def _from_db(values: list) -> list:
+    """The match row's values as the ORM would hand them to the model (what a RawQuerySet
+    does, without the cost of its column matching on every request)."""
+    for number, converted in _CONVERTED:
+        values[number] = converted.from_db_value(values[number], None, connection)
+    return values
+
+
 # Raw SQL: the ORM takes longer to compile this query than Postgres takes to run it, and every
 # action and view runs it (docs/performance.md).
 # An open seat (no player yet) is a human seat.
 _MATCH_WITH_SEATS = (
-    f"SELECT {', '.join(f'm.{field.column}' for field in Match._meta.concrete_fields)}, "
+    f"SELECT {', '.join(f'm.{field.column}' for field in _MATCH_FIELDS)}, "
     "(SELECT json_agg(json_build_object('name', p.name, 'kind', coalesce(p.kind, 'human'),"
     " 'player', s.player_id) ORDER BY s.number)"
     f" FROM {Seat._meta.db_table} s LEFT JOIN {Player._meta.db_table} p ON p.id = s.player_id"
-    " WHERE s.match_id = m.id)::text AS seats_json"
+    " WHERE s.match_id = m.id)::text"
     f" FROM {Match._meta.db_table} m WHERE m.id = %s"
 )
 _SEATED = (
@@ -177,10 +191,14 @@ def match_load(
     sql = _MATCH_WITH_SEATS + (_SEATED if player is not None else "")
     sql += " FOR UPDATE OF m" if lock else ""
     params = [match_id] if player is None else [match_id, player.pk]
-    row = next(iter(Match.objects.raw(sql, params)), None)
-    if row is None:
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        found = cursor.fetchone()
+    if found is None:
         return None
-    seats = [SeatInfo(**seat) for seat in json.loads(row.seats_json)]
+    *values, seats_json = found
+    row = Match.from_db(connection.alias, _MATCH_ATTNAMES, _from_db(values))
+    seats = [SeatInfo(**seat) for seat in json.loads(seats_json)]
     viewer = None if player is None else str(player.pk)
     viewer_seat = next((n for n, seat in enumerate(seats) if seat.player == viewer), None)
     return LoadedMatch(row, MatchState.from_dict(row.state), seats, viewer_seat)
@@ -334,52 +352,64 @@ _UPDATE_PROJECTION = (
     f"UPDATE {Match._meta.db_table} SET {', '.join(f'{field.column} = %s' for field in _FIELDS)}"
     f" WHERE {Match._meta.pk.column} = %s"
 )
-# With the notice that wakes the streams (games.notices): Postgres delivers it at commit, and
-# never for a rolled-back write. One round trip: Django's psycopg cursors bind client-side.
-_INSERT_EVENTS = (
-    f"INSERT INTO {EventBatch._meta.db_table} (match_id, seq, events, created_at)"
-    f" VALUES (%s, %s, %s, %s); {NOTIFY_SQL}"
-)
+
+# A write's statements are SQL written here rather than compiled by the ORM, which would spend
+# longer compiling them than Postgres spends running them (docs/performance.md); values still
+# go through the fields' get_db_prep_save, so they are stored exactly as the ORM stores them.
+Statement = tuple[str, list]
 
 
-def _update_projection(row: Match) -> None:
-    """`row.save(update_fields=_PROJECTION)`, in SQL written once: the ORM would spend longer
-    compiling the statement than Postgres spends running it (docs/performance.md)."""
+def _update_projection(row: Match) -> Statement:
+    """`row.save(update_fields=_PROJECTION)`."""
     values = [field.get_db_prep_save(getattr(row, field.attname), connection) for field in _FIELDS]
-    with connection.cursor() as cursor:
-        cursor.execute(_UPDATE_PROJECTION, [*values, row.pk])
+    return _UPDATE_PROJECTION, [*values, row.pk]
+
+
+def _insert(objects: list) -> Statement:
+    """`bulk_create(objects)` of one model, filling auto_now(_add) times as save() would."""
+    opts = objects[0]._meta
+    fields = [field for field in opts.concrete_fields if not field.auto_created]
+    row = f"({', '.join(['%s'] * len(fields))})"
+    params = [
+        field.get_db_prep_save(field.pre_save(instance, add=True), connection)
+        for instance in objects
+        for field in fields
+    ]
+    columns = ", ".join(field.column for field in fields)
+    return (
+        f"INSERT INTO {opts.db_table} ({columns}) VALUES {', '.join([row] * len(objects))}",
+        params,
+    )
+
+
+def _events_batch(row: Match, first_seq: int, events: list[Event], now: datetime) -> EventBatch:
+    """The write's events as one EventBatch."""
+    text = "\n".join(encode_event(event) for event in events)
+    return EventBatch(match=row, seq=first_seq + len(events) - 1, events=text, created_at=now)
 
 
 def _humans(seats: Iterable[SeatInfo]) -> list[str]:
     return [seat.player for seat in seats if seat.kind == Player.Kind.HUMAN and seat.player]
 
 
-def _insert_events(
-    row: Match, first_seq: int, events: list[Event], now: datetime, humans: list[str]
-) -> None:
-    """The write's events as one EventBatch, in SQL: for the same reason as
-    `_update_projection`; and the notice of the match's new version to its `humans`'
-    streams."""
-    text = "\n".join(encode_event(event) for event in events)
-    last = first_seq + len(events) - 1
-    with connection.cursor() as cursor:
-        cursor.execute(
-            _INSERT_EVENTS, [row.pk, last, text, now, notice_payload(row.pk, last, humans)]
-        )
-
-
-def _write_deals(row: Match, first_seq: int, events: Iterable[Event], now: datetime) -> None:
-    """Apply the events' deal changes: new rows in one insert, the others as updates."""
+def _deal_writes(row: Match, first_seq: int, events: Iterable[Event], now: datetime) -> list:
+    """The events' deal changes as statements: new rows in one insert, and updates of stored
+    rows. They run in one statement, which sees no row it inserts and may update a row only
+    once, so every change is first folded into what each row ends as."""
     new: dict[tuple[int, int], Deal] = {}
+    ended: dict[tuple[int, int], dict] = {}  # stored rows given an outcome
+    abandoned: dict | None = None  # for every other stored row still unfinished
     for seq, event in enumerate(events, start=first_seq):
         for change in deal_changes(seq, event):
-            fields = {**change.fields, "ended_at": now} if not change.insert else change.fields
             if change.insert:
+                series, deal_number = change.key
                 new[change.key] = Deal(
-                    match=row, series=change.key[0], deal_number=change.key[1], **fields
+                    match=row, series=series, deal_number=deal_number, **change.fields
                 )
-            elif change.key is None:
-                Deal.objects.filter(match=row, outcome="").update(**fields)
+                continue
+            fields = {**change.fields, "ended_at": now}
+            if change.key is None:
+                abandoned = fields
                 for deal in new.values():
                     if not deal.outcome:
                         deal.outcome, deal.ended_at = fields["outcome"], now
@@ -387,12 +417,39 @@ def _write_deals(row: Match, first_seq: int, events: Iterable[Event], now: datet
                 for name, value in fields.items():
                     setattr(new[change.key], name, value)
             else:
-                series, deal_number = change.key
-                Deal.objects.filter(match=row, series=series, deal_number=deal_number).update(
-                    **fields
-                )
-    if new:
-        Deal.objects.bulk_create(new.values())
+                ended[change.key] = fields
+    statements = [_insert(list(new.values()))] if new else []
+    table = Deal._meta.db_table
+    for (series, deal_number), fields in ended.items():
+        statements.append(
+            (
+                f"UPDATE {table} SET outcome = %s, ended_at = %s"
+                " WHERE match_id = %s AND series = %s AND deal_number = %s",
+                [fields["outcome"], fields["ended_at"], row.pk, series, deal_number],
+            )
+        )
+    if abandoned is not None:
+        sql = f"UPDATE {table} SET outcome = %s, ended_at = %s WHERE match_id = %s AND outcome = ''"
+        params = [abandoned["outcome"], abandoned["ended_at"], row.pk]
+        for series, deal_number in ended:
+            sql += " AND (series, deal_number) <> (%s, %s)"
+            params += [series, deal_number]
+        statements.append((sql, params))
+    return statements
+
+
+def _run_as_one(statements: list[Statement], notice: str | None = None) -> None:
+    """Run the write's statements as one, the first ones as data-modifying CTEs: one round
+    trip. Foreign keys are checked at the end of the statement, so a row may refer to one
+    inserted beside it. With a `notice`, the statement ends by sending it to the streams
+    (games.notices): Postgres delivers it at commit, and never for a rolled-back write."""
+    if notice is not None:
+        statements = [*statements, (NOTIFY_SQL, [notice])]
+    *before, (last, last_params) = statements
+    ctes = ", ".join(f"write_{number} AS ({sql})" for number, (sql, _) in enumerate(before))
+    params = [param for _, statement_params in before for param in statement_params]
+    with connection.cursor() as cursor:
+        cursor.execute(f"WITH {ctes} {last}" if before else last, [*params, *last_params])
 
 
 def _set_projection(row: Match, state: MatchState, events: list[Event], now: datetime) -> None:
@@ -428,18 +485,21 @@ def match_insert(
         turn_seconds=turn_seconds,
     )
     _set_projection(row, state, events, now)
-    row.save(force_insert=True)
-    Seat.objects.bulk_create(
-        Seat(match=row, number=number, player=player) for number, player in enumerate(players)
-    )
     seats = [
         SeatInfo(player.name, player.kind, str(player.pk))
         if player
         else SeatInfo(None, Player.Kind.HUMAN, None)
         for player in players
     ]
-    _insert_events(row, 1, events, now, _humans(seats))
-    _write_deals(row, 1, events, now)
+    _run_as_one(
+        [
+            _insert([row]),
+            _insert([Seat(match=row, number=n, player=player) for n, player in enumerate(players)]),
+            *_deal_writes(row, 1, events, now),
+            _insert([_events_batch(row, 1, events, now)]),
+        ],
+        notice=notice_payload(row.pk, row.version, _humans(seats)),
+    )
     return LoadedMatch(row, state, seats, 0, list(enumerate(events, start=1)))
 
 
@@ -462,9 +522,16 @@ def match_append(*, match: LoadedMatch, events: list[Event], state: MatchState) 
     now = timezone.now()
     first_seq = match.row.version + 1
     _set_projection(match.row, state, events, now)
-    _update_projection(match.row)
-    _insert_events(match.row, first_seq, events, now, _humans(match.seats))
-    _write_deals(match.row, first_seq, events, now)
+    # The projection, the deals, the events and the streams' notice in one statement: one
+    # round trip.
+    _run_as_one(
+        [
+            _update_projection(match.row),
+            *_deal_writes(match.row, first_seq, events, now),
+            _insert([_events_batch(match.row, first_seq, events, now)]),
+        ],
+        notice=notice_payload(match.row.pk, match.row.version, _humans(match.seats)),
+    )
     match.state = state
     match.appended = list(enumerate(events, start=first_seq))
 
@@ -487,7 +554,7 @@ def match_reproject(
         setattr(row, name, value)
     row.turn_deadline = deadline
     row.updated_at = timezone.now()
-    _update_projection(row)
+    _run_as_one([_update_projection(row)])
     Deal.objects.filter(match=row).delete()
     Deal.objects.bulk_create(
         Deal(match=row, series=series, deal_number=deal_number, **fields)

@@ -24,4 +24,5 @@ def player_stats(*, player: Player) -> dict:
 
 
 def player_seated(*, player: Player, match_id: uuid.UUID) -> bool:
+    # Through the reverse relation, as above: players imports nothing of games.
     return player.seats.filter(match_id=match_id).exists()

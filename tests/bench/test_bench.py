@@ -31,6 +31,11 @@ def test_bench_plays_over_http_and_reports(tmp_path):
     assert report["streams"]["kib_per_stream"] > 0
     assert report["healthz"]["requests"] == 1000
     assert report["healthz"]["server_cpu_ms_per_request"] > 0
+    # The floors cost more than /healthz, which never reaches Django.
+    for floor in ("floor_read", "floor_write"):
+        assert report["floors"][floor]["requests"] == 1000
+        assert report["floors"][floor]["cpu_over_healthz_ms"] > 0
+    assert report["play"]["server_cpu_ms_per_write"] > report["play"]["server_cpu_ms_per_request"]
     endpoints = report["endpoints"]
     assert endpoints["create"]["count"] == 1
     assert endpoints["view"]["count"] == endpoints["next_deal"]["count"] == 11

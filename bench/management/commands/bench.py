@@ -13,13 +13,21 @@ from django.core.management.base import BaseCommand, CommandError
 from rich.console import Console
 
 from bench import report
-from bench.players import Player, hit_healthz
+from bench.players import Player, hit
 from bench.seed import seed_finished_matches
 from bench.server import SERVERS, Server, cpu_between
 from bench.streams import HeldStreams
 from games.ai import AI_LEVELS, DEFAULT_AI_LEVEL
 from games.engine import MATCH_DEALS
 from games.management.progress import progress_bar
+
+# (name, method, path) of /healthz and the floors (asnas_api/bench_metrics.py), measured
+# before play.
+YARDSTICKS = (
+    ("healthz", "GET", "/healthz"),
+    ("floor_read", "GET", "/bench/floor/read"),
+    ("floor_write", "POST", "/bench/floor/write/{match}"),
+)
 
 
 class Command(BaseCommand):
@@ -43,7 +51,10 @@ class Command(BaseCommand):
             help="finished matches to store before measuring (copies of a real one)",
         )
         parser.add_argument(
-            "--healthz-requests", type=int, default=4000, help="requests in the /healthz phase"
+            "--healthz-requests",
+            type=int,
+            default=4000,
+            help="requests in the /healthz phase, and in each floor's",
         )
         parser.add_argument(
             "--streams",
@@ -64,7 +75,7 @@ class Command(BaseCommand):
         self.progress = progress_bar(disable=options["no_progress"], console=console)
         load_before = os.getloadavg()
         with Server(options["workers"], options["server"]) as server, self.progress:
-            healthz, play, streams = self._run(server, options)
+            yardsticks, play, streams = self._run(server, options)
         config = {
             key: options[key]
             for key in (
@@ -78,14 +89,14 @@ class Command(BaseCommand):
             )
         }
         config.update(cpus=os.cpu_count(), load_before=load_before, load_after=os.getloadavg())
-        result = report.build(config=config, healthz=healthz, play=play)
+        result = report.build(config=config, yardsticks=yardsticks, play=play)
         if streams:
             result["streams"] = streams
         report.show(Console(file=self.stdout, width=120), result)
         if options["json"]:
             options["json"].write_text(json.dumps(result, indent=2) + "\n")
 
-    def _run(self, server: Server, options: dict) -> tuple[dict, dict, dict]:
+    def _run(self, server: Server, options: dict) -> tuple[dict[str, dict], dict, dict]:
         with contextlib.ExitStack() as held:
             streams = {}
             if options["streams"]:
@@ -107,7 +118,7 @@ class Command(BaseCommand):
             "kib_per_stream": (rss_after - rss_before) / count / 1024,
         }
 
-    def _measure(self, server: Server, options: dict) -> tuple[dict, dict]:
+    def _measure(self, server: Server, options: dict) -> tuple[dict[str, dict], dict]:
         players = [
             Player(number, server.url, options["seed"], options["ai_level"])
             for number in range(options["players"])
@@ -125,16 +136,26 @@ class Command(BaseCommand):
             player.samples.clear()
             player.deals_done = 0
 
+        # The yardstick and the floors, each in a phase of its own: the server CPU of a phase
+        # over its requests is what one costs. A floor write appends to a player's finished
+        # match, which nothing reads afterwards.
         per_thread = -(-options["healthz_requests"] // len(players))
-        healthz_samples = [[] for _ in players]
-        healthz = self._phase(
-            server,
-            "/healthz",
-            [partial(hit_healthz, server.url, per_thread, samples) for samples in healthz_samples],
-            total=per_thread * len(players),
-            done=lambda: sum(map(len, healthz_samples)),
-        )
-        healthz["samples"] = [sample for samples in healthz_samples for sample in samples]
+        yardsticks = {}
+        for name, method, path in YARDSTICKS:
+            samples = [[] for _ in players]
+            paths = [path.format(match=player.finished_match_ids[0]) for player in players]
+            phase = self._phase(
+                server,
+                name,
+                [
+                    partial(hit, server.url, method, path, per_thread, mine)
+                    for path, mine in zip(paths, samples, strict=True)
+                ],
+                total=per_thread * len(players),
+                done=lambda samples=samples: sum(map(len, samples)),
+            )
+            phase["samples"] = [sample for mine in samples for sample in mine]
+            yardsticks[name] = phase
 
         matches = options["matches_per_player"]
         play = self._phase(
@@ -145,7 +166,7 @@ class Command(BaseCommand):
             done=lambda: sum(player.deals_done for player in players),
         )
         play["samples"] = [sample for player in players for sample in player.samples]
-        return healthz, play
+        return yardsticks, play
 
     def _phase(
         self,

@@ -1,0 +1,53 @@
+"""Under ASGI, Django's sync code runs in threads that live on from request to request, and
+each request goes from the event loop to its thread only where Django must: its start
+signal, its middleware chain with the view, and closing its response."""
+
+import asyncio
+import threading
+from unittest import mock
+
+import pytest
+from asgiref.sync import SyncToAsync
+from django.core.signals import request_started
+
+from asnas_api.asgi import application
+from tests.reliability.support import asgi_get
+
+# Django's thread may fall due for the periodic purge, which writes from its own connection.
+pytestmark = pytest.mark.django_db(transaction=True)
+
+# The start signal's receivers, the middleware chain with the view, and the response's close.
+HOPS_PER_REQUEST = 3
+
+
+def test_requests_one_after_another_run_in_the_same_thread():
+    threads = []
+
+    def note_thread(**kwargs):
+        threads.append(threading.current_thread())
+
+    request_started.connect(note_thread)
+    try:
+        for _ in range(5):
+            status, _, _ = asyncio.run(asgi_get(application, "/api/v1/no-such-page"))
+            assert status == 404
+    finally:
+        request_started.disconnect(note_thread)
+    assert len(threads) == 5
+    assert len(set(threads)) == 1, [thread.name for thread in threads]
+    assert threads[0] is not threading.main_thread()
+
+
+def test_a_request_goes_to_its_thread_three_times():
+    asyncio.run(asgi_get(application, "/api/v1/no-such-page"))  # warm: imports, the URLconf
+    hops = []
+    original = SyncToAsync.__call__
+
+    async def counted(self, *args, **kwargs):
+        hops.append(getattr(self.func, "__qualname__", repr(self.func)))
+        return await original(self, *args, **kwargs)
+
+    with mock.patch.object(SyncToAsync, "__call__", counted):
+        status, _, _ = asyncio.run(asgi_get(application, "/api/v1/no-such-page"))
+    assert status == 404
+    assert len(hops) == HOPS_PER_REQUEST, hops
