@@ -5,6 +5,7 @@ request was whole in the scope, so that its deadline runs from there and not fro
 Django's one thread per worker gets to it (asnas_api.deadline)."""
 
 import os
+import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
 
@@ -36,6 +37,11 @@ django_application = OneHopASGIHandler()
 
 from asnas_api.deadline import ARRIVED  # noqa: E402 (needs the settings configured above)
 from asnas_api.health import PROBES  # noqa: E402
+from games.ai.coach import warm  # noqa: E402
+
+# The coach's tables take a second or two of CPU to build: built here, as the worker starts
+# and while it already answers, rather than inside the first hint's request deadline.
+threading.Thread(target=warm, name="coach-warm-up", daemon=True).start()
 
 # Django runs each request's sync code in a thread-sensitive context that, left to itself,
 # starts a thread for the request and stops it afterwards. A request here takes an idle

@@ -19,12 +19,14 @@ and what `hard` always does first), with no values or strength, so a hint never
 reveals a card the player has not seen.
 """
 
+import threading
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cache
 
 from games.engine import SEATS, SeatView
 
+from . import AI_LEVELS
 from .expert import archetype_rows
 from .exploit import action_columns, position_deals, subtree_values
 from .hands import N_HANDS, STRENGTH, hand_class
@@ -54,6 +56,29 @@ class Hint:
     """The chance that it ties for best with one or more of them."""
 
 
+_warming = threading.Lock()
+_warm = threading.Event()
+
+
+def warm() -> None:
+    """Build what every hint reads: each position's deals, the AI tables' columns and the
+    showdown chances (about 1.5 s of CPU and 110 MB). A server does it in the background as
+    a worker starts (asnas_api.asgi), so that no hint builds them inside its request's
+    deadline; a hint that comes first waits for it here instead of building them twice."""
+    if _warm.is_set():
+        return
+    with _warming:
+        if _warm.is_set():
+            return
+        for position in range(SEATS):
+            position_deals(position)
+        for ai_level in AI_LEVELS:
+            _columns(ai_level)
+        for hand in range(N_HANDS):
+            showdown_chances(hand)
+        _warm.set()
+
+
 def coach(view: SeatView, legal: tuple[str, ...], ai_level: str) -> Hint:
     """Advice for the seat of `view` whose turn it is (`legal`: its legal actions)."""
     if view.your_cards is None:
@@ -64,6 +89,7 @@ def coach(view: SeatView, legal: tuple[str, ...], ai_level: str) -> Hint:
             showdown_win=None,
             showdown_tie=None,
         )
+    warm()
     hand = hand_class(view.your_cards)
     position = (view.seat - view.dealer) % SEATS
     node = TREE.index[tuple(action for _, action in view.history if action != "look")]

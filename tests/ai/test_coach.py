@@ -5,7 +5,9 @@ from fractions import Fraction
 
 import pytest
 
-from games.ai.coach import coach, showdown_chances
+from games.ai import AI_LEVELS
+from games.ai.coach import _columns as coach_columns
+from games.ai.coach import coach, showdown_chances, warm
 from games.ai.deals import TOTAL_WEIGHT
 from games.ai.exploit import position_deals, position_values
 from games.ai.hands import N_HANDS, STRENGTH
@@ -98,3 +100,18 @@ def test_hand_strength_is_exact():
     assert isinstance(win, Fraction)
     ranks = {coach(view_at(TREE, 0, h), _looked_legal(0), "hard").hand_rank for h in (0, 60)}
     assert ranks <= set(range(1, N_HANDS + 1))
+
+
+def test_after_warming_a_hint_at_every_level_builds_nothing():
+    """What a server builds as a worker starts (asnas_api.asgi) is all that a hint reads, so
+    the first hint of a worker is as fast as any other."""
+    warm()
+    caches = (position_deals, coach_columns, showdown_chances)
+    misses = [cache.cache_info().misses for cache in caches]
+    state = replay([MatchCreated(3), DealStarted(1, 1, 0, DECK)])
+    for event in decide(state, Act(1, "look")):
+        evolve(state, event)
+    for ai_level in AI_LEVELS:
+        hint = coach(observe(state, 1), legal_actions(state, 1), ai_level)
+        assert hint.hand_rank is not None
+    assert [cache.cache_info().misses for cache in caches] == misses
