@@ -114,9 +114,14 @@ class StreamedResponseMiddleware:
 
     def __call__(self, request):
         response = self.get_response(request)
-        # Inside an outer transaction (a test's) the connection is not this request's to give.
-        if response.streaming and not connection.in_atomic_block:
-            connections.close_all()
+        # Inside an outer transaction (a test's) the connection is not this request's to give;
+        # a static file streams too, but took none.
+        if (
+            response.streaming
+            and connection.connection is not None
+            and not connection.in_atomic_block
+        ):
+            connection.close()
         return response
 
 

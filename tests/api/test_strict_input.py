@@ -3,6 +3,7 @@
 import pytest
 from rest_framework.test import APIClient
 
+from games.ai import AI_LEVELS
 from tests.api.problems import assert_problem
 
 pytestmark = pytest.mark.django_db
@@ -48,9 +49,8 @@ def test_an_unknown_field_on_register_is_refused():
 def test_an_invalid_choice_lists_the_choices(client):
     response = client.post("/api/v1/matches", {"ai_level": "godlike"}, format="json")
     body = assert_problem(response, 400, "validation_error")
-    assert body["errors"][0]["message"] == (
-        '"godlike" is not a valid choice; allowed: easy, normal, hard.'
-    )
+    allowed = ", ".join(AI_LEVELS)
+    assert body["errors"][0]["message"] == f'"godlike" is not a valid choice; allowed: {allowed}.'
 
 
 def test_a_wrong_auth_scheme_says_to_use_bearer(client):
