@@ -610,6 +610,7 @@ function renderActions() {
   const over = ["finished", "abandoned"].includes(match.status);
   const tools = [
     mine &&
+      !shared &&
       button("hint", tr("hint"), "?", async () => {
         state.hint = await api.get(`/matches/${match.id}/hint`);
         render();

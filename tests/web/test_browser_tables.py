@@ -99,6 +99,8 @@ def test_two_friends_play_one_table_live_each_seeing_only_their_own_cards(open_t
     while at_one_version(pages) == "in_deal":
         page = to_move(pages)
         other = friend if page is owner else owner
+        # The coach is for a player alone with the AI: the server refuses hints at a table.
+        assert page.locator('[data-command="hint"]').count() == 0
         action = play_on(page)
         moves += 1
         at_one_version(pages)
