@@ -117,6 +117,9 @@ class StreamedResponseMiddleware:
         # Inside an outer transaction (a test's) the connection is not this request's to give.
         if response.streaming and not connection.in_atomic_block:
             connections.close_all()
+            # Nothing of the request is left in its thread: the server may give the thread
+            # to other requests while the body streams (asnas_api.asgi).
+            response.holds_no_connection = True
         return response
 
 
