@@ -4,10 +4,12 @@ The probes are answered here, before Django; everything else goes to Django, wit
 request was whole in the scope, so that its deadline runs from there and not from when
 Django's one thread per worker gets to it (asnas_api.deadline)."""
 
+import gc
 import os
 import threading
 import time
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Executor, Future, ThreadPoolExecutor
+from contextvars import ContextVar
 
 import django
 from asgiref.sync import ThreadSensitiveContext, sync_to_async
@@ -29,7 +31,14 @@ class OneHopASGIHandler(ASGIHandler):
         self.load_middleware(is_async=False)
 
     async def get_response_async(self, request):
-        return await sync_to_async(self.get_response, thread_sensitive=True)(request)
+        response = await sync_to_async(self.get_response, thread_sensitive=True)(request)
+        if getattr(response, "holds_no_connection", False):
+            # A stream (or a long-poll) whose thread gave its connections back: it streams
+            # on the event loop, for hours maybe, and needs its thread again only to close.
+            thread = _request_thread.get(None)
+            if thread is not None:
+                thread.release()
+        return response
 
 
 django.setup(set_prefix=False)
@@ -39,28 +48,73 @@ from asnas_api.deadline import ARRIVED  # noqa: E402 (needs the settings configu
 from asnas_api.health import PROBES  # noqa: E402
 from games.ai.coach import warm  # noqa: E402
 
-# The coach's tables take a second or two of CPU to build: built here, as the worker starts
-# and while it already answers, rather than inside the first hint's request deadline.
-threading.Thread(target=warm, name="coach-warm-up", daemon=True).start()
+
+def warm_and_freeze() -> None:
+    """The coach's tables take a second or two of CPU to build: built here, as the worker
+    starts and while it already answers, rather than inside the first hint's request
+    deadline. Then everything the worker made so far (Django, the URLs, the coach's large
+    tables: about 100,000 objects that live as long as it) is moved out of the garbage
+    collector's sight: each full collection walked them all, 100 to 150 ms of the CPU of
+    whichever request it fell in, and now 2 to 30 ms (docs/streams.md)."""
+    warm()
+    gc.collect()
+    gc.freeze()
+
+
+threading.Thread(target=warm_and_freeze, name="coach-warm-up", daemon=True).start()
 
 # Django runs each request's sync code in a thread-sensitive context that, left to itself,
 # starts a thread for the request and stops it afterwards. A request here takes an idle
 # one-thread executor instead and gives it back: threads, and with them the thread-bound
-# database connection wrappers, live on. There are as many as requests ever ran at once.
+# database connection wrappers, live on. There are as many as requests ran at once in
+# their views: a streamed answer gives its thread back as its body starts (above), so open
+# streams and long-polls hold none.
 _idle_executors: list[ThreadPoolExecutor] = []
 
 
-async def in_a_reused_thread(scope, receive, send) -> None:
-    executor = (
+def _idle_executor() -> ThreadPoolExecutor:
+    return (
         _idle_executors.pop()
         if _idle_executors
         else ThreadPoolExecutor(max_workers=1, thread_name_prefix="django")
     )
+
+
+class RequestThread(Executor):
+    """The one thread a request's sync code runs in, from its start signal to its view's
+    answer and on to its close. A streamed answer releases it as its body starts; its close,
+    which needs no thread of its own (its connections went back already), then borrows an
+    idle one for that call."""
+
+    def __init__(self) -> None:
+        self._held: ThreadPoolExecutor | None = _idle_executor()
+
+    def submit(self, fn, /, *args, **kwargs) -> Future:
+        if self._held is not None:
+            return self._held.submit(fn, *args, **kwargs)
+        borrowed = _idle_executor()
+        future = borrowed.submit(fn, *args, **kwargs)
+        future.add_done_callback(lambda _: _idle_executors.append(borrowed))
+        return future
+
+    def release(self) -> None:
+        if self._held is not None:
+            _idle_executors.append(self._held)
+            self._held = None
+
+
+_request_thread: ContextVar[RequestThread] = ContextVar("request_thread")
+
+
+async def in_a_reused_thread(scope, receive, send) -> None:
+    thread = RequestThread()
+    token = _request_thread.set(thread)
     try:
-        async with ThreadSensitiveContext(executor=executor):
+        async with ThreadSensitiveContext(executor=thread):
             await django_application(scope, receive, send)
     finally:
-        _idle_executors.append(executor)
+        thread.release()
+        _request_thread.reset(token)
 
 
 async def application(scope, receive, send):

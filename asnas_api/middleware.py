@@ -115,13 +115,13 @@ class StreamedResponseMiddleware:
     def __call__(self, request):
         response = self.get_response(request)
         # Inside an outer transaction (a test's) the connection is not this request's to give;
-        # a static file streams too, but took none.
-        if (
-            response.streaming
-            and connection.connection is not None
-            and not connection.in_atomic_block
-        ):
-            connection.close()
+        # a static file streams too, but may have taken none.
+        if response.streaming and not connection.in_atomic_block:
+            if connection.connection is not None:
+                connection.close()
+            # Nothing of the request is left in its thread: the server may give the thread
+            # to other requests while the body streams (asnas_api.asgi).
+            response.holds_no_connection = True
         return response
 
 

@@ -140,7 +140,8 @@ def show(console: Console, report: dict) -> None:
         console.print(
             f"streams: {streams['open']} held open; server RSS "
             f"{streams['server_rss_mib_before']:.1f} -> {streams['server_rss_mib_after']:.1f} MiB"
-            f" = [bold]{streams['kib_per_stream']:.1f} KiB per open stream[/]"
+            f" = [bold]{streams['kib_per_stream']:.1f} KiB per open stream[/]; server threads"
+            f" {streams['server_threads_before']} -> {streams['server_threads_after']}"
         )
     ratios = report["action_vs_healthz"]
     console.print(

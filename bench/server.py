@@ -158,6 +158,29 @@ class Server:
                 pass  # exited meanwhile
         return total
 
+    def settled_rss_bytes(self, timeout: float = 30) -> int:
+        """The resident memory once it stopped growing: a worker builds the coach's tables
+        (about 110 MB) in the background as it starts, which would otherwise count as
+        whatever is measured next."""
+        last, deadline = self.rss_bytes(), time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            time.sleep(1)
+            now = self.rss_bytes()
+            if abs(now - last) < 2**20:
+                return now
+            last = now
+        return last
+
+    def threads(self) -> int:
+        """The threads of the HTTP server: all its processes."""
+        total = 0
+        for process in [self.http, *self.http.children(recursive=True)]:
+            try:
+                total += process.num_threads()
+            except psutil.Error:
+                pass  # exited meanwhile
+        return total
+
     def cpu_sample(self) -> CpuSample:
         def tree(root: psutil.Process) -> dict[int, int]:
             sample = {}

@@ -18,11 +18,14 @@ STREAMS_PER_TABLE = 50
 
 class HeldStreams:
     """`with HeldStreams(url, n) as held:` n SSE streams open on the server, each read (and
-    dropped) on an event loop in a thread of its own, until the block ends."""
+    dropped) on an event loop in a thread of its own, until the block ends. `opening`: how
+    many may be opening at once (all of them by default, as after a restart when every
+    client reconnects; 1 opens each after the one before has answered)."""
 
-    def __init__(self, url: str, count: int) -> None:
+    def __init__(self, url: str, count: int, opening: int | None = None) -> None:
         self.url = url
         self.count = count
+        self.opening = opening or count
         self.opened = 0
         self.loop = asyncio.new_event_loop()
         self.thread = threading.Thread(target=self.loop.run_forever, daemon=True)
@@ -39,18 +42,22 @@ class HeldStreams:
         answer = await self.client.post("/api/v1/players", json={"name": "Watcher"})
         headers = {"Authorization": f"Bearer {answer.raise_for_status().json()['token']}"}
         opened = asyncio.Semaphore(0)
+        opening = asyncio.Semaphore(self.opening)
         for number in range(self.count):
+            await asyncio.wait_for(opening.acquire(), 60)
             if number % STREAMS_PER_TABLE == 0:
                 table = await self.client.post(
                     "/api/v1/matches", json={"humans": TABLE_SEATS}, headers=headers
                 )
                 match_id = table.raise_for_status().json()["id"]
             url = f"/api/v1/matches/{match_id}/stream"
-            self._tasks.append(asyncio.create_task(self._hold(url, headers, opened)))
+            self._tasks.append(asyncio.create_task(self._hold(url, headers, opened, opening)))
         for _ in range(self.count):
             await asyncio.wait_for(opened.acquire(), 60)
 
-    async def _hold(self, url: str, headers: dict, opened: asyncio.Semaphore) -> None:
+    async def _hold(
+        self, url: str, headers: dict, opened: asyncio.Semaphore, opening: asyncio.Semaphore
+    ) -> None:
         async with self.client.stream("GET", url, headers=headers) as response:
             response.raise_for_status()
             first = True
@@ -58,6 +65,7 @@ class HeldStreams:
                 if first:  # the server's first comment: the stream is open
                     self.opened += 1
                     opened.release()
+                    opening.release()
                     first = False
 
     def __exit__(self, *exc_info) -> None:

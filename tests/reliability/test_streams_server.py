@@ -5,6 +5,7 @@ import os
 import time
 
 import httpx
+import psutil
 import psycopg
 import pytest
 from httpx_sse import connect_sse
@@ -123,3 +124,30 @@ def test_a_stream_client_gone_is_forgotten_by_the_server(servers):
     while open_streams(first) and time.monotonic() < deadline:
         time.sleep(0.1)
     assert open_streams(first) == 0
+
+
+def threads(server) -> int:
+    """The threads of a `serve` and of every process under it."""
+    processes = [psutil.Process(server.pid), *psutil.Process(server.pid).children(recursive=True)]
+    return sum(process.num_threads() for process in processes)
+
+
+def test_open_streams_hold_no_thread(server_env, tmp_path):
+    """A stream gives its request's thread back once its body starts: a worker's threads
+    are as many as requests were at once in their views, not as many as streams are open.
+    Opened one after another, 40 streams leave the server's threads where one left them."""
+    with served(tmp_path / "serve.log", server_env, workers=1) as (url, server):
+        with HeldStreams(url, 1, opening=1):
+            time.sleep(0.5)
+            one = threads(server)
+        with HeldStreams(url, 40, opening=1) as held:
+            time.sleep(0.5)
+            assert held.opened == 40
+            assert threads(server) <= one + 2
+            # And a plain request still runs, in a thread of the same few.
+            assert httpx.get(f"{url}/api/v1/matches", timeout=10).status_code == 401
+        deadline = time.monotonic() + 10
+        while open_streams(url) and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert open_streams(url) == 0  # each closed, on a thread borrowed for that
+        assert httpx.get(f"{url}/api/v1/matches", timeout=10).status_code == 401

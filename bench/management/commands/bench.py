@@ -106,16 +106,19 @@ class Command(BaseCommand):
     def _hold_streams(self, server: Server, count: int, held: contextlib.ExitStack) -> dict:
         """Open `count` streams, kept until `held` closes; what they cost the server's memory."""
         task = self.progress.add_task(f"opening {count} streams", total=1)
-        rss_before = server.rss_bytes()
+        rss_before, threads_before = server.settled_rss_bytes(), server.threads()
         held.enter_context(HeldStreams(server.url, count))
         time.sleep(1)  # what the streams allocated settles
-        rss_after = server.rss_bytes()
+        rss_after, threads_after = server.rss_bytes(), server.threads()
         self.progress.update(task, completed=1)
         return {
             "open": count,
             "server_rss_mib_before": rss_before / 2**20,
             "server_rss_mib_after": rss_after / 2**20,
             "kib_per_stream": (rss_after - rss_before) / count / 1024,
+            # All opened at once: the threads are as many as were in their views at once.
+            "server_threads_before": threads_before,
+            "server_threads_after": threads_after,
         }
 
     def _measure(self, server: Server, options: dict) -> tuple[dict[str, dict], dict]:
