@@ -134,10 +134,15 @@ def _reach_of_history(node: int, hands, weights, ai_level: str) -> list[int]:
     return reach
 
 
-@cache
 def _columns(ai_level: str):
-    """The AI seats' table as whole numbers out of SCALE, per node and action."""
-    return action_columns(archetype_rows("hard" if ai_level == "expert" else ai_level))
+    """The AI seats' table as whole numbers out of SCALE, per node and action; an expert
+    seat's is its blueprint, hard's, built once for both."""
+    return _table_columns("hard" if ai_level == "expert" else ai_level)
+
+
+@cache
+def _table_columns(table: str):
+    return action_columns(archetype_rows(table))
 
 
 @cache

@@ -6,7 +6,7 @@ from fractions import Fraction
 import pytest
 
 from games.ai import AI_LEVELS
-from games.ai.coach import _columns as coach_columns
+from games.ai.coach import _table_columns as coach_columns
 from games.ai.coach import coach, showdown_chances, warm
 from games.ai.deals import TOTAL_WEIGHT
 from games.ai.exploit import position_deals, position_values
