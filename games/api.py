@@ -502,8 +502,9 @@ class PlayerStreamViewSet(EventStreamViewSet):
         "`{match_id, deadline}` when a turn of yours begins (first one for each unfinished "
         "match where it is your turn as the stream opens), `match_started` `{match_id}` when "
         "deal 1 of a series starts, `match_finished` `{match_id, winners, totals}`. A comment "
-        "line at least every 15 s. Authenticate with the bearer token, or a `ticket` from "
-        "POST /stream-tickets issued without `match_id`.",
+        "line at least every 15 s; the first comes once the turns waiting now are read, and "
+        "every change after it is announced. Authenticate with the bearer token, or a "
+        "`ticket` from POST /stream-tickets issued without `match_id`.",
         parameters=[
             OpenApiParameter(
                 "ticket",

@@ -59,8 +59,11 @@ class Waiter:
 
     async def wait(self, timeout: float) -> bool:
         """Whether it was rung within `timeout` seconds (at once if it was rung already)."""
+        # Not wait_for: on Python 3.11 it swallows a cancellation that comes as the event is
+        # set, and the stream of a client gone would go on waiting.
         try:
-            await asyncio.wait_for(self._rung.wait(), timeout)
+            async with asyncio.timeout(timeout):
+                await self._rung.wait()
         except TimeoutError:
             return False
         return True

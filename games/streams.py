@@ -153,7 +153,10 @@ def _notices_of(*, player: Player, match_id: str, watch: TurnWatch) -> list[tupl
     if match is None:
         return []
     seat, found = match.viewer_seat, []
-    events = selectors.match_events(match=match, after=watch.version)["events"]
+    # Two reads, not one snapshot: a write that commits between them is left out here, so
+    # that the events agree with the state read before them, and is read on its own notice.
+    page = selectors.match_events(match=match, after=watch.version)["events"]
+    events = [event for event in page if event["seq"] <= match.row.version]
     new_turn = not watch.my_turn
     for event in events:
         if event["type"] == "deal_started":
@@ -200,9 +203,11 @@ async def player_stream(*, player: Player) -> AsyncIterator[str]:
     the turns waiting now, then each notice as it comes."""
     watches: dict[str, TurnWatch] = {}
     with notices.watching(player_id=str(player.pk)) as waiter:
-        yield HEARTBEAT
         try:
             found = await read(_open_turns, player=player, watches=watches)
+            # Sent once the turns waiting now are read: from this comment on, every change is
+            # announced, so a client may start a match and count on its match_started.
+            yield HEARTBEAT
             while True:
                 for name, data in found:
                     yield sse(name, data)

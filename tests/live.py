@@ -129,11 +129,13 @@ class LiveClient:
 
     def close(self) -> None:
         async def finish() -> None:
-            await self.loop.shutdown_asyncgens()
+            # As asyncio.run ends: the tasks first, so that each stream's generators close in
+            # the task that runs them, then whatever generators are left.
             tasks = [task for task in asyncio.all_tasks() if task is not asyncio.current_task()]
             for task in tasks:
                 task.cancel()
             await asyncio.gather(*tasks, return_exceptions=True)
+            await self.loop.shutdown_asyncgens()
             # The test client's requests ran their sync parts in asgiref's one thread: its
             # connection must go, or the test database cannot be dropped at the end.
             await sync_to_async(connections.close_all)()

@@ -144,6 +144,8 @@ def test_two_humans_play_a_table_on_the_notices_of_their_own_streams(make_client
     once, when it begins, and the stream holds no card."""
     roya, babak = make_client("Roya"), make_client("Babak")
     streams = [live.open("/api/v1/players/me/stream", bearer(c.token)) for c in (roya, babak)]
+    for messages in streams:  # the streams have read what there was
+        assert messages.get(timeout=30) == {"comment": "keep-alive"}
     view = roya.post("/api/v1/matches", {"seed": 4, "humans": 2}, format="json").json()
     match_id = view["id"]
     live.wait_listening()
