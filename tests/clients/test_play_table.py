@@ -8,7 +8,7 @@ import time
 import pytest
 
 from tests.clients.http import call, register
-from tests.clients.plays import play, play_command, play_refused, start_play
+from tests.clients.plays import play_command, play_refused, start_play
 from tests.servers import BASE_DIR
 
 pytestmark = pytest.mark.slow
@@ -110,14 +110,19 @@ def test_a_friend_joins_with_play_and_follows_the_owners_moves(server_env, serve
     until(lambda: call(server_url, "GET", path, owner)["seats"][1]["name"] == "Friend")
     until(lambda: call(server_url, "GET", path, owner)["turn"] == 0)
     raised = call(server_url, "POST", f"{path}/actions", owner, {"action": "raise"})
-    # The owner calls or holds at each turn until the friend has quit.
-    while friend.poll() is None:
-        view = call(server_url, "GET", path, owner)
-        if view["status"] == "deal_over":
-            call(server_url, "POST", f"{path}/next-deal", owner)
-        elif moves := [a for a in ("call", "hold") if a in view["legal_actions"]]:
-            call(server_url, "POST", f"{path}/actions", owner, {"action": moves[0]})
-        time.sleep(0.2)
+
+    def owner_plays_while(process) -> None:
+        """The owner calls or holds at each turn until the friend's play has quit, so that
+        the friend never waits out the owner's turn clock."""
+        while process.poll() is None:
+            view = call(server_url, "GET", path, owner)
+            if view["status"] == "deal_over":
+                call(server_url, "POST", f"{path}/next-deal", owner)
+            elif moves := [a for a in ("call", "hold") if a in view["legal_actions"]]:
+                call(server_url, "POST", f"{path}/actions", owner, {"action": moves[0]})
+            time.sleep(0.2)
+
+    owner_plays_while(friend)
     output = printed.read_text()
     assert friend.returncode == 0, output
     assert f"Owner raises to {raised['seats'][0]['stake']}" in output
@@ -127,7 +132,10 @@ def test_a_friend_joins_with_play_and_follows_the_owners_moves(server_env, serve
     # The friend's player is kept for this table alone; the same command resumes the seat.
     token = json.loads(state.read_text())[f"{server_url} {table['id']}"]["token"]
     assert call(server_url, "GET", path, token)["your_seat"] == 1
-    again = play(server_env, *args, "--join", invite, keys="q\n")
+    resumed = start_play(server_env, *args, "--join", invite, keys="q\n", output=printed)
+    owner_plays_while(resumed)
+    again = printed.read_text()
+    assert resumed.returncode == 0, again
     assert "Friend (you)" in again and "Your name" not in again
 
 
