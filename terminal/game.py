@@ -15,6 +15,8 @@ ACTION_KEYS = {"look": "l", "call": "c", "hold": "h", "raise": "r", "fold": "f"}
 AI_LEVEL_KEYS = {"e": "easy", "n": "normal", "h": "hard", "x": "expert"}
 HINT = {"?": "hint"}
 QUIT = {"q": "quit (resume later)"}
+TICK = "tick"
+"""What a live screen's key() returns when `tick` seconds passed with no key: time to redraw."""
 
 
 class Screen(Protocol):
@@ -30,14 +32,18 @@ class Screen(Protocol):
     def show(self, screen: RenderableType) -> None:
         """Draw the whole screen, in place of the last one."""
 
-    def key(self, keys: dict[str, str], wake: int | None = None) -> str | None:
+    def key(
+        self, keys: dict[str, str], wake: int | None = None, tick: float | None = None
+    ) -> str | None:
         """One of `keys`; any other key is ignored. EOFError when input ends. None if `wake`,
         a file descriptor, turns readable first (a live screen watches it; a printed one
-        does not)."""
+        does not). TICK after `tick` seconds with neither, on a live screen only, so that
+        a turn clock's countdown can be drawn again."""
 
-    def idle(self, keys: dict[str, str], wake: int) -> str | None:
-        """While others play: one of `keys`, or None once `wake` turns readable. A printed
-        screen reads no input then, keeping a script's lines for its decisions."""
+    def idle(self, keys: dict[str, str], wake: int, tick: float | None = None) -> str | None:
+        """While others play: one of `keys`, or None once `wake` turns readable, or TICK as
+        key() gives it. A printed screen reads no input then, keeping a script's lines for
+        its decisions."""
 
     def leave(self, farewell: RenderableType | None) -> None:
         """Stop drawing; `farewell` stays on the terminal afterwards."""
@@ -134,10 +140,14 @@ def play(
             screen.show(waiting_room(view, keys, server))
         else:
             screen.show(table.render(view, keys, notice, hint, fit_to=screen.fit_to))
+        # A turn clock runs: the screen is drawn again each second, to count it down.
+        tick = 1.0 if view["turn_deadline"] else None
         if follower is None or _decides(view):
-            key = screen.key(keys, follower and follower.wake)
+            key = screen.key(keys, follower and follower.wake, tick)
         else:
-            key = screen.idle(keys, follower.wake)
+            key = screen.idle(keys, follower.wake, tick)
+        if key == TICK:
+            continue
         hint = None
         if key is None:  # news from the table
             news = follower.news()

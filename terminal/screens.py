@@ -12,6 +12,8 @@ from rich.console import Console, RenderableType
 from rich.live import Live
 from rich.prompt import Prompt
 
+from terminal.game import TICK
+
 
 class LiveScreen:
     """One table on the terminal's alternate screen, redrawn in place after every move, and
@@ -43,11 +45,15 @@ class LiveScreen:
             self._stack.enter_context(self.live)
         self.live.update(screen, refresh=True)
 
-    def key(self, keys: dict[str, str], wake: int | None = None) -> str | None:
+    def key(
+        self, keys: dict[str, str], wake: int | None = None, tick: float | None = None
+    ) -> str | None:
         # Unbuffered reads: a buffered one could take keys typed ahead out of select's sight.
         fd = sys.stdin.fileno()
         while True:
-            ready, _, _ = select.select([fd] if wake is None else [fd, wake], [], [])
+            ready, _, _ = select.select([fd] if wake is None else [fd, wake], [], [], tick)
+            if not ready:
+                return TICK
             if wake in ready:
                 return None
             key = os.read(fd, 1).decode(errors="replace")
@@ -56,8 +62,8 @@ class LiveScreen:
             if key in keys:
                 return key
 
-    def idle(self, keys: dict[str, str], wake: int) -> str | None:
-        return self.key(keys, wake)
+    def idle(self, keys: dict[str, str], wake: int, tick: float | None = None) -> str | None:
+        return self.key(keys, wake, tick)
 
     def leave(self, farewell: RenderableType | None) -> None:
         self._stack.close()
@@ -87,7 +93,8 @@ class LineScreen:
     def show(self, screen: RenderableType) -> None:
         self.console.print(screen)
 
-    def key(self, keys: dict[str, str], wake: int | None = None) -> str:
+    def key(self, keys: dict[str, str], wake: int | None = None, tick: float | None = None) -> str:
+        # Printed screens do not tick: each redraw would print a whole screen more.
         while True:
             line = sys.stdin.readline()
             if not line:
@@ -95,7 +102,7 @@ class LineScreen:
             if line.strip() in keys:
                 return line.strip()
 
-    def idle(self, keys: dict[str, str], wake: int) -> None:
+    def idle(self, keys: dict[str, str], wake: int, tick: float | None = None) -> None:
         # A script types its moves ahead: none may be spent while there is nothing to decide.
         select.select([wake], [], [])
 

@@ -2,7 +2,8 @@
 deal's showdown and, once a match is over, the final standings. It reads only the API's
 JSON: a match view and the match's events."""
 
-from datetime import datetime
+import math
+from datetime import UTC, datetime
 from fractions import Fraction
 
 from rich.console import Console, Group, RenderableType
@@ -195,14 +196,17 @@ def _keys_line(keys: dict[str, str]) -> Text:
 
 
 def _deadline(view: dict) -> str:
-    """Whose turn the clock counts, and until when, in the terminal's local time."""
+    """Whose turn the clock counts, until when in the terminal's local time, and the seconds
+    left as the screen is drawn (a live screen draws it again every second)."""
     if not view["turn_deadline"] or view["turn"] is None:
         return ""
     whose = (
         "your" if view["turn"] == view["your_seat"] else f"{view['seats'][view['turn']]['name']}'s"
     )
-    until = datetime.fromisoformat(view["turn_deadline"]).astimezone().strftime("%H:%M:%S")
-    return f" · {whose} turn until {until}"
+    deadline = datetime.fromisoformat(view["turn_deadline"])
+    until = deadline.astimezone().strftime("%H:%M:%S")
+    left = max(0, math.ceil((deadline - datetime.now(UTC)).total_seconds()))
+    return f" · {whose} turn until {until} ({left} s left)"
 
 
 def _height(screen: RenderableType, console: Console) -> int:

@@ -3,6 +3,7 @@ is the last thing a player must see, and a tall showdown must not push it off.""
 
 import io
 import re
+from datetime import UTC, datetime, timedelta
 
 import pytest
 from rich.console import Console
@@ -130,7 +131,16 @@ def test_a_table_shows_away_seats_the_clocks_plays_and_the_deadline():
     assert re.search(r"Shirin\s+3\s+-17/3\s+looked, folded, away", screen), screen
     assert re.search(r"Kaveh\s+3\s+-17/3\s+dealer, looked, away", screen), screen
     assert "AI normal · 60 s a turn" in screen
-    assert re.search(r"high stake 3 · your turn until \d\d:\d\d:\d\d", screen), screen
+    # That deadline has passed: nothing is left of the turn.
+    assert re.search(r"high stake 3 · your turn until \d\d:\d\d:\d\d \(0 s left\)", screen), screen
+
+
+def test_the_deadline_counts_the_seconds_left_as_the_screen_is_drawn():
+    deadline = datetime.now(UTC) + timedelta(seconds=41.5)
+    table = table_view() | {"turn": 3, "turn_deadline": deadline.isoformat()}
+    screen = shown(TableState().render(table, {"g": "leave"}))
+    until = deadline.astimezone().strftime("%H:%M:%S")
+    assert re.search(rf"Kaveh's turn until {until} \((4[12]) s left\)", screen), screen
 
 
 def test_events_noted_twice_show_once():
