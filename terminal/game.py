@@ -9,7 +9,7 @@ from rich.text import Text
 
 from terminal.api import Api, ApiProblem, Sessions
 from terminal.follow import Follower
-from terminal.table import TableState, is_over, waiting_room
+from terminal.table import TableState, is_over, next_tick, waiting_room
 
 ACTION_KEYS = {"look": "l", "call": "c", "hold": "h", "raise": "r", "fold": "f"}
 AI_LEVEL_KEYS = {"e": "easy", "n": "normal", "h": "hard", "x": "expert"}
@@ -140,8 +140,8 @@ def play(
             screen.show(waiting_room(view, keys, server))
         else:
             screen.show(table.render(view, keys, notice, hint, fit_to=screen.fit_to))
-        # A turn clock runs: the screen is drawn again each second, to count it down.
-        tick = 1.0 if view["turn_deadline"] else None
+        # While a turn clock runs, the screen is drawn again each second, to count it down.
+        tick = next_tick(view)
         if follower is None or _decides(view):
             key = screen.key(keys, follower and follower.wake, tick)
         else:

@@ -205,8 +205,21 @@ def _deadline(view: dict) -> str:
     )
     deadline = datetime.fromisoformat(view["turn_deadline"])
     until = deadline.astimezone().strftime("%H:%M:%S")
-    left = max(0, math.ceil((deadline - datetime.now(UTC)).total_seconds()))
+    left = max(0, math.ceil(_remaining(view)))
     return f" · {whose} turn until {until} ({left} s left)"
+
+
+def _remaining(view: dict) -> float:
+    return (datetime.fromisoformat(view["turn_deadline"]) - datetime.now(UTC)).total_seconds()
+
+
+def next_tick(view: dict) -> float | None:
+    """Seconds until the countdown shows one second less: just past the next whole second
+    left, so that no number is skipped however long a redraw takes. None without a running
+    clock."""
+    if not view["turn_deadline"] or view["turn"] is None or _remaining(view) <= 0:
+        return None
+    return _remaining(view) % 1 + 0.02
 
 
 def _height(screen: RenderableType, console: Console) -> int:

@@ -8,7 +8,7 @@ from datetime import UTC, datetime, timedelta
 import pytest
 from rich.console import Console
 
-from terminal.table import LOG_LINES, TableState, waiting_room
+from terminal.table import LOG_LINES, TableState, next_tick, waiting_room
 
 LONG_HAND = ["Sarbaz", "Sarbaz", "Sarbaz", "Couli", "Couli"]
 NAMES = ["A player with a long name", "Darius", "Shirin", "Kaveh"]
@@ -141,6 +141,9 @@ def test_the_deadline_counts_the_seconds_left_as_the_screen_is_drawn():
     screen = shown(TableState().render(table, {"g": "leave"}))
     until = deadline.astimezone().strftime("%H:%M:%S")
     assert re.search(rf"Kaveh's turn until {until} \((4[12]) s left\)", screen), screen
+    # The next redraw comes as the count falls to 41: just past half a second from now.
+    assert 0.02 < next_tick(table) <= 0.52
+    assert next_tick(table_view()) is None  # that deadline has passed
 
 
 def test_events_noted_twice_show_once():
