@@ -68,7 +68,9 @@ threading.Thread(target=warm_and_freeze, name="coach-warm-up", daemon=True).star
 # one-thread executor instead and gives it back: threads, and with them the thread-bound
 # database connection wrappers, live on. There are as many as requests ran at once in
 # their views: a streamed answer gives its thread back as its body starts (above), so open
-# streams and long-polls hold none.
+# streams and long-polls hold none. Past IDLE_THREADS_KEPT idle ones, a thread given back
+# ends, so that a burst of requests does not leave its threads behind for good.
+IDLE_THREADS_KEPT = 16  # the pool's connections: more requests at once wait for one anyway
 _idle_executors: list[ThreadPoolExecutor] = []
 
 
@@ -78,6 +80,13 @@ def _idle_executor() -> ThreadPoolExecutor:
         if _idle_executors
         else ThreadPoolExecutor(max_workers=1, thread_name_prefix="django")
     )
+
+
+def _give_back(executor: ThreadPoolExecutor) -> None:
+    if len(_idle_executors) < IDLE_THREADS_KEPT:
+        _idle_executors.append(executor)
+    else:
+        executor.shutdown(wait=False)
 
 
 class RequestThread(Executor):
@@ -94,12 +103,12 @@ class RequestThread(Executor):
             return self._held.submit(fn, *args, **kwargs)
         borrowed = _idle_executor()
         future = borrowed.submit(fn, *args, **kwargs)
-        future.add_done_callback(lambda _: _idle_executors.append(borrowed))
+        future.add_done_callback(lambda _: _give_back(borrowed))
         return future
 
     def release(self) -> None:
         if self._held is not None:
-            _idle_executors.append(self._held)
+            _give_back(self._held)
             self._held = None
 
 

@@ -4,13 +4,14 @@ signal, its middleware chain with the view, and closing its response."""
 
 import asyncio
 import threading
+import time
 from unittest import mock
 
 import pytest
 from asgiref.sync import SyncToAsync
 from django.core.signals import request_started
 
-from asnas_api.asgi import application
+from asnas_api.asgi import IDLE_THREADS_KEPT, RequestThread, application
 from tests.reliability.support import asgi_get
 
 # Django's thread may fall due for the periodic purge, which writes from its own connection.
@@ -51,3 +52,19 @@ def test_a_request_goes_to_its_thread_three_times():
         status, _, _ = asyncio.run(asgi_get(application, "/api/v1/no-such-page"))
     assert status == 404
     assert len(hops) == HOPS_PER_REQUEST, hops
+
+
+def test_a_burst_of_requests_leaves_no_more_idle_threads_than_are_kept():
+    burst = [RequestThread() for _ in range(IDLE_THREADS_KEPT + 20)]
+    for request in burst:
+        request.submit(lambda: None).result()  # each request's thread runs
+    during = threading.active_count()
+    for request in burst:
+        request.release()
+    # The 20 past those kept end; the kept ones serve the next requests.
+    deadline = time.monotonic() + 10
+    while threading.active_count() > during - 20 and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert threading.active_count() <= during - 20
+    status, _, _ = asyncio.run(asgi_get(application, "/api/v1/no-such-page"))
+    assert status == 404
