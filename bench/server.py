@@ -10,6 +10,7 @@ import sys
 import tempfile
 import time
 import urllib.request
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -148,15 +149,19 @@ class Server:
         embedded_db.stop()
         shutil.rmtree(self.root, ignore_errors=True)
 
-    def rss_bytes(self) -> int:
-        """The resident memory of the HTTP server: all its processes."""
+    def _summed(self, measure: Callable[[psutil.Process], int]) -> int:
+        """`measure` summed over the HTTP server's processes."""
         total = 0
         for process in [self.http, *self.http.children(recursive=True)]:
             try:
-                total += process.memory_info().rss
+                total += measure(process)
             except psutil.Error:
                 pass  # exited meanwhile
         return total
+
+    def rss_bytes(self) -> int:
+        """The resident memory of the HTTP server: all its processes."""
+        return self._summed(lambda process: process.memory_info().rss)
 
     def settled_rss_bytes(self, timeout: float = 30) -> int:
         """The resident memory once it stopped growing: a worker builds the coach's tables
@@ -173,13 +178,7 @@ class Server:
 
     def threads(self) -> int:
         """The threads of the HTTP server: all its processes."""
-        total = 0
-        for process in [self.http, *self.http.children(recursive=True)]:
-            try:
-                total += process.num_threads()
-            except psutil.Error:
-                pass  # exited meanwhile
-        return total
+        return self._summed(psutil.Process.num_threads)
 
     def cpu_sample(self) -> CpuSample:
         def tree(root: psutil.Process) -> dict[int, int]:
