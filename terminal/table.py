@@ -198,18 +198,20 @@ def _keys_line(keys: dict[str, str]) -> Text:
 def _deadline(view: dict) -> str:
     """Whose turn the clock counts, until when in the terminal's local time, and the seconds
     left as the screen is drawn (a live screen draws it again every second)."""
-    if not view["turn_deadline"] or view["turn"] is None:
+    left = _seconds_left(view)
+    if left is None:
         return ""
     whose = (
         "your" if view["turn"] == view["your_seat"] else f"{view['seats'][view['turn']]['name']}'s"
     )
-    deadline = datetime.fromisoformat(view["turn_deadline"])
-    until = deadline.astimezone().strftime("%H:%M:%S")
-    left = max(0, math.ceil(_remaining(view)))
-    return f" · {whose} turn until {until} ({left} s left)"
+    until = datetime.fromisoformat(view["turn_deadline"]).astimezone().strftime("%H:%M:%S")
+    return f" · {whose} turn until {until} ({max(0, math.ceil(left))} s left)"
 
 
-def _remaining(view: dict) -> float:
+def _seconds_left(view: dict) -> float | None:
+    """Of the turn the clock counts, now; None when no clock counts one."""
+    if not view["turn_deadline"] or view["turn"] is None:
+        return None
     return (datetime.fromisoformat(view["turn_deadline"]) - datetime.now(UTC)).total_seconds()
 
 
@@ -217,9 +219,10 @@ def next_tick(view: dict) -> float | None:
     """Seconds until the countdown shows one second less: just past the next whole second
     left, so that no number is skipped however long a redraw takes. None without a running
     clock."""
-    if not view["turn_deadline"] or view["turn"] is None or _remaining(view) <= 0:
+    left = _seconds_left(view)
+    if left is None or left <= 0:
         return None
-    return _remaining(view) % 1 + 0.02
+    return left % 1 + 0.02
 
 
 def _height(screen: RenderableType, console: Console) -> int:
