@@ -1,6 +1,7 @@
-"""The README's examples run against a real server, so they cannot rot: the shell loop plays
-a match and stops at the first error, two people play a table with curl, and the Python
-snippet plays a match with the generated client."""
+"""The examples of the README and docs/ run against a real server, so they cannot rot: the
+README's curl taste looks at a hand; in docs/curl.md the shell loop plays a match and stops at
+the first error, and two people play a table with curl; in docs/clients.md the Python and
+TypeScript snippets play a match with the generated client and types."""
 
 import ast
 import json
@@ -10,6 +11,7 @@ import sys
 import time
 import urllib.request
 from fractions import Fraction
+from pathlib import Path
 
 import pytest
 
@@ -18,12 +20,14 @@ from tests.servers import BASE_DIR, served
 
 pytestmark = pytest.mark.slow
 
-README = (BASE_DIR / "README.md").read_text()
+README = BASE_DIR / "README.md"
+CURL = BASE_DIR / "docs" / "curl.md"
+CLIENTS = BASE_DIR / "docs" / "clients.md"
 
 
-def block(language: str, containing: str) -> str:
-    """The README's code block in `language` that contains `containing`."""
-    blocks = re.findall(rf"```{language}\n(.*?)```", README, re.S)
+def block(page: Path, language: str, containing: str) -> str:
+    """The code block of `page` in `language` that contains `containing`."""
+    blocks = re.findall(rf"```{language}\n(.*?)```", page.read_text(), re.S)
     (found,) = [code for code in blocks if containing in code]
     return found
 
@@ -46,10 +50,54 @@ def shell_loop(
         "AUTH": f"Authorization: Bearer {token}",
         "M": match_id,
     }
-    script = block("sh", "api() {")
+    script = block(CURL, "sh", "api() {")
     return subprocess.run(
         ["bash", "-c", script], env=env, capture_output=True, text=True, timeout=300
     )
+
+
+def answers(output: str) -> list[dict]:
+    """The JSON bodies curl printed one after another (a body ends with no newline)."""
+    decoder, found, at = json.JSONDecoder(), [], 0
+    while at < len(output.rstrip()):
+        body, at = decoder.raw_decode(output, at)
+        found.append(body)
+    return found
+
+
+def keys(value) -> set[str]:
+    """Every key of a JSON value, at any depth."""
+    if isinstance(value, dict):
+        return set(value).union(*(keys(item) for item in value.values()))
+    if isinstance(value, list):
+        return set().union(*(keys(item) for item in value))
+    return set()
+
+
+def test_the_readme_taste_looks_at_your_cards(server_url):
+    taste = block(README, "sh", "field() {")
+    # Seed 3 deals deal 1 so that seat 0 acts: unseeded, seat 0 may deal, see all three AI
+    # seats fold to its opening stake and find the deal over (the README says so).
+    seeded = taste.replace("-d '{}'", "-d '{\"seed\": 3}'")
+    assert seeded != taste
+    result = subprocess.run(
+        ["bash", "-c", seeded.replace("http://127.0.0.1:8000", server_url)],
+        env={"PATH": "/usr/bin:/bin"},
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert result.returncode == 0 and result.stderr == "", result.stderr
+    view, looked = answers(result.stdout)
+    assert (view["status"], view["turn"], view["your_seat"]) == ("in_deal", 0, 0), view
+    assert view["your_cards"] is None and "look" in view["legal_actions"]
+    assert len(looked["your_cards"]) == 5 and looked["your_category"], looked
+    assert looked["events"][-1] | {"seat": 0, "action": "look"} == looked["events"][-1]
+    # Each field the README shows in an answer is one the server sends.
+    comments = re.findall(r"(?:^# .*\n)+", taste, re.M)  # one under each answering curl
+    assert len(comments) == 2, comments
+    for comment, body in zip(comments, (view, looked)):
+        assert set(re.findall(r'"(\w+)":', comment)) <= keys(body), comment
 
 
 @pytest.fixture
@@ -114,7 +162,7 @@ def test_the_shell_loop_waits_out_429s_and_finishes(throttled_server_url, tmp_pa
 
 
 def test_the_python_snippet_plays_a_whole_match(server_url, asnas_client, tmp_path):
-    code = block("python", "def ok(answer)").replace("http://127.0.0.1:8000", server_url)
+    code = block(CLIENTS, "python", "def ok(answer)").replace("http://127.0.0.1:8000", server_url)
     client_dir = asnas_client.__path__[0].rsplit("/", 1)[0]
     result = subprocess.run(
         [sys.executable, "-c", code],
@@ -131,7 +179,7 @@ def test_the_python_snippet_plays_a_whole_match(server_url, asnas_client, tmp_pa
 
 
 def test_the_python_stream_snippet_replays_the_finished_match(server_url, asnas_client, tmp_path):
-    code = block("python", "def ok(answer)") + block("python", "httpx_sse.connect_sse")
+    code = block(CLIENTS, "python", "def ok(answer)") + block(CLIENTS, "python", "httpx_sse.connect_sse")
     client_dir = asnas_client.__path__[0].rsplit("/", 1)[0]
     result = subprocess.run(
         [sys.executable, "-c", code.replace("http://127.0.0.1:8000", server_url)],
@@ -147,7 +195,7 @@ def test_the_python_stream_snippet_replays_the_finished_match(server_url, asnas_
 
 
 def test_two_people_play_a_table_to_the_end_with_curl(server_url, tmp_path):
-    script = block("sh", "register() {")
+    script = block(CURL, "sh", "register() {")
     result = subprocess.run(
         ["bash", "-c", script],
         env={"PATH": "/usr/bin:/bin", "B": f"{server_url}/api/v1"},
@@ -172,10 +220,10 @@ def test_two_people_play_a_table_to_the_end_with_curl(server_url, tmp_path):
 
 @pytest.fixture(scope="module")
 def ts_snippet(node_modules, tmp_path_factory):
-    """The README's TypeScript snippet, compiled with `tsc --strict` against the types
+    """The TypeScript snippet of docs/clients.md, compiled with `tsc --strict` against the types
     generated from openapi.yaml; runs it with a base URL and answers the finished process."""
     build = tmp_path_factory.mktemp("ts_snippet")
-    (build / "main.ts").write_text(block("ts", "class ProblemError"))
+    (build / "main.ts").write_text(block(CLIENTS, "ts", "class ProblemError"))
     config = re.sub(
         r'"files": \[[^]]*\]', '"files": ["main.ts"]', (TS_DIR / "tsconfig.json").read_text()
     )
