@@ -120,7 +120,8 @@ def test_anchors_follow_githubs_rules(heading, anchor):
 
 
 def test_a_missing_file_heading_or_repeated_anchor_is_reported(tmp_path):
-    (tmp_path / "other.md").write_text("# Other\n\n## Twice\n\n## Twice\n\n```sh\n# not a heading\n```\n")
+    other = "# Other\n\n## Twice\n\n## Twice\n\n```sh\n# not a heading\n```\n"
+    (tmp_path / "other.md").write_text(other)
     page = tmp_path / "page.md"
     page.write_text(
         "# Page\n\n"

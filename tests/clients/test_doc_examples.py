@@ -96,7 +96,7 @@ def test_the_readme_taste_looks_at_your_cards(server_url):
     # Each field the README shows in an answer is one the server sends.
     comments = re.findall(r"(?:^# .*\n)+", taste, re.M)  # one under each answering curl
     assert len(comments) == 2, comments
-    for comment, body in zip(comments, (view, looked)):
+    for comment, body in zip(comments, (view, looked), strict=True):
         assert set(re.findall(r'"(\w+)":', comment)) <= keys(body), comment
 
 
@@ -179,7 +179,8 @@ def test_the_python_snippet_plays_a_whole_match(server_url, asnas_client, tmp_pa
 
 
 def test_the_python_stream_snippet_replays_the_finished_match(server_url, asnas_client, tmp_path):
-    code = block(CLIENTS, "python", "def ok(answer)") + block(CLIENTS, "python", "httpx_sse.connect_sse")
+    code = block(CLIENTS, "python", "def ok(answer)")
+    code += block(CLIENTS, "python", "httpx_sse.connect_sse")
     client_dir = asnas_client.__path__[0].rsplit("/", 1)[0]
     result = subprocess.run(
         [sys.executable, "-c", code.replace("http://127.0.0.1:8000", server_url)],
