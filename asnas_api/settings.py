@@ -295,6 +295,8 @@ REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": ["players.auth.BearerTokenAuthentication"],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
     "EXCEPTION_HANDLER": "asnas_api.errors.exception_handler",
+    "DEFAULT_METADATA_CLASS": "edge.metadata.RouteMetadata",
+    "DEFAULT_CONTENT_NEGOTIATION_CLASS": "edge.metadata.OptionsInJson",
     "UNAUTHENTICATED_USER": None,
     "DEFAULT_THROTTLE_CLASSES": ["asnas_api.throttling.RateLimit"],
     "DEFAULT_THROTTLE_RATES": {
