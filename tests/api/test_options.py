@@ -103,6 +103,13 @@ def test_options_with_a_body_answers_what_the_route_takes():
     }
 
 
+def test_options_with_a_bad_host_is_the_bad_host_problem_on_every_api_route():
+    _, token = player_create(name="Roya")
+    client = Client(HTTP_HOST="evil.example", HTTP_AUTHORIZATION=f"Bearer {token}")
+    for path in API_ROUTES:
+        assert_edge_problem(client.options(path, **BODIES["json"]), 400, "invalid_host")
+
+
 @pytest.mark.parametrize("with_token", [True, False], ids=["token", "no token"])
 def test_a_preflight_on_every_api_route_is_answered_by_cors(settings, with_token):
     settings.CORS_ALLOWED_ORIGINS = [TABLE]

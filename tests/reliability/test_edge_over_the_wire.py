@@ -113,6 +113,18 @@ def test_a_bad_host_is_logged_in_one_line_without_a_traceback(served_edge):
         assert request_id in line, line
 
 
+def test_options_with_a_body_answers_in_json(api):
+    response = api.request("OPTIONS", "/matches", json={"ai_level": "easy"})
+    assert response.status_code == 200, response.text
+    assert response.json()["parses"] == ["application/json"]
+    assert "POST" in response.headers["Allow"]
+
+
+def test_options_with_a_bad_host_is_a_problem(api):
+    response = api.request("OPTIONS", "/matches", json={}, headers={"Host": "evil.example"})
+    assert_edge_problem(response, 400, "invalid_host")
+
+
 def test_a_405_is_a_problem(api):
     response = api.delete("/matches")
     assert_edge_problem(response, 405, "method_not_allowed")
