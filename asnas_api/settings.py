@@ -225,9 +225,13 @@ WHITENOISE_INDEX_FILE = True
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "formatters": {"bare": {"format": "%(message)s"}},
+    "formatters": {
+        "bare": {"format": "%(message)s"},
+        "one_line": {"()": "asnas_api.logs.OneLine"},
+    },
     "handlers": {
         "console": {"class": "logging.StreamHandler"},
+        "one_line": {"class": "logging.StreamHandler", "formatter": "one_line"},
         "access": {
             "class": "logging.StreamHandler",
             "stream": "ext://sys.stdout",
@@ -235,6 +239,8 @@ LOGGING = {
         },
     },
     "loggers": {
+        # Requests refused as suspicious (a Host not in ALLOWED_HOSTS...): one line each.
+        "django.security": {"handlers": ["one_line"], "level": "WARNING", "propagate": False},
         "asnas_api.access": {
             "handlers": ["access"],
             "level": "INFO" if env_bool("ASNAS_ACCESS_LOG", default=True) else "WARNING",
@@ -289,6 +295,8 @@ REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": ["players.auth.BearerTokenAuthentication"],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
     "EXCEPTION_HANDLER": "asnas_api.errors.exception_handler",
+    "DEFAULT_METADATA_CLASS": "edge.metadata.RouteMetadata",
+    "DEFAULT_CONTENT_NEGOTIATION_CLASS": "edge.metadata.OptionsInJson",
     "UNAUTHENTICATED_USER": None,
     "DEFAULT_THROTTLE_CLASSES": ["asnas_api.throttling.RateLimit"],
     "DEFAULT_THROTTLE_RATES": {

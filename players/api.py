@@ -2,7 +2,7 @@
 other one needs a token."""
 
 from drf_spectacular.utils import OpenApiExample, extend_schema
-from rest_framework import status
+from rest_framework import exceptions, status
 from rest_framework.decorators import action
 from rest_framework.permissions import AllowAny
 from rest_framework.response import Response
@@ -16,6 +16,7 @@ from players.serializers import (
     PlayerProfileSerializer,
     TokenIssuedSerializer,
 )
+from players.tokens import NOT_VALID
 
 
 class PlayerViewSet(RateScopedViewSet):
@@ -88,24 +89,31 @@ class PlayerViewSet(RateScopedViewSet):
         operation_id="players_tokens_rotate",
         summary="Replace the token in use with a new one",
         description="The token that authenticated this request stops working at once; use the "
-        "one in the answer from now on. Your other tokens are untouched.",
+        "one in the answer from now on. Your other tokens are untouched. Of several rotations "
+        "or revocations of one token at once exactly one succeeds; the others get 401 "
+        "`authentication_failed`.",
         request=None,
         responses={200: TokenIssuedSerializer, 401: UNAUTHORIZED},
     )
     @action(detail=False, methods=["post"], url_path="me/tokens/rotate")
     def tokens_rotate(self, request):
         token = services.token_rotate(player=request.user, token=request.auth)
+        if token is None:  # rotated or revoked by another request since it was checked
+            raise exceptions.AuthenticationFailed(NOT_VALID)
         return Response(TokenIssuedSerializer({"token": token}).data)
 
     @extend_schema(
         operation_id="players_tokens_revoke_current",
         summary="Revoke the token in use",
         description="The token that authenticated this request stops working at once, as on a "
-        "logout. If it was your last token, nothing can give you access to this player again.",
+        "logout. If it was your last token, nothing can give you access to this player again. "
+        "Of several revocations or rotations of one token at once exactly one succeeds; the "
+        "others get 401 `authentication_failed`.",
         request=None,
         responses={204: None, 401: UNAUTHORIZED},
     )
     @action(detail=False, methods=["delete"], url_path="me/tokens/current")
     def tokens_revoke_current(self, request):
-        services.token_revoke(player=request.user, token=request.auth)
+        if not services.token_revoke(player=request.user, token=request.auth):
+            raise exceptions.AuthenticationFailed(NOT_VALID)
         return Response(status=status.HTTP_204_NO_CONTENT)

@@ -7,7 +7,7 @@ from rest_framework import authentication, exceptions
 
 from players.models import Player, Token
 from players.services import stream_ticket_redeem
-from players.tokens import hash_token
+from players.tokens import NOT_VALID, hash_token
 
 # Raw SQL: every request runs it, and the ORM takes longer to compile it than Postgres takes to
 # run it (docs/performance.md).
@@ -50,10 +50,10 @@ class BearerTokenAuthentication(authentication.BaseAuthentication):
         try:
             token = header[1].decode("ascii")
         except UnicodeDecodeError as error:
-            raise exceptions.AuthenticationFailed("The token is not valid.") from error
+            raise exceptions.AuthenticationFailed(NOT_VALID) from error
         found = _player_row(request, [hash_token(token), Player.Kind.HUMAN])
         if found is None:
-            raise exceptions.AuthenticationFailed("The token is not valid.")
+            raise exceptions.AuthenticationFailed(NOT_VALID)
         return Player.from_db(DEFAULT_DB_ALIAS, _PLAYER_FIELDS, found), token
 
     def authenticate_header(self, request) -> str:

@@ -28,17 +28,26 @@ def token_issue(*, player: Player) -> str:
 
 
 @transaction.atomic
-def token_rotate(*, player: Player, token: str) -> str:
-    """A new token in place of `token`, which stops working at once."""
-    token_revoke(player=player, token=token)
+def token_rotate(*, player: Player, token: str) -> str | None:
+    """A new token in place of `token`, which stops working at once; None, and nothing
+    changed, if `token` had stopped working already. Of any number of rotations and
+    revocations of one token at once exactly one wins (see token_revoke), so whoever races
+    the owner with a stolen token cannot come away with a live token too."""
+    if not token_revoke(player=player, token=token):
+        return None
     return _token_add(player)
 
 
 @transaction.atomic
-def token_revoke(*, player: Player, token: str) -> None:
-    """`token` stops working at once. Revoking the last one locks the player out for good:
-    only hashes are kept, so nothing can issue a token without one."""
-    Token.objects.filter(player=player, token_hash=hash_token(token)).delete()
+def token_revoke(*, player: Player, token: str) -> bool:
+    """`token` stops working at once; False if it had stopped working already. Revoking the
+    last one locks the player out for good: only hashes are kept, so nothing can issue a
+    token without one.
+
+    The row count of the DELETE decides: a request that checked the token before another
+    deleted it waits on the row's lock and then deletes nothing."""
+    deleted, _ = Token.objects.filter(player=player, token_hash=hash_token(token)).delete()
+    return deleted == 1
 
 
 _REDEEM = (

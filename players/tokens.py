@@ -4,6 +4,9 @@ their hash is stored."""
 import hashlib
 import secrets
 
+# The one answer to a token that does not work, whichever request finds it out.
+NOT_VALID = "The token is not valid."
+
 
 def new_token() -> str:
     return secrets.token_urlsafe(32)

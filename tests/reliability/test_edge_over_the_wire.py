@@ -3,6 +3,8 @@ are read, not taken as empty, and every error under /api/ is a problem body with
 request id."""
 
 import os
+import time
+import uuid
 
 import httpx
 import pytest
@@ -14,11 +16,18 @@ pytestmark = pytest.mark.slow
 
 
 @pytest.fixture(scope="module")
-def server(tmp_path_factory):
+def served_edge(tmp_path_factory):
+    """The server's base URL and its log (stdout and stderr)."""
+    log = tmp_path_factory.mktemp("edge") / "serve.log"
     with migrated_database("edge") as database_url:
         env = {**os.environ, "DATABASE_URL": database_url}
-        with served(tmp_path_factory.mktemp("edge") / "serve.log", env) as (url, _):
-            yield url
+        with served(log, env) as (url, _):
+            yield url, log
+
+
+@pytest.fixture(scope="module")
+def server(served_edge):
+    return served_edge[0]
 
 
 @pytest.fixture
@@ -73,6 +82,46 @@ def test_a_body_over_a_mebibyte_is_413(api):
 
 def test_a_bad_host_is_a_problem(server):
     response = httpx.get(f"{server}/api/v1/players/me", headers={"Host": "evil.example"})
+    assert_edge_problem(response, 400, "invalid_host")
+
+
+def test_a_bad_host_is_logged_in_one_line_without_a_traceback(served_edge):
+    """Anyone can send a bad Host: each is one line in the log (besides the access log's JSON
+    line, which every request gets), naming the host and the request id, not a traceback."""
+    url, log = served_edge
+    host = f"evil-{uuid.uuid4().hex}.example"
+    start = log.stat().st_size
+    request_ids = [
+        assert_edge_problem(
+            httpx.get(f"{url}/api/v1/players/me", headers={"Host": host}), 400, "invalid_host"
+        )["request_id"]
+        for _ in range(3)
+    ]
+    deadline = time.monotonic() + 5
+    while True:
+        with log.open() as output:
+            output.seek(start)
+            written = output.read()
+        lines = [line for line in written.splitlines() if host in line]
+        if len(lines) >= 3:
+            break
+        assert time.monotonic() < deadline, written
+        time.sleep(0.1)
+    assert "Traceback" not in written, written
+    assert len(lines) == 3, written
+    for line, request_id in zip(lines, request_ids, strict=True):
+        assert request_id in line, line
+
+
+def test_options_with_a_body_answers_in_json(api):
+    response = api.request("OPTIONS", "/matches", json={"ai_level": "easy"})
+    assert response.status_code == 200, response.text
+    assert response.json()["parses"] == ["application/json"]
+    assert "POST" in response.headers["Allow"]
+
+
+def test_options_with_a_bad_host_is_a_problem(api):
+    response = api.request("OPTIONS", "/matches", json={}, headers={"Host": "evil.example"})
     assert_edge_problem(response, 400, "invalid_host")
 
 

@@ -4,7 +4,8 @@ Every operation gets one explicit happy-path case and a bounded number of genera
 valid and invalid. Most generated match ids are swapped for ids of real matches of the
 authenticated player, so that generated cases reach the services and not only the 404.
 Every response must have a documented status and content type and a body that matches the
-schema, and none may be a 5xx.
+schema, and none may be a 5xx; and the generated cases of every operation that needs a token
+must reach it, past authentication, at least sometimes.
 """
 
 import uuid
@@ -20,7 +21,7 @@ from hypothesis import strategies as st
 from rest_framework.test import APIClient
 
 from asnas_api.wsgi import application
-from players.services import player_create
+from players.services import player_create, token_issue
 
 pytestmark = [pytest.mark.slow, pytest.mark.django_db]
 
@@ -39,6 +40,12 @@ CHECKS = [
     schemathesis.checks.content_type_conformance,
     schemathesis.checks.response_schema_conformance,
 ]
+# These end the token they are sent with: each of their cases gets a fresh token of the same
+# player, or every case after the first would only get a 401.
+ENDS_ITS_TOKEN = {
+    "POST /api/v1/players/me/tokens/rotate",
+    "DELETE /api/v1/players/me/tokens/current",
+}
 # Generated cases per operation, valid and invalid together, besides its happy-path case.
 MAX_EXAMPLES = 50
 # The module's figures, printed at its end (seen with -s).
@@ -50,7 +57,8 @@ def print_totals():
     yield
     print(
         f"\nschemathesis: {TOTALS['cases']} cases over {TOTALS['operations']} operations, "
-        f"{TOTALS['server_errors']} server errors"
+        f"{TOTALS['server_errors']} server errors; {TOTALS['past_authentication']} of "
+        f"{TOTALS['authenticated']} operations that need a token reached past authentication"
     )
 
 
@@ -70,7 +78,7 @@ def connection_kept_open():
 @pytest.fixture
 def world(db) -> dict:
     """A player with its token, and real matches in every status for the cases to hit."""
-    _, token = player_create(name="Fuzz")
+    player, token = player_create(name="Fuzz")
     client = APIClient()
     client.credentials(HTTP_AUTHORIZATION=f"Bearer {token}")
 
@@ -99,6 +107,7 @@ def world(db) -> dict:
     to_join = host.post("/api/v1/matches", {"humans": 2}, format="json").json()
     to_leave = post("/api/v1/matches", {"humans": 2}, 201)
     return {
+        "player": player,
         "token": token,
         "to_join": to_join,  # another player's table, with its invite
         "to_leave": to_leave,
@@ -147,7 +156,7 @@ HAPPY = {
     "GET /api/v1/": lambda w: {},
     "POST /api/v1/stream-tickets": lambda w: {"body": {"match_id": w["finished"]["id"]}},
     "POST /api/v1/players/me/tokens": lambda w: {},
-    # These two end the token in use: the generated cases after them get a documented 401.
+    # These two end the token in use; each case gets a fresh one (ENDS_ITS_TOKEN).
     "POST /api/v1/players/me/tokens/rotate": lambda w: {},
     "DELETE /api/v1/players/me/tokens/current": lambda w: {},
 }
@@ -175,12 +184,17 @@ def test_every_operation_has_a_happy_path_case():
 def test_every_operation_conforms_to_the_schema(label, world, record_property):
     operation = OPERATIONS[label]
     has_match_id = "{match_id}" in label
-    auth = {"Authorization": f"Bearer {world['token']}"}
+    needs_a_token = bool(operation.definition.raw.get("security"))
     statuses: Counter = Counter()
     on_real_matches: Counter = Counter()
+    generated_statuses: Counter = Counter()
 
     def run(case):
         with connection_kept_open():
+            token = (
+                token_issue(player=world["player"]) if label in ENDS_ITS_TOKEN else world["token"]
+            )
+            auth = {"Authorization": f"Bearer {token}"}
             response = case.call_and_validate(headers=auth, checks=CHECKS)
         statuses[response.status_code] += 1
         return response
@@ -209,6 +223,7 @@ def test_every_operation_conforms_to_the_schema(label, world, record_property):
             # tests/api/test_streams.py. Here its validation is, and an answer at once.
             case.query["wait"] = 0
         response = run(case)
+        generated_statuses[response.status_code] += 1
         if real:
             on_real_matches[response.status_code] += 1
 
@@ -216,9 +231,18 @@ def test_every_operation_conforms_to_the_schema(label, world, record_property):
 
     cases = sum(statuses.values())
     server_errors = sum(n for status, n in statuses.items() if status >= 500)
-    TOTALS.update(cases=cases, operations=1, server_errors=server_errors)
+    past_authentication = sum(n for status, n in generated_statuses.items() if status != 401)
+    TOTALS.update(
+        cases=cases,
+        operations=1,
+        server_errors=server_errors,
+        authenticated=needs_a_token,
+        past_authentication=needs_a_token and past_authentication > 0,
+    )
     record_property("schemathesis_cases", cases)
     print(f"\n{label}: {cases} cases {dict(statuses)}, on real matches {dict(on_real_matches)}")
     assert server_errors == 0
+    if needs_a_token:
+        assert past_authentication, f"every generated case got a 401: {dict(statuses)}"
     if has_match_id:
         assert on_real_matches, "no generated case reached a real match"
