@@ -1,5 +1,6 @@
-"""The match API: one viewset on the router. Views only translate: validate input, call one
-service or selector, serialize the output. Errors are mapped in asnas_api.errors."""
+"""The match API: the matches, the player's stream and stream tickets, a viewset each on the
+router. Views only translate: validate input, call one service or selector, serialize the
+output. Errors are mapped in asnas_api.errors."""
 
 from collections.abc import Callable
 
@@ -96,6 +97,17 @@ class MatchPagination(PageNumberPagination):
     page_size = 20
     page_size_query_param = "page_size"
     max_page_size = 100
+
+    def get_paginated_response_schema(self, schema):
+        described = super().get_paginated_response_schema(schema)
+        for name, text in {
+            "count": "How many matches there are in all.",
+            "next": "The URL of the next page, or null on the last.",
+            "previous": "The URL of the previous page, or null on the first.",
+            "results": "This page's matches, newest first.",
+        }.items():
+            described["properties"][name]["description"] = text
+        return described
 
 
 class MatchWriteViewSet(RateScopedViewSet, EventStreamViewSet):

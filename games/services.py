@@ -23,6 +23,7 @@ from games.engine import (
     Event,
     Join,
     Leave,
+    MatchRestarted,
     MatchState,
     NextDeal,
     Resign,
@@ -134,32 +135,29 @@ def _match_apply(
     player: Player,
     command: Callable[[LoadedMatch], Command],
     expected_version: int | None,
-    ai_level: str | None = None,
 ) -> LoadedMatch:
     """Load the match `player` sits at, under its lock, and apply the command built for the
     player's seat."""
     match = repository.match_load(match_id=match_id, player=player, lock=True)
     if match is None:
         raise DomainError("not_found", "No such match.")
-    return _match_step(match, command(match), expected_version=expected_version, ai_level=ai_level)
+    return _match_step(match, command(match), expected_version=expected_version)
 
 
 def _match_step(
-    match: LoadedMatch,
-    command: Command,
-    *,
-    expected_version: int | None,
-    ai_level: str | None = None,
+    match: LoadedMatch, command: Command, *, expected_version: int | None
 ) -> LoadedMatch:
     if expected_version is not None and expected_version != match.row.version:
         raise DomainError(
             "stale_version",
             f"The match is at version {match.row.version}, not {expected_version}; reload it.",
         )
-    if ai_level is not None and ai_level != match.row.ai_level:
-        repository.match_set_ai_level(match=match, ai_level=ai_level)
     step = _step(match)
     step.apply(command)
+    # The log says when the AI level changed (a restart's match_restarted); the row follows.
+    new_level = next((e.ai_level for e in step.events if isinstance(e, MatchRestarted)), None)
+    if new_level is not None:
+        repository.match_set_ai_level(match=match, ai_level=new_level)
     run_ai_seats(step, ai_level=match.row.ai_level)
     repository.match_append(match=match, events=step.events, state=step.state)
     return match
@@ -200,13 +198,18 @@ def match_restart(
     ai_level: str | None = None,
 ) -> LoadedMatch:
     """A new 12-deal series with every total at zero; an unfinished deal is abandoned.
-    `ai_level`, if given, is the AI seats' level from the new series on."""
+    `ai_level`, if given, is the AI seats' level from the new series on; a change of level
+    is recorded in the match_restarted event."""
+
+    def restart(match: LoadedMatch) -> Restart:
+        changed = ai_level if ai_level != match.row.ai_level else None
+        return Restart(match.viewer_seat, ai_level=changed)
+
     return _match_apply(
         match_id=match_id,
         player=player,
-        command=lambda match: Restart(match.viewer_seat),
+        command=restart,
         expected_version=expected_version,
-        ai_level=ai_level,
     )
 
 
