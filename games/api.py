@@ -18,6 +18,8 @@ from games import idempotency, selectors, services, streams
 from games.engine import DomainError
 from games.repository import LoadedMatch
 from games.serializers import (
+    MATCH_VIEW,
+    MATCH_WRITE_VIEW,
     ActionSerializer,
     EventsQuerySerializer,
     HintSerializer,
@@ -127,8 +129,9 @@ class MatchWriteViewSet(RateScopedViewSet, EventStreamViewSet):
         data = valid(body_serializer, request.data)
 
         def call() -> tuple[int, dict]:
-            # Already shaped as MatchWriteViewSerializer would output it; that is the schema.
-            return status_code, selectors.match_write_view(match=service(data))
+            return status_code, MATCH_WRITE_VIEW.render(
+                selectors.match_write_view(match=service(data))
+            )
 
         key = request.headers.get("Idempotency-Key")
         if key is None:
@@ -233,7 +236,7 @@ class MatchViewSet(MatchWriteViewSet):
         responses={200: MatchViewSerializer, 401: UNAUTHORIZED, 404: NOT_FOUND},
     )
     def retrieve(self, request, match_id):
-        return Response(selectors.match_view(match=self._found()))
+        return Response(MATCH_VIEW.render(selectors.match_view(match=self._found())))
 
     @extend_schema(
         operation_id="matches_act",

@@ -6,7 +6,7 @@ from drf_spectacular.serializers import PolymorphicProxySerializerExtension
 from drf_spectacular.utils import PolymorphicProxySerializer, extend_schema_field
 from rest_framework import serializers
 
-from edge.serializers import PointsField, RequestBodySerializer
+from edge.serializers import PointsField, Rendered, RequestBodySerializer, UtcDateTimeField
 from games.ai import AI_LEVELS, DEFAULT_AI_LEVEL
 from games.engine import (
     CATEGORIES,
@@ -18,6 +18,7 @@ from games.engine import (
     SERIES,
     Action,
     EventType,
+    Notice,
     Outcome,
     Status,
 )
@@ -268,19 +269,19 @@ class MatchViewSerializer(serializers.Serializer):
     )
     status = serializers.ChoiceField(
         choices=MATCH_STATUSES,
-        help_text=(STATUS_DOC),
+        help_text=STATUS_DOC,
     )
     ai_level = serializers.ChoiceField(
         choices=AI_LEVELS,
-        help_text=(AI_LEVEL_DOC),
+        help_text=AI_LEVEL_DOC,
     )
-    seeded = serializers.BooleanField(help_text=(SEEDED_DOC))
+    seeded = serializers.BooleanField(help_text=SEEDED_DOC)
     dealer = serializers.IntegerField(
         min_value=0, max_value=SEATS - 1, allow_null=True, help_text="Null while a table waits."
     )
     turn = serializers.IntegerField(
         allow_null=True,
-        help_text=("The seat whose turn it is, or null when no one is to act (the deal is over)."),
+        help_text="The seat whose turn it is, or null when no one is to act (the deal is over).",
     )
     pot = serializers.IntegerField(help_text="Points staked by every seat in this deal so far.")
     high_stake = serializers.IntegerField(
@@ -317,7 +318,7 @@ class MatchViewSerializer(serializers.Serializer):
     winners = serializers.ListField(
         child=serializers.IntegerField(),
         allow_null=True,
-        help_text=("The seats with the highest total once the match is finished, else null."),
+        help_text="The seats with the highest total once the match is finished, else null.",
     )
     humans = serializers.IntegerField(
         min_value=1, max_value=SEATS, help_text="How many human seats (0 to humans - 1)."
@@ -329,28 +330,28 @@ class MatchViewSerializer(serializers.Serializer):
     turn_seconds = serializers.IntegerField(
         allow_null=True, help_text="Seconds per turn, or null for no clock."
     )
-    turn_deadline = serializers.DateTimeField(
+    turn_deadline = UtcDateTimeField(
         allow_null=True,
         help_text="When the human to act runs out of time (RFC 3339 UTC): then the server "
         "acts for them. Null without a clock, or when no human is to act.",
     )
-    created_at = serializers.DateTimeField(help_text=CREATED_DOC)
-    updated_at = serializers.DateTimeField(help_text=UPDATED_DOC)
+    created_at = UtcDateTimeField(help_text=CREATED_DOC)
+    updated_at = UtcDateTimeField(help_text=UPDATED_DOC)
 
 
 class MatchSummarySerializer(serializers.Serializer):
     id = serializers.UUIDField(help_text=ID_DOC)
     status = serializers.ChoiceField(
         choices=MATCH_STATUSES,
-        help_text=(STATUS_DOC),
+        help_text=STATUS_DOC,
     )
     series = serializers.IntegerField(help_text=SERIES.doc)
     deal_number = serializers.IntegerField(help_text=DEAL_NUMBER.doc)
     ai_level = serializers.ChoiceField(
         choices=AI_LEVELS,
-        help_text=(AI_LEVEL_DOC),
+        help_text=AI_LEVEL_DOC,
     )
-    seeded = serializers.BooleanField(help_text=(SEEDED_DOC))
+    seeded = serializers.BooleanField(help_text=SEEDED_DOC)
     totals = serializers.ListField(
         child=PointsField(), help_text="Each seat's total points this series, in seat order, exact."
     )
@@ -365,8 +366,8 @@ class MatchSummarySerializer(serializers.Serializer):
             "only on the match as you saw it."
         )
     )
-    created_at = serializers.DateTimeField(help_text=CREATED_DOC)
-    updated_at = serializers.DateTimeField(help_text=UPDATED_DOC)
+    created_at = UtcDateTimeField(help_text=CREATED_DOC)
+    updated_at = UtcDateTimeField(help_text=UPDATED_DOC)
 
 
 SEQ_DOC = (
@@ -462,6 +463,10 @@ class MatchWriteViewSerializer(MatchViewSerializer):
     )
 
 
+MATCH_VIEW = Rendered(MatchViewSerializer)
+MATCH_WRITE_VIEW = Rendered(MatchWriteViewSerializer)
+
+
 @extend_schema_field(
     {
         "type": "string",
@@ -531,12 +536,12 @@ class StreamTicketSerializer(serializers.Serializer):
     ticket = serializers.CharField(
         help_text="Pass as `?ticket=` to the stream; good once, until `expires_at`."
     )
-    expires_at = serializers.DateTimeField(help_text="When the ticket stops working: in 60 s.")
+    expires_at = UtcDateTimeField(help_text="When the ticket stops working: in 60 s.")
 
 
 class YourTurnNoticeSerializer(serializers.Serializer):
     match_id = serializers.UUIDField(help_text="The match where your turn began.")
-    deadline = serializers.DateTimeField(
+    deadline = UtcDateTimeField(
         allow_null=True, help_text="The match's `turn_deadline`: null without a turn clock."
     )
 
@@ -551,6 +556,14 @@ class MatchFinishedNoticeSerializer(serializers.Serializer):
         child=serializers.IntegerField(), help_text="The seats with the highest total."
     )
     totals = serializers.ListField(child=PointsField(), help_text="Each seat's total, exactly.")
+
+
+NOTICE_SHAPES = {
+    Notice.YOUR_TURN: Rendered(YourTurnNoticeSerializer),
+    Notice.MATCH_STARTED: Rendered(MatchStartedNoticeSerializer),
+    Notice.MATCH_FINISHED: Rendered(MatchFinishedNoticeSerializer),
+}
+"""Each notice of the player's stream, rendered by its serializer."""
 
 
 def player_notice_field() -> PolymorphicProxySerializer:

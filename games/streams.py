@@ -21,6 +21,7 @@ from edge.database import DATABASE_FAILURES, watchdog
 from games import notices, selectors
 from games.engine import MatchFinished, Notice, Status, ends_match, starts_series, starts_turn
 from games.repository import LoadedMatch, match_list
+from games.serializers import NOTICE_SHAPES
 from players.models import Player
 
 logger = logging.getLogger(__name__)
@@ -156,17 +157,29 @@ def _notices_of(*, player: Player, match_id: str, watch: TurnWatch) -> list[tupl
         # A turn that starts while it is the player's turn follows their own move: new.
         new_turn = new_turn or starts_turn(event)
         if starts_series(event):
-            found.append((Notice.MATCH_STARTED, {"match_id": match_id}))
+            found.append(_notice(Notice.MATCH_STARTED, match_id=match.row.id))
         elif event["type"] == MatchFinished.type:
-            totals = [str(total) for total in match.state.totals]
-            data = {"match_id": match_id, "winners": event["winners"], "totals": totals}
-            found.append((Notice.MATCH_FINISHED, data))
+            found.append(
+                _notice(
+                    Notice.MATCH_FINISHED,
+                    match_id=match.row.id,
+                    winners=event["winners"],
+                    totals=match.state.totals,
+                )
+            )
     watch.version = events[-1]["seq"] if events else watch.version
     watch.my_turn = _is_my_turn(match)
     if watch.my_turn and new_turn:
-        deadline = selectors.match_view(match=match)["turn_deadline"]
-        found.append((Notice.YOUR_TURN, {"match_id": match_id, "deadline": deadline}))
+        found.append(_your_turn(match))
     return found
+
+
+def _notice(name: Notice, **data) -> tuple[Notice, dict]:
+    return name, NOTICE_SHAPES[name].render(data)
+
+
+def _your_turn(match: LoadedMatch) -> tuple[Notice, dict]:
+    return _notice(Notice.YOUR_TURN, match_id=match.row.id, deadline=match.row.turn_deadline)
 
 
 def _open_turns(*, player: Player, watches: dict[str, TurnWatch]) -> list[tuple[str, dict]]:
@@ -181,8 +194,7 @@ def _open_turns(*, player: Player, watches: dict[str, TurnWatch]) -> list[tuple[
         watch = watches[str(match_id)] = TurnWatch()
         watch.version, watch.my_turn = match.row.version, _is_my_turn(match)
         if watch.my_turn:
-            deadline = selectors.match_view(match=match)["turn_deadline"]
-            found.append((Notice.YOUR_TURN, {"match_id": str(match_id), "deadline": deadline}))
+            found.append(_your_turn(match))
     return found
 
 

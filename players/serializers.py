@@ -1,6 +1,6 @@
 from rest_framework import serializers
 
-from edge.serializers import PointsField, RequestBodySerializer
+from edge.serializers import PointsField, RequestBodySerializer, UtcDateTimeField
 
 
 class PlayerCreateSerializer(RequestBodySerializer):
@@ -9,7 +9,7 @@ class PlayerCreateSerializer(RequestBodySerializer):
     name = serializers.CharField(
         max_length=64,
         trim_whitespace=True,
-        help_text=("Your name at the table, 1 to 64 characters; spaces at the ends are trimmed."),
+        help_text="Your name at the table, 1 to 64 characters; spaces at the ends are trimmed.",
     )
 
 
@@ -39,5 +39,5 @@ class PlayerStatsSerializer(serializers.Serializer):
 class PlayerProfileSerializer(serializers.Serializer):
     id = serializers.UUIDField(help_text="A UUID.")
     name = serializers.CharField(help_text="The player's name, as shown at the table.")
-    created_at = serializers.DateTimeField(help_text="When it was created (UTC, ISO 8601).")
+    created_at = UtcDateTimeField(help_text="When it was created (UTC, ISO 8601).")
     stats = PlayerStatsSerializer(help_text="Your results over your unseeded matches.")
