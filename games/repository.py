@@ -232,6 +232,17 @@ def match_list(*, player: Player, status: str | None = None) -> QuerySet[Match]:
     return matches.order_by("-created_at", "-id")
 
 
+def match_count_in_play() -> int:
+    return Match.objects.exclude(status=Status.FINISHED.value).count()
+
+
+def match_ids_unfinished(*, player: Player, limit: int) -> list[uuid.UUID]:
+    """The newest `limit` matches `player` sits at that are still played or waited for."""
+    ended = [status.value for status in Status if status.ended]
+    unfinished = match_list(player=player).exclude(status__in=ended)
+    return list(unfinished.values_list("id", flat=True)[:limit])
+
+
 def match_event_lines(
     *, match_id: uuid.UUID, first: int = 1, last: int | None = None
 ) -> list[tuple[int, datetime, str]]:

@@ -91,5 +91,9 @@ def match_events(*, match: LoadedMatch, after: int, limit: int = EVENTS_PAGE_LIM
     }
 
 
+def match_ids_unfinished(*, player: Player, limit: int) -> list[uuid.UUID]:
+    return repository.match_ids_unfinished(player=player, limit=limit)
+
+
 def match_count_in_play() -> int:
-    return Match.objects.exclude(status=Status.FINISHED.value).count()
+    return repository.match_count_in_play()

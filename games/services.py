@@ -11,7 +11,6 @@ from fractions import Fraction
 
 from django.conf import settings
 from django.db import DatabaseError, transaction
-from django.utils import timezone
 
 from games import ai, repository
 from games.ai.coach import coach
@@ -39,8 +38,8 @@ from games.engine import (
 from games.models import Hint
 from games.repository import LoadedMatch
 from players import selectors as player_selectors
-from players.models import Player, StreamTicket
-from players.tokens import hash_token, new_token
+from players.models import Player
+from players.services import player_ai_personas, stream_ticket_issue
 
 AI_PERSONAS = ("Darius", "Shirin", "Kaveh")
 
@@ -84,15 +83,6 @@ def run_ai_seats(step: Step, *, ai_level: str) -> None:
         ai_act(step, ai_level=ai_level)
 
 
-def _ai_personas() -> list[Player]:
-    """The AI players for seats 1-3, created the first time they are needed."""
-    found = {p.name: p for p in Player.objects.filter(kind=Player.Kind.AI, name__in=AI_PERSONAS)}
-    return [
-        found.get(name) or Player.objects.get_or_create(name=name, kind=Player.Kind.AI)[0]
-        for name in AI_PERSONAS
-    ]
-
-
 TABLE_TURN_SECONDS = 60
 """The turn clock of a table when its owner names none."""
 INVITE_BYTES = 24
@@ -118,8 +108,9 @@ def match_create(
     step = Step(MatchState())
     step.apply(StartMatch(new_seed() if seed is None else seed, humans))
     run_ai_seats(step, ai_level=ai_level)
+    ai_players = player_ai_personas(names=AI_PERSONAS)[humans - 1 :]
     return repository.match_insert(
-        players=[owner, *[None] * (humans - 1), *_ai_personas()[humans - 1 :]],
+        players=[owner, *[None] * (humans - 1), *ai_players],
         ai_level=ai_level,
         seeded=seed is not None,
         events=step.events,
@@ -402,9 +393,4 @@ def stream_ticket_create(*, player: Player, match_id: uuid.UUID | None) -> tuple
     seated = match_id is None or player_selectors.player_seated(player=player, match_id=match_id)
     if not seated:
         raise DomainError("not_found", "No such match.")
-    ticket = new_token()
-    expires_at = timezone.now() + timedelta(seconds=STREAM_TICKET_SECONDS)
-    StreamTicket.objects.create(
-        ticket_hash=hash_token(ticket), player=player, match_id=match_id, expires_at=expires_at
-    )
-    return ticket, expires_at
+    return stream_ticket_issue(player=player, match_id=match_id, seconds=STREAM_TICKET_SECONDS)

@@ -20,14 +20,13 @@ from rest_framework.renderers import JSONRenderer
 from edge.database import DATABASE_FAILURES, watchdog
 from games import notices, selectors
 from games.engine import MatchFinished, Notice, Status, ends_match, starts_series, starts_turn
-from games.repository import LoadedMatch, match_list
+from games.repository import LoadedMatch
 from games.serializers import NOTICE_SHAPES
 from players.models import Player
 
 logger = logging.getLogger(__name__)
 
 HEARTBEAT = ": keep-alive\n\n"
-ENDED = (Status.FINISHED, Status.ABANDONED)
 OPEN_MATCHES_LIMIT = 100
 """The player's stream announces the turns of at most this many unfinished matches when it
 opens (the newest); later turns in any match are announced as they come."""
@@ -75,7 +74,7 @@ async def match_stream(*, match: LoadedMatch, after: int) -> AsyncIterator[str]:
     with notices.watching(match_id=str(match.row.id)) as waiter:
         yield HEARTBEAT  # the client knows the stream is open
         last = after
-        if match.state.status in ENDED and last >= match.row.version:
+        if match.state.status.ended and last >= match.row.version:
             return
         while True:
             # Taken before the read: a notice that comes during it rings again.
@@ -186,8 +185,7 @@ def _open_turns(*, player: Player, watches: dict[str, TurnWatch]) -> list[tuple[
     """your_turn for each of the player's unfinished matches where it is their turn now;
     fills `watches` with every one of them."""
     found = []
-    unfinished = match_list(player=player).exclude(status__in=[status.value for status in ENDED])
-    for match_id in unfinished.values_list("id", flat=True)[:OPEN_MATCHES_LIMIT]:
+    for match_id in selectors.match_ids_unfinished(player=player, limit=OPEN_MATCHES_LIMIT):
         match = selectors.match_get(match_id=match_id, player=player)
         if match is None:
             continue
