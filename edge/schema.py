@@ -224,91 +224,21 @@ def declare_response_headers(result, generator, request, public):
     return result
 
 
-# What a field means where its serializer gives no help_text: one entry per field name,
-# which means the same everywhere it occurs, or per "Component.field" where it does not.
+# What the edge's own components' fields mean (the apps give theirs as help_text).
 FIELD_DOCS = {
-    "seq": "The event's number in its match: 1, 2, 3... with no gaps; the match's version is "
-    "the seq of its last event.",
-    "series": "Which 12-deal series: 1, then one more on each restart.",
-    "deal_number": "The deal within the series, 1 to 12.",
-    "dealer": "The dealer's seat (0-3); the seat after the dealer acts first.",
-    "seat": "A seat at the table, 0 to 3; you are seat 0, the AI seats are 1-3.",
-    "pot": "Points staked by every seat in this deal so far.",
-    "high_stake": "The highest stake of any seat in this deal: calling matches it.",
-    "stake": "What this seat has put in this deal (1 to 4).",
-    "folded": "Whether this seat has folded this deal.",
-    "looked": "Whether this seat has looked at its cards this deal.",
-    "name": "The player's name, as shown at the table.",
-    "id": "A UUID.",
-    "created_at": "When it was created (UTC, ISO 8601).",
-    "updated_at": "When it last changed (UTC, ISO 8601).",
-    "seeded": "Whether the client chose the match's seed (tests and development): seeded "
-    "matches stay out of a player's stats.",
-    "version": "The seq of the match's last event: send it as expected_version to act only "
-    "on the match as you saw it.",
-    "expected_version": "The version you last saw; a different current version answers 409 "
-    "stale_version and changes nothing.",
-    "category": "The hand's category, if the hand may be shown to you, else null.",
-    "your_seat": "Your seat: always 0.",
-    "your_category": "The category of your five cards once you may see them, else null.",
-    "turn": "The seat whose turn it is, or null when no one is to act (the deal is over).",
-    "legal_actions": "What you may do now, in this order; empty unless it is your turn.",
-    "last_deal": "The result of the series' latest finished deal, as you may see it; null "
-    "before the first one ends.",
-    "seats": "The four seats, in seat order.",
-    "totals": "Each seat's total points this series, in seat order, exact.",
-    "stats": "Your results over your unseeded matches.",
-    "matches_played": "Your unseeded matches, finished or not.",
-    "matches_finished": "Your unseeded matches whose series is finished.",
-    "status": "Where the match stands: `in_deal` (a deal is being played), `deal_over` "
-    "(call next-deal) or `finished` (all 12 deals played, or resigned).",
-    "ai_level": "How well the AI seats play: `easy`, `normal`, `hard` or `expert` (hard, "
-    "shifted toward exploiting what it has seen of the other seats this match).",
-    "kind": "`human` for a person, `ai` for an AI seat.",
-    "outcome": "`showdown` when two or more seats were left to compare hands, `uncontested` "
-    "when all but one folded.",
-    "ActionEvent.action": "What the seat did.",
-    "ActionRequest.action": "One of the view's `legal_actions`.",
-    "MatchView.winners": "The seats with the highest total once the match is finished, else null.",
-    "MatchWriteView.winners": "The seats with the highest total once the match is finished, "
-    "else null.",
-    "MatchSummary.winners": "The seats with the highest total once finished, else null.",
-    "DealResult.winners": "The seats that won this deal and split its pot.",
-    "DealEndedEvent.winners": "The seats that won this deal and split its pot.",
-    "MatchFinishedEvent.winners": "The seats with the highest total: the match's winners "
-    "(after a resignation, the leaders among the other seats).",
-    "MatchEvents.version": "The match's version now: the seq of its last event.",
-    "MatchEvents.events": "Up to 1,000 events, in seq order, as you may see them; when "
-    "has_more is true, ask again with after = the last seq.",
     "FieldError.code": "Stable and machine-readable, e.g. invalid_choice, unknown_field.",
     "FieldError.message": "For people.",
     "Problem.type": "Always about:blank: `code` tells the problems apart.",
     "Problem.status": "The HTTP status, repeated.",
-    "PaginatedMatchSummaryList.count": "How many matches there are in all.",
-    "PaginatedMatchSummaryList.next": "The URL of the next page, or null on the last.",
-    "PaginatedMatchSummaryList.previous": "The URL of the previous page, or null on the first.",
-    "PaginatedMatchSummaryList.results": "This page's matches, newest first.",
-    "PlayerCreateRequest.name": "Your name at the table, 1 to 64 characters; spaces at the "
-    "ends are trimmed.",
-}
-
-
-# What a component means where no serializer docstring can say it.
-COMPONENT_DOCS = {
-    "MatchEvent": "One event of a match, as you may see it: its `type` says which of the "
-    "members it is (match_created, deal_started, action, deal_ended, match_restarted, "
-    "resigned, match_finished).",
 }
 
 
 def describe_fields(result, generator, request, public):
-    """drf-spectacular postprocessing hook: every field without a description gets the one
-    FIELD_DOCS gives it, and every component COMPONENT_DOCS names its description."""
-    for component, text in COMPONENT_DOCS.items():
-        result["components"]["schemas"][component].setdefault("description", text)
+    """drf-spectacular postprocessing hook: the edge's components' fields get the
+    descriptions FIELD_DOCS gives them."""
     for component, schema in result["components"]["schemas"].items():
         for name, field in schema.get("properties", {}).items():
-            text = FIELD_DOCS.get(f"{component}.{name}") or FIELD_DOCS.get(name)
+            text = FIELD_DOCS.get(f"{component}.{name}")
             if text and not field.get("description"):
                 if "$ref" in field:  # OpenAPI 3.0 ignores the siblings of a $ref
                     field["allOf"] = [{"$ref": field.pop("$ref")}]

@@ -1,7 +1,11 @@
 """Serializer pieces every app's API shares."""
 
-from drf_spectacular.utils import extend_schema_field
-from rest_framework import serializers
+from datetime import UTC, datetime
+from functools import partial
+
+from drf_spectacular.utils import PolymorphicProxySerializer, extend_schema_field
+from rest_framework import ISO_8601, serializers
+from rest_framework.settings import api_settings
 
 
 @extend_schema_field(
@@ -14,6 +18,13 @@ from rest_framework import serializers
 )
 class PointsField(serializers.CharField):
     pass
+
+
+class UtcDateTimeField(serializers.DateTimeField):
+    """A time written in UTC (RFC 3339, with a Z), whatever time zone a request activated."""
+
+    def __init__(self, **kwargs):
+        super().__init__(default_timezone=UTC, **kwargs)
 
 
 class RequestBodySerializer(serializers.Serializer):
@@ -34,3 +45,97 @@ class RequestBodySerializer(serializers.Serializer):
                     }
                 )
         return super().to_internal_value(data)
+
+
+class Rendered:
+    """A response serializer's output, made without building a serializer per call.
+
+    `Rendered(SomeSerializer).render(data)` writes exactly what `SomeSerializer(data).data`
+    writes for a mapping `data` (a value None stays None, as DRF leaves it), in the
+    serializer's field order: the serializer stays the one definition of the answer's shape.
+    Its fields are bound once per process and compiled into one function that builds the
+    answer (as dataclasses compile their __init__), instead of DRF deep-copying the fields and
+    calling a method per field on every request. A `oneOf` member (PolymorphicProxySerializer)
+    holds values already shaped by their own definition, and passes through.
+    """
+
+    def __init__(self, serializer_class: type[serializers.Serializer]):
+        self.render = _Compiler().function(serializer_class())
+
+
+class _Compiler:
+    def __init__(self):
+        self.names: dict[str, object] = {}
+        self.source: list[str] = []
+
+    def function(self, serializer: serializers.Serializer):
+        name = self._function(serializer)
+        exec("\n".join(self.source), self.names)  # noqa: S102 - source built from fields
+        return self.names[name]
+
+    def _bind(self, value) -> str:
+        name = f"_{len(self.names)}"
+        self.names[name] = value
+        return name
+
+    def _function(self, serializer: serializers.Serializer) -> str:
+        """A function of a mapping that writes `serializer`'s fields; returns its name."""
+        items = [
+            f"{name!r}: (None if (v := d[{name!r}]) is None else {self._convert(field, 'v')})"
+            for name, field in serializer.fields.items()
+        ]
+        name = f"render_{len(self.source)}"
+        body = ",\n        ".join(items)
+        self.source.append(f"def {name}(d):\n    return {{\n        {body}\n    }}\n")
+        return name
+
+    def _convert(self, field, value: str) -> str:
+        """An expression that writes `value` (never None) as `field` does."""
+        if isinstance(field, PolymorphicProxySerializer):
+            return value
+        if isinstance(field, serializers.ListSerializer):
+            return f"[{self._function(field.child)}(x) for x in {value}]"
+        if isinstance(field, serializers.Serializer):
+            return f"{self._function(field)}({value})"
+        if isinstance(field, serializers.ListField):
+            item = self._convert(field.child, "x")
+            return f"[None if x is None else {item} for x in {value}]"
+        return self._leaf(field, value)
+
+    def _leaf(self, field, value: str) -> str:
+        # For the fields whose to_representation DRF leaves as it is, the same answer for
+        # every value without the method call where the value's type settles it; the
+        # method itself for any other value, and for every other field.
+        method = type(field).to_representation
+        slow = self._bind(field.to_representation)
+        if method is serializers.IntegerField.to_representation:
+            return f"int({value})"
+        if method is serializers.CharField.to_representation:
+            return f"str({value})"
+        if method is serializers.UUIDField.to_representation and field.uuid_format == "hex_verbose":
+            return f"str({value})"
+        if method is serializers.BooleanField.to_representation:
+            return f"({value} if {value} is True or {value} is False else {slow}({value}))"
+        if method is serializers.ChoiceField.to_representation and all(
+            type(choice) is str for choice in field.choices
+        ):
+            # A string choice is written as itself (DRF maps str(choice) back to it).
+            return f"({value} if type({value}) is str else {slow}({value}))"
+        if method is serializers.DateTimeField.to_representation and _writes_iso_in(field):
+            iso = self._bind(partial(_iso_in, field.timezone, field.to_representation))
+            return f"{iso}({value})"
+        return f"{slow}({value})"
+
+
+def _writes_iso_in(field: serializers.DateTimeField) -> bool:
+    """The field writes ISO 8601 in a zone of its own (not the request's current one)."""
+    output = getattr(field, "format", api_settings.DATETIME_FORMAT)
+    return hasattr(field, "timezone") and output is not None and output.lower() == ISO_8601
+
+
+def _iso_in(zone, slow, value) -> str:
+    """An aware time as DateTimeField writes it in ISO 8601: in `zone`, UTC as Z."""
+    if not isinstance(value, datetime) or value.utcoffset() is None:
+        return slow(value)
+    text = value.astimezone(zone).isoformat()
+    return text[:-6] + "Z" if text.endswith("+00:00") else text

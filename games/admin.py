@@ -108,7 +108,8 @@ def describe(event: Event, deal: str | None, names: dict[int, str] | None = None
             winners = _seats(event.winners, names)
             return f"series {event.series} over · {winners} {verb} · totals {totals}"
         case MatchRestarted():
-            return f"restart · series {event.series} begins"
+            level = f" · AI level {event.ai_level}" if event.ai_level else ""
+            return f"restart · series {event.series} begins{level}"
         case Resigned():
             return f"seat {event.seat} resigns"
         case PlayerJoined():
@@ -116,6 +117,9 @@ def describe(event: Event, deal: str | None, names: dict[int, str] | None = None
         case PlayerLeft():
             text = f"{_seat(event.seat, names)} leaves; the AI plays the seat"
             return text + (" · match abandoned" if event.abandoned else "")
+        case _:
+            # A type with no phrasing of its own yet: what the catalogue says it means.
+            return event.DOC
 
 
 def _moment(moment) -> str:
@@ -616,7 +620,7 @@ class MatchAdmin(StrictFiltersAdmin):
         if deal.result:
             outcome = readable(deal.result.outcome)
         else:
-            reason = "resigned" if isinstance(cut_short, Resigned) else "restart"
+            reason = "resignation" if isinstance(cut_short, Resigned) else "restart"
             outcome = "in play" if cut_short is None else f"abandoned ({reason})"
         context = {
             **self.admin_site.each_context(request),

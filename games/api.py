@@ -1,5 +1,6 @@
-"""The match API: one viewset on the router. Views only translate: validate input, call one
-service or selector, serialize the output. Errors are mapped in asnas_api.errors."""
+"""The match API: the matches, the player's stream and stream tickets, a viewset each on the
+router. Views only translate: validate input, call one service or selector, serialize the
+output. Errors are mapped in asnas_api.errors."""
 
 from collections.abc import Callable
 
@@ -17,6 +18,8 @@ from games import idempotency, selectors, services, streams
 from games.engine import DomainError
 from games.repository import LoadedMatch
 from games.serializers import (
+    MATCH_VIEW,
+    MATCH_WRITE_VIEW,
     ActionSerializer,
     EventsQuerySerializer,
     HintSerializer,
@@ -97,6 +100,17 @@ class MatchPagination(PageNumberPagination):
     page_size_query_param = "page_size"
     max_page_size = 100
 
+    def get_paginated_response_schema(self, schema):
+        described = super().get_paginated_response_schema(schema)
+        for name, text in {
+            "count": "How many matches there are in all.",
+            "next": "The URL of the next page, or null on the last.",
+            "previous": "The URL of the previous page, or null on the first.",
+            "results": "This page's matches, newest first.",
+        }.items():
+            described["properties"][name]["description"] = text
+        return described
+
 
 class MatchWriteViewSet(RateScopedViewSet, EventStreamViewSet):
     # What every write to a match shares: a validated body, an optional Idempotency-Key
@@ -115,8 +129,9 @@ class MatchWriteViewSet(RateScopedViewSet, EventStreamViewSet):
         data = valid(body_serializer, request.data)
 
         def call() -> tuple[int, dict]:
-            # Already shaped as MatchWriteViewSerializer would output it; that is the schema.
-            return status_code, selectors.match_write_view(match=service(data))
+            return status_code, MATCH_WRITE_VIEW.render(
+                selectors.match_write_view(match=service(data))
+            )
 
         key = request.headers.get("Idempotency-Key")
         if key is None:
@@ -221,7 +236,7 @@ class MatchViewSet(MatchWriteViewSet):
         responses={200: MatchViewSerializer, 401: UNAUTHORIZED, 404: NOT_FOUND},
     )
     def retrieve(self, request, match_id):
-        return Response(selectors.match_view(match=self._found()))
+        return Response(MATCH_VIEW.render(selectors.match_view(match=self._found())))
 
     @extend_schema(
         operation_id="matches_act",

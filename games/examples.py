@@ -15,7 +15,7 @@ from games.engine import HUMAN_SEAT, Act, Command, MatchState, NextDeal, Resign,
 from games.models import Match
 from games.repository import LoadedMatch, SeatInfo, match_columns
 from games.selectors import events_seen, match_view, match_write_view
-from games.serializers import MatchSummarySerializer
+from games.serializers import MATCH_VIEW, MATCH_WRITE_VIEW, MatchSummarySerializer
 from games.services import AI_PERSONAS, Step, run_ai_seats
 from players.models import Player
 
@@ -112,7 +112,7 @@ class InMemoryTable:
         for name, value in match_columns(step.state).items():
             setattr(match.row, name, value)
         match.row.updated_at = EXAMPLE_TIME
-        return _json(match_write_view(match=match))
+        return _json(MATCH_WRITE_VIEW.render(match_write_view(match=match)))
 
     def act(self, match: int, action: str) -> dict:
         return self._apply(match, Act(HUMAN_SEAT, action))
@@ -127,7 +127,7 @@ class InMemoryTable:
         return self._apply(match, Resign(HUMAN_SEAT))
 
     def retrieve(self, match: int) -> dict:
-        return _json(match_view(match=self.matches[match][0]))
+        return _json(MATCH_VIEW.render(match_view(match=self.matches[match][0])))
 
     def events(self, match: int) -> dict:
         loaded, history = self.matches[match]

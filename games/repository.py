@@ -16,18 +16,16 @@ from django.db.models.functions import Coalesce
 from django.utils import timezone
 
 from games.engine import (
-    ActionTaken,
     DealEnded,
     DealStarted,
     Event,
-    MatchRestarted,
     MatchState,
     Outcome,
-    PlayerLeft,
-    Resigned,
     Status,
+    abandons_deal,
     decode_event,
     encode_event,
+    starts_turn,
 )
 from games.models import Deal, EventBatch, Match, Seat
 from games.notices import NOTIFY_SQL, notice_payload
@@ -92,15 +90,9 @@ def turn_deadline(
         return None
     if state.ai_plays(state.deal.turn):
         return None
-    if any(_starts_turn(event) for event in events):
+    if any(starts_turn(event) for event in events):
         return written_at + timedelta(seconds=turn_seconds)
     return previous
-
-
-def _starts_turn(event: Event) -> bool:
-    return isinstance(event, DealStarted) or (
-        isinstance(event, ActionTaken) and event.action != "look"
-    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -121,9 +113,7 @@ def deal_changes(seq: int, event: Event) -> list[DealChange]:
         return [DealChange((event.series, event.deal_number), fields, insert=True)]
     if isinstance(event, DealEnded):
         return [DealChange((event.series, event.deal_number), {"outcome": event.outcome})]
-    if isinstance(event, MatchRestarted | Resigned) or (
-        isinstance(event, PlayerLeft) and event.abandoned
-    ):
+    if abandons_deal(event):
         return [DealChange(None, {"outcome": Outcome.ABANDONED})]
     return []
 
@@ -240,6 +230,17 @@ def match_list(*, player: Player, status: str | None = None) -> QuerySet[Match]:
     if status is not None:
         matches = matches.filter(status=status)
     return matches.order_by("-created_at", "-id")
+
+
+def match_count_in_play() -> int:
+    return Match.objects.exclude(status=Status.FINISHED.value).count()
+
+
+def match_ids_unfinished(*, player: Player, limit: int) -> list[uuid.UUID]:
+    """The newest `limit` matches `player` sits at that are still played or waited for."""
+    ended = [status.value for status in Status if status.ended]
+    unfinished = match_list(player=player).exclude(status__in=ended)
+    return list(unfinished.values_list("id", flat=True)[:limit])
 
 
 def match_event_lines(

@@ -2,7 +2,6 @@
 their own seat's cards."""
 
 import uuid
-from datetime import UTC, datetime
 
 from django.db.models import QuerySet
 
@@ -24,22 +23,15 @@ def match_get(*, match_id: uuid.UUID, player: Player) -> LoadedMatch | None:
     return repository.match_load(match_id=match_id, player=player)
 
 
-def _timestamp(moment: datetime) -> str:
-    """ISO 8601 in UTC with a Z, as DRF's DateTimeField writes it."""
-    return moment.astimezone(UTC).isoformat().removesuffix("+00:00") + "Z"
-
-
 def match_view(*, match: LoadedMatch) -> dict:
-    """The MatchView of `match` for the player it was loaded for: only what their seat may
-    see. Ready to render: exactly what MatchViewSerializer (its documented schema) would
-    output, which the tests check, without that serializer's cost on every request."""
+    """The MatchView's data for the player `match` was loaded for: only what their seat may
+    see. MatchViewSerializer is its shape (serializers.MATCH_VIEW renders it)."""
     state, row, viewer = match.state, match.row, match.viewer_seat
     view = observe(state, viewer)
-    last = view.last_result
     # The invite is the owner's to share, and only while seats are open.
     invite = row.invite if viewer == 0 and state.status is Status.WAITING else None
     return {
-        "id": str(row.id),
+        "id": row.id,
         "version": state.version,
         "series": state.series,
         "deal_number": view.deal_number,
@@ -51,9 +43,9 @@ def match_view(*, match: LoadedMatch) -> dict:
         "pot": view.pot,
         "high_stake": view.high_stake,
         "your_seat": viewer,
-        "your_cards": list(view.your_cards) if view.your_cards else None,
+        "your_cards": view.your_cards,
         "your_category": evaluate(view.your_cards).category if view.your_cards else None,
-        "legal_actions": [] if state.left[viewer] else list(legal_actions(state, viewer)),
+        "legal_actions": [] if state.left[viewer] else legal_actions(state, viewer),
         "seats": [
             {
                 "seat": number,
@@ -63,33 +55,25 @@ def match_view(*, match: LoadedMatch) -> dict:
                 "stake": view.stakes[number],
                 "folded": view.folded[number],
                 "looked": view.looked[number],
-                "total": str(view.totals[number]),
+                "total": view.totals[number],
             }
             for number, seat in enumerate(match.seats)
         ],
-        # In the serializer's field order, so the JSON is byte for byte the same.
-        "last_deal": {
-            "series": last["series"],
-            "deal_number": last["deal_number"],
-            "outcome": last["outcome"],
-            "winners": last["winners"],
-            "seats": last["seats"],
-        }
-        if last
-        else None,
-        "winners": list(view.winners) if view.winners is not None else None,
+        "last_deal": view.last_result,
+        "winners": view.winners,
         "humans": state.humans,
         "invite": invite,
         "turn_seconds": row.turn_seconds,
-        "turn_deadline": _timestamp(row.turn_deadline) if row.turn_deadline else None,
-        "created_at": _timestamp(row.created_at),
-        "updated_at": _timestamp(row.updated_at),
+        "turn_deadline": row.turn_deadline,
+        "created_at": row.created_at,
+        "updated_at": row.updated_at,
     }
 
 
 def match_write_view(*, match: LoadedMatch) -> dict:
-    """The MatchWriteView a write answers with: the MatchView, and the events the write
-    appended as the writer may see them, so a client can show what the other seats did."""
+    """The MatchWriteView's data, which a write answers with: the MatchView, and the events
+    the write appended as the writer may see them, so a client can show what the other seats
+    did."""
     return {**match_view(match=match), "events": events_seen(match.appended, match.viewer_seat)}
 
 
@@ -107,5 +91,9 @@ def match_events(*, match: LoadedMatch, after: int, limit: int = EVENTS_PAGE_LIM
     }
 
 
+def match_ids_unfinished(*, player: Player, limit: int) -> list[uuid.UUID]:
+    return repository.match_ids_unfinished(player=player, limit=limit)
+
+
 def match_count_in_play() -> int:
-    return Match.objects.exclude(status=Status.FINISHED.value).count()
+    return repository.match_count_in_play()

@@ -2,12 +2,26 @@
 schema come from the class names without "Serializer", so every name is unique."""
 
 from django.conf import settings
+from drf_spectacular.serializers import PolymorphicProxySerializerExtension
 from drf_spectacular.utils import PolymorphicProxySerializer, extend_schema_field
 from rest_framework import serializers
 
-from edge.serializers import PointsField, RequestBodySerializer
+from edge.serializers import PointsField, Rendered, RequestBodySerializer, UtcDateTimeField
 from games.ai import AI_LEVELS, DEFAULT_AI_LEVEL
-from games.engine import CATEGORIES, MATCH_DEALS, RANKS, SEATS, Action, Outcome, Status
+from games.engine import (
+    CATEGORIES,
+    DEAL_NUMBER,
+    EVENT_TYPES,
+    MATCH_DEALS,
+    RANKS,
+    SEATS,
+    SERIES,
+    Action,
+    EventType,
+    Notice,
+    Outcome,
+    Status,
+)
 
 ACTION_NAMES = tuple(action.value for action in Action)
 # A match is stored once started, so a client never sees not_started.
@@ -20,6 +34,43 @@ MAX_VERSION = 2**31 - 1
 MAX_WAIT_SECONDS = 30
 """The longest a long-poll of `events` waits."""
 ACTORS = ("player", "ai", "clock")
+
+
+# What a field means wherever it occurs.
+SEAT_DOC = "A seat at the table, 0 to 3; `your_seat` says which is yours."
+STAKE_DOC = "What this seat has put in this deal (1 to 4)."
+FOLDED_DOC = "Whether this seat has folded this deal."
+SEATS_DOC = "The four seats, in seat order."
+ID_DOC = "A UUID."
+CREATED_DOC = "When it was created (UTC, ISO 8601)."
+UPDATED_DOC = "When it last changed (UTC, ISO 8601)."
+SEEDED_DOC = (
+    "Whether the client chose the match's seed (tests and development): seeded matches stay "
+    "out of a player's stats."
+)
+STATUS_MEANINGS = {
+    Status.WAITING: "a table waits for its humans; deal 1 starts when the last one joins",
+    Status.IN_DEAL: "a deal is being played",
+    Status.DEAL_OVER: "call next-deal",
+    Status.FINISHED: "all 12 deals played, or resigned",
+    Status.ABANDONED: "every human left before the end; nobody plays it any more",
+}
+STATUS_DOC = (
+    "Where the match stands: "
+    + "; ".join(f"`{status}` ({meaning})" for status, meaning in STATUS_MEANINGS.items())
+    + "."
+)
+AI_LEVEL_MEANINGS = {
+    "easy": "a loose heuristic that feels human",
+    "normal": "a tight heuristic that weighs its hand against the price",
+    "hard": "a near-equilibrium strategy",
+    "expert": "hard, shifted toward exploiting what it has seen of the other seats this match",
+}
+AI_LEVEL_DOC = (
+    "How well the AI seats play: "
+    + "; ".join(f"`{level}` ({AI_LEVEL_MEANINGS[level]})" for level in AI_LEVELS)
+    + "."
+)
 
 
 class ChoiceField(serializers.ChoiceField):
@@ -66,7 +117,8 @@ class MatchCreateSerializer(RequestBodySerializer):
         allow_null=True,
         required=False,
         help_text="Seconds per turn, or null for no clock. Default: null alone, 60 at a table. "
-        "(The clock is recorded; acting when it runs out comes in a later release.)",
+        "When a present human's time runs out, the server acts for them at the AI level "
+        "(docs/turn-clock.md).",
     )
 
     def validate_seed(self, seed: int) -> int:
@@ -92,7 +144,7 @@ class VersionSerializer(RequestBodySerializer):
 class ActionSerializer(VersionSerializer):
     """Your action, one of `legal_actions`."""
 
-    action = ChoiceField(choices=ACTION_NAMES)
+    action = ChoiceField(choices=ACTION_NAMES, help_text="One of the view's `legal_actions`.")
 
 
 class RestartSerializer(VersionSerializer):
@@ -147,7 +199,11 @@ class StreamQuerySerializer(serializers.Serializer):
 
 
 class MatchSeatSerializer(serializers.Serializer):
-    seat = serializers.IntegerField(min_value=0, max_value=SEATS - 1)
+    seat = serializers.IntegerField(
+        min_value=0,
+        max_value=SEATS - 1,
+        help_text=SEAT_DOC,
+    )
     name = serializers.CharField(
         allow_null=True, help_text="Null at a human seat nobody has taken yet."
     )
@@ -157,61 +213,113 @@ class MatchSeatSerializer(serializers.Serializer):
     away = serializers.BooleanField(
         help_text="The human left (the AI plays the seat), or the clock took their last turn."
     )
-    stake = serializers.IntegerField()
-    folded = serializers.BooleanField()
-    looked = serializers.BooleanField()
+    stake = serializers.IntegerField(help_text=STAKE_DOC)
+    folded = serializers.BooleanField(help_text=FOLDED_DOC)
+    looked = serializers.BooleanField(
+        help_text="Whether this seat has looked at its cards this deal."
+    )
     total = PointsField()
 
 
 class DealResultSeatSerializer(serializers.Serializer):
-    seat = serializers.IntegerField(min_value=0, max_value=SEATS - 1)
+    seat = serializers.IntegerField(
+        min_value=0,
+        max_value=SEATS - 1,
+        help_text=SEAT_DOC,
+    )
     hand = serializers.ListField(
         child=serializers.ChoiceField(choices=RANKS),
         allow_null=True,
         help_text="Null unless this hand may be shown to you.",
     )
-    category = serializers.ChoiceField(choices=CATEGORIES, allow_null=True)
-    stake = serializers.IntegerField()
+    category = serializers.ChoiceField(
+        choices=CATEGORIES,
+        allow_null=True,
+        help_text="The hand's category, if the hand may be shown to you, else null.",
+    )
+    stake = serializers.IntegerField(help_text=STAKE_DOC)
     payout = PointsField()
     delta = PointsField()
-    folded = serializers.BooleanField()
+    folded = serializers.BooleanField(help_text=FOLDED_DOC)
 
 
 class DealResultSerializer(serializers.Serializer):
-    series = serializers.IntegerField()
-    deal_number = serializers.IntegerField()
-    outcome = serializers.ChoiceField(choices=DEAL_OUTCOMES)
-    winners = serializers.ListField(child=serializers.IntegerField())
-    seats = DealResultSeatSerializer(many=True)
+    series = serializers.IntegerField(help_text=SERIES.doc)
+    deal_number = serializers.IntegerField(help_text=DEAL_NUMBER.doc)
+    outcome = serializers.ChoiceField(
+        choices=DEAL_OUTCOMES,
+        help_text=(
+            "`showdown` when two or more seats were left to compare hands, "
+            "`uncontested` when all but one folded."
+        ),
+    )
+    winners = serializers.ListField(
+        child=serializers.IntegerField(),
+        help_text="The seats that won this deal and split its pot.",
+    )
+    seats = DealResultSeatSerializer(many=True, help_text=SEATS_DOC)
 
 
 class MatchViewSerializer(serializers.Serializer):
-    id = serializers.UUIDField()
+    id = serializers.UUIDField(help_text=ID_DOC)
     version = serializers.IntegerField(help_text="The seq of the last event.")
     series = serializers.IntegerField(help_text="1, then one more on each restart.")
     deal_number = serializers.IntegerField(
         min_value=0, max_value=MATCH_DEALS, help_text="0 while a table waits for its humans."
     )
-    status = serializers.ChoiceField(choices=MATCH_STATUSES)
-    ai_level = serializers.ChoiceField(choices=AI_LEVELS)
-    seeded = serializers.BooleanField()
+    status = serializers.ChoiceField(
+        choices=MATCH_STATUSES,
+        help_text=STATUS_DOC,
+    )
+    ai_level = serializers.ChoiceField(
+        choices=AI_LEVELS,
+        help_text=AI_LEVEL_DOC,
+    )
+    seeded = serializers.BooleanField(help_text=SEEDED_DOC)
     dealer = serializers.IntegerField(
         min_value=0, max_value=SEATS - 1, allow_null=True, help_text="Null while a table waits."
     )
-    turn = serializers.IntegerField(allow_null=True)
-    pot = serializers.IntegerField()
-    high_stake = serializers.IntegerField()
-    your_seat = serializers.IntegerField()
+    turn = serializers.IntegerField(
+        allow_null=True,
+        help_text="The seat whose turn it is, or null when no one is to act (the deal is over).",
+    )
+    pot = serializers.IntegerField(help_text="Points staked by every seat in this deal so far.")
+    high_stake = serializers.IntegerField(
+        help_text="The highest stake of any seat in this deal: calling matches it."
+    )
+    your_seat = serializers.IntegerField(
+        min_value=0,
+        max_value=SEATS - 1,
+        help_text="Your seat: 0 alone or as a table's owner; at a table, 1 to humans - 1 for "
+        "the others, in the order they joined.",
+    )
     your_cards = serializers.ListField(
         child=serializers.ChoiceField(choices=RANKS),
         allow_null=True,
         help_text="Your five cards once you have looked or the deal is over, else null.",
     )
-    your_category = serializers.ChoiceField(choices=CATEGORIES, allow_null=True)
-    legal_actions = serializers.ListField(child=serializers.ChoiceField(choices=ACTION_NAMES))
-    seats = MatchSeatSerializer(many=True)
-    last_deal = DealResultSerializer(allow_null=True)
-    winners = serializers.ListField(child=serializers.IntegerField(), allow_null=True)
+    your_category = serializers.ChoiceField(
+        choices=CATEGORIES,
+        allow_null=True,
+        help_text="The category of your five cards once you may see them, else null.",
+    )
+    legal_actions = serializers.ListField(
+        child=serializers.ChoiceField(choices=ACTION_NAMES),
+        help_text="What you may do now, in this order; empty unless it is your turn.",
+    )
+    seats = MatchSeatSerializer(many=True, help_text=SEATS_DOC)
+    last_deal = DealResultSerializer(
+        allow_null=True,
+        help_text=(
+            "The result of the series' latest finished deal, as you may see it; "
+            "null before the first one ends."
+        ),
+    )
+    winners = serializers.ListField(
+        child=serializers.IntegerField(),
+        allow_null=True,
+        help_text="The seats with the highest total once the match is finished, else null.",
+    )
     humans = serializers.IntegerField(
         min_value=1, max_value=SEATS, help_text="How many human seats (0 to humans - 1)."
     )
@@ -222,127 +330,129 @@ class MatchViewSerializer(serializers.Serializer):
     turn_seconds = serializers.IntegerField(
         allow_null=True, help_text="Seconds per turn, or null for no clock."
     )
-    turn_deadline = serializers.DateTimeField(
+    turn_deadline = UtcDateTimeField(
         allow_null=True,
         help_text="When the human to act runs out of time (RFC 3339 UTC): then the server "
         "acts for them. Null without a clock, or when no human is to act.",
     )
-    created_at = serializers.DateTimeField()
-    updated_at = serializers.DateTimeField()
+    created_at = UtcDateTimeField(help_text=CREATED_DOC)
+    updated_at = UtcDateTimeField(help_text=UPDATED_DOC)
 
 
 class MatchSummarySerializer(serializers.Serializer):
-    id = serializers.UUIDField()
-    status = serializers.ChoiceField(choices=MATCH_STATUSES)
-    series = serializers.IntegerField()
-    deal_number = serializers.IntegerField()
-    ai_level = serializers.ChoiceField(choices=AI_LEVELS)
-    seeded = serializers.BooleanField()
-    totals = serializers.ListField(child=PointsField())
-    winners = serializers.ListField(child=serializers.IntegerField(), allow_null=True)
-    version = serializers.IntegerField()
-    created_at = serializers.DateTimeField()
-    updated_at = serializers.DateTimeField()
-
-
-def _event_type(name: str) -> serializers.ChoiceField:
-    return serializers.ChoiceField(choices=[name])
-
-
-class MatchCreatedEventSerializer(serializers.Serializer):
-    seq = serializers.IntegerField()
-    type = _event_type("match_created")
-
-
-class DealStartedEventSerializer(serializers.Serializer):
-    seq = serializers.IntegerField()
-    type = _event_type("deal_started")
-    series = serializers.IntegerField()
-    deal_number = serializers.IntegerField()
-    dealer = serializers.IntegerField()
-
-
-class ActionEventSerializer(serializers.Serializer):
-    seq = serializers.IntegerField()
-    type = _event_type("action")
-    seat = serializers.IntegerField()
-    action = serializers.ChoiceField(choices=ACTION_NAMES)
-    stake = serializers.IntegerField(help_text="The seat's stake after the action.")
-    high_stake = serializers.IntegerField()
-    pot = serializers.IntegerField()
-    by = serializers.ChoiceField(
-        choices=ACTORS, help_text="Who acted for the seat: its player, the AI, or the clock."
+    id = serializers.UUIDField(help_text=ID_DOC)
+    status = serializers.ChoiceField(
+        choices=MATCH_STATUSES,
+        help_text=STATUS_DOC,
     )
-
-
-class DealEndedEventSerializer(DealResultSerializer):
-    seq = serializers.IntegerField()
-    type = _event_type("deal_ended")
-
-
-class MatchFinishedEventSerializer(serializers.Serializer):
-    seq = serializers.IntegerField()
-    type = _event_type("match_finished")
-    series = serializers.IntegerField()
-    winners = serializers.ListField(child=serializers.IntegerField())
-    totals = serializers.ListField(child=PointsField())
-
-
-class MatchRestartedEventSerializer(serializers.Serializer):
-    seq = serializers.IntegerField()
-    type = _event_type("match_restarted")
-    series = serializers.IntegerField()
-
-
-class ResignedEventSerializer(serializers.Serializer):
-    seq = serializers.IntegerField()
-    type = _event_type("resigned")
-    seat = serializers.IntegerField(help_text="The seat that gave the match up.")
-
-
-class PlayerJoinedEventSerializer(serializers.Serializer):
-    seq = serializers.IntegerField()
-    type = _event_type("player_joined")
-    seat = serializers.IntegerField(help_text="The seat the human took.")
-    name = serializers.CharField(help_text="The human's name.")
-
-
-class PlayerLeftEventSerializer(serializers.Serializer):
-    seq = serializers.IntegerField()
-    type = _event_type("player_left")
-    seat = serializers.IntegerField(help_text="The seat the AI plays from now on.")
-    abandoned = serializers.BooleanField(
-        help_text="No human is left: the match ends `abandoned`, with no winners."
+    series = serializers.IntegerField(help_text=SERIES.doc)
+    deal_number = serializers.IntegerField(help_text=DEAL_NUMBER.doc)
+    ai_level = serializers.ChoiceField(
+        choices=AI_LEVELS,
+        help_text=AI_LEVEL_DOC,
     )
+    seeded = serializers.BooleanField(help_text=SEEDED_DOC)
+    totals = serializers.ListField(
+        child=PointsField(), help_text="Each seat's total points this series, in seat order, exact."
+    )
+    winners = serializers.ListField(
+        child=serializers.IntegerField(),
+        allow_null=True,
+        help_text="The seats with the highest total once finished, else null.",
+    )
+    version = serializers.IntegerField(
+        help_text=(
+            "The seq of the match's last event: send it as expected_version to act "
+            "only on the match as you saw it."
+        )
+    )
+    created_at = UtcDateTimeField(help_text=CREATED_DOC)
+    updated_at = UtcDateTimeField(help_text=UPDATED_DOC)
+
+
+SEQ_DOC = (
+    "The event's number in its match: 1, 2, 3... with no gaps; the match's version is the seq "
+    "of its last event."
+)
+
+# A serializer field for each field kind of the engine's event catalogue.
+EVENT_FIELD_KINDS = {
+    "integer": lambda doc: serializers.IntegerField(help_text=doc),
+    "seat": lambda doc: serializers.IntegerField(help_text=doc),
+    "seats": lambda doc: serializers.ListField(child=serializers.IntegerField(), help_text=doc),
+    "boolean": lambda doc: serializers.BooleanField(help_text=doc),
+    "text": lambda doc: serializers.CharField(help_text=doc),
+    "points": lambda doc: serializers.ListField(child=PointsField(), help_text=doc),
+    "action": lambda doc: serializers.ChoiceField(choices=ACTION_NAMES, help_text=doc),
+    "actor": lambda doc: serializers.ChoiceField(choices=ACTORS, help_text=doc),
+    "outcome": lambda doc: serializers.ChoiceField(choices=DEAL_OUTCOMES, help_text=doc),
+    "seat_results": lambda doc: DealResultSeatSerializer(many=True, help_text=doc),
+    "ai_level": lambda doc: serializers.ChoiceField(
+        choices=AI_LEVELS, allow_null=True, help_text=doc
+    ),
+}
+
+
+def _event_serializer(event_type: type[EventType]) -> type[serializers.Serializer]:
+    """The serializer (for the schema) of one event type, built from its catalogue entry:
+    `seq`, `type`, then its public fields. Named after the type, as `ActionEvent`."""
+    fields = {
+        "seq": serializers.IntegerField(help_text=SEQ_DOC),
+        "type": serializers.ChoiceField(choices=[event_type.type]),
+        **{spec.name: EVENT_FIELD_KINDS[spec.kind](spec.doc) for spec in event_type.FIELDS},
+    }
+    name = "".join(word.title() for word in event_type.type.split("_")) + "EventSerializer"
+    return type(name, (serializers.Serializer,), {"__doc__": event_type.DOC, **fields})
+
+
+EVENT_SERIALIZERS = {name: _event_serializer(cls) for name, cls in EVENT_TYPES.items()}
+
+
+class DescribedPolymorphicProxySerializer(PolymorphicProxySerializer):
+    """A `oneOf` component with a description of its own."""
+
+    def __init__(self, *args, description: str, **kwargs):
+        self.description = description
+        super().__init__(*args, **kwargs)
+
+
+class DescribedPolymorphicProxySerializerExtension(PolymorphicProxySerializerExtension):
+    target_class = DescribedPolymorphicProxySerializer
+
+    def map_serializer(self, auto_schema, direction):
+        return {
+            **super().map_serializer(auto_schema, direction),
+            "description": self.target.description,
+        }
 
 
 def match_event_field() -> PolymorphicProxySerializer:
     """One event of the `oneOf` MatchEvent, discriminated on `type` (a new field each time:
     DRF binds a field to one parent)."""
-    return PolymorphicProxySerializer(
+    return DescribedPolymorphicProxySerializer(
         component_name="MatchEvent",
-        serializers={
-            "match_created": MatchCreatedEventSerializer,
-            "deal_started": DealStartedEventSerializer,
-            "action": ActionEventSerializer,
-            "deal_ended": DealEndedEventSerializer,
-            "match_finished": MatchFinishedEventSerializer,
-            "match_restarted": MatchRestartedEventSerializer,
-            "resigned": ResignedEventSerializer,
-            "player_joined": PlayerJoinedEventSerializer,
-            "player_left": PlayerLeftEventSerializer,
-        },
+        serializers=EVENT_SERIALIZERS,
         resource_type_field_name="type",
         many=False,
+        description="One event of a match, as you may see it: its `type` says which of the "
+        f"members it is ({', '.join(EVENT_TYPES)}).",
     )
 
 
 class MatchEventsSerializer(serializers.Serializer):
-    version = serializers.IntegerField()
+    version = serializers.IntegerField(
+        help_text="The match's version now: the seq of its last event."
+    )
     has_more = serializers.BooleanField(
         help_text="More events follow: ask again with after = the last seq you got."
     )
-    events = serializers.ListField(child=match_event_field())
+    events = serializers.ListField(
+        child=match_event_field(),
+        help_text=(
+            "Up to 1,000 events, in seq order, as you may see them; when has_more "
+            "is true, ask again with after = the last seq."
+        ),
+    )
 
 
 class MatchWriteViewSerializer(MatchViewSerializer):
@@ -351,6 +461,10 @@ class MatchWriteViewSerializer(MatchViewSerializer):
         help_text="The events this request appended, in seq order, as you may see them: your "
         "move and every AI seat's reply, to animate without calling `events`.",
     )
+
+
+MATCH_VIEW = Rendered(MatchViewSerializer)
+MATCH_WRITE_VIEW = Rendered(MatchWriteViewSerializer)
 
 
 @extend_schema_field(
@@ -383,8 +497,8 @@ class HintSerializer(serializers.Serializer):
     (free) and tells nothing about your cards."""
 
     version = serializers.IntegerField(help_text="The match's version: a hint never changes it.")
-    series = serializers.IntegerField()
-    deal_number = serializers.IntegerField()
+    series = serializers.IntegerField(help_text=SERIES.doc)
+    deal_number = serializers.IntegerField(help_text=DEAL_NUMBER.doc)
     ai_level = ChoiceField(choices=AI_LEVELS, help_text="The AI seats the values are against.")
     values_are_exact = serializers.BooleanField(
         help_text="True: each value sums over every deal still possible given the betting so "
@@ -422,12 +536,12 @@ class StreamTicketSerializer(serializers.Serializer):
     ticket = serializers.CharField(
         help_text="Pass as `?ticket=` to the stream; good once, until `expires_at`."
     )
-    expires_at = serializers.DateTimeField(help_text="When the ticket stops working: in 60 s.")
+    expires_at = UtcDateTimeField(help_text="When the ticket stops working: in 60 s.")
 
 
 class YourTurnNoticeSerializer(serializers.Serializer):
     match_id = serializers.UUIDField(help_text="The match where your turn began.")
-    deadline = serializers.DateTimeField(
+    deadline = UtcDateTimeField(
         allow_null=True, help_text="The match's `turn_deadline`: null without a turn clock."
     )
 
@@ -442,6 +556,14 @@ class MatchFinishedNoticeSerializer(serializers.Serializer):
         child=serializers.IntegerField(), help_text="The seats with the highest total."
     )
     totals = serializers.ListField(child=PointsField(), help_text="Each seat's total, exactly.")
+
+
+NOTICE_SHAPES = {
+    Notice.YOUR_TURN: Rendered(YourTurnNoticeSerializer),
+    Notice.MATCH_STARTED: Rendered(MatchStartedNoticeSerializer),
+    Notice.MATCH_FINISHED: Rendered(MatchFinishedNoticeSerializer),
+}
+"""Each notice of the player's stream, rendered by its serializer."""
 
 
 def player_notice_field() -> PolymorphicProxySerializer:

@@ -11,7 +11,6 @@ from fractions import Fraction
 
 from django.conf import settings
 from django.db import DatabaseError, transaction
-from django.utils import timezone
 
 from games import ai, repository
 from games.ai.coach import coach
@@ -23,6 +22,7 @@ from games.engine import (
     Event,
     Join,
     Leave,
+    MatchRestarted,
     MatchState,
     NextDeal,
     Resign,
@@ -38,8 +38,8 @@ from games.engine import (
 from games.models import Hint
 from games.repository import LoadedMatch
 from players import selectors as player_selectors
-from players.models import Player, StreamTicket
-from players.tokens import hash_token, new_token
+from players.models import Player
+from players.services import player_ai_personas, stream_ticket_issue
 
 AI_PERSONAS = ("Darius", "Shirin", "Kaveh")
 
@@ -83,15 +83,6 @@ def run_ai_seats(step: Step, *, ai_level: str) -> None:
         ai_act(step, ai_level=ai_level)
 
 
-def _ai_personas() -> list[Player]:
-    """The AI players for seats 1-3, created the first time they are needed."""
-    found = {p.name: p for p in Player.objects.filter(kind=Player.Kind.AI, name__in=AI_PERSONAS)}
-    return [
-        found.get(name) or Player.objects.get_or_create(name=name, kind=Player.Kind.AI)[0]
-        for name in AI_PERSONAS
-    ]
-
-
 TABLE_TURN_SECONDS = 60
 """The turn clock of a table when its owner names none."""
 INVITE_BYTES = 24
@@ -117,8 +108,9 @@ def match_create(
     step = Step(MatchState())
     step.apply(StartMatch(new_seed() if seed is None else seed, humans))
     run_ai_seats(step, ai_level=ai_level)
+    ai_players = player_ai_personas(names=AI_PERSONAS)[humans - 1 :]
     return repository.match_insert(
-        players=[owner, *[None] * (humans - 1), *_ai_personas()[humans - 1 :]],
+        players=[owner, *[None] * (humans - 1), *ai_players],
         ai_level=ai_level,
         seeded=seed is not None,
         events=step.events,
@@ -134,32 +126,29 @@ def _match_apply(
     player: Player,
     command: Callable[[LoadedMatch], Command],
     expected_version: int | None,
-    ai_level: str | None = None,
 ) -> LoadedMatch:
     """Load the match `player` sits at, under its lock, and apply the command built for the
     player's seat."""
     match = repository.match_load(match_id=match_id, player=player, lock=True)
     if match is None:
         raise DomainError("not_found", "No such match.")
-    return _match_step(match, command(match), expected_version=expected_version, ai_level=ai_level)
+    return _match_step(match, command(match), expected_version=expected_version)
 
 
 def _match_step(
-    match: LoadedMatch,
-    command: Command,
-    *,
-    expected_version: int | None,
-    ai_level: str | None = None,
+    match: LoadedMatch, command: Command, *, expected_version: int | None
 ) -> LoadedMatch:
     if expected_version is not None and expected_version != match.row.version:
         raise DomainError(
             "stale_version",
             f"The match is at version {match.row.version}, not {expected_version}; reload it.",
         )
-    if ai_level is not None and ai_level != match.row.ai_level:
-        repository.match_set_ai_level(match=match, ai_level=ai_level)
     step = _step(match)
     step.apply(command)
+    # The log says when the AI level changed (a restart's match_restarted); the row follows.
+    new_level = next((e.ai_level for e in step.events if isinstance(e, MatchRestarted)), None)
+    if new_level is not None:
+        repository.match_set_ai_level(match=match, ai_level=new_level)
     run_ai_seats(step, ai_level=match.row.ai_level)
     repository.match_append(match=match, events=step.events, state=step.state)
     return match
@@ -200,13 +189,18 @@ def match_restart(
     ai_level: str | None = None,
 ) -> LoadedMatch:
     """A new 12-deal series with every total at zero; an unfinished deal is abandoned.
-    `ai_level`, if given, is the AI seats' level from the new series on."""
+    `ai_level`, if given, is the AI seats' level from the new series on; a change of level
+    is recorded in the match_restarted event."""
+
+    def restart(match: LoadedMatch) -> Restart:
+        changed = ai_level if ai_level != match.row.ai_level else None
+        return Restart(match.viewer_seat, ai_level=changed)
+
     return _match_apply(
         match_id=match_id,
         player=player,
-        command=lambda match: Restart(match.viewer_seat),
+        command=restart,
         expected_version=expected_version,
-        ai_level=ai_level,
     )
 
 
@@ -399,9 +393,4 @@ def stream_ticket_create(*, player: Player, match_id: uuid.UUID | None) -> tuple
     seated = match_id is None or player_selectors.player_seated(player=player, match_id=match_id)
     if not seated:
         raise DomainError("not_found", "No such match.")
-    ticket = new_token()
-    expires_at = timezone.now() + timedelta(seconds=STREAM_TICKET_SECONDS)
-    StreamTicket.objects.create(
-        ticket_hash=hash_token(ticket), player=player, match_id=match_id, expires_at=expires_at
-    )
-    return ticket, expires_at
+    return stream_ticket_issue(player=player, match_id=match_id, seconds=STREAM_TICKET_SECONDS)

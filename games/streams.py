@@ -19,14 +19,14 @@ from rest_framework.renderers import JSONRenderer
 
 from edge.database import DATABASE_FAILURES, watchdog
 from games import notices, selectors
-from games.engine import Status
-from games.repository import LoadedMatch, match_list
+from games.engine import MatchFinished, Notice, Status, ends_match, starts_series, starts_turn
+from games.repository import LoadedMatch
+from games.serializers import NOTICE_SHAPES
 from players.models import Player
 
 logger = logging.getLogger(__name__)
 
 HEARTBEAT = ": keep-alive\n\n"
-ENDED = (Status.FINISHED, Status.ABANDONED)
 OPEN_MATCHES_LIMIT = 100
 """The player's stream announces the turns of at most this many unfinished matches when it
 opens (the newest); later turns in any match are announced as they come."""
@@ -68,19 +68,13 @@ async def read(selector: Callable, /, **kwargs):
     return await sync_to_async(_read_closed, thread_sensitive=False)(selector, kwargs)
 
 
-def _ends_match(event: dict) -> bool:
-    return event["type"] == "match_finished" or (
-        event["type"] == "player_left" and event["abandoned"]
-    )
-
-
 async def match_stream(*, match: LoadedMatch, after: int) -> AsyncIterator[str]:
     """Every event after seq `after` as the viewer may see it, then each new one as it is
     written, until the match ends. A comment line at least every heartbeat."""
     with notices.watching(match_id=str(match.row.id)) as waiter:
         yield HEARTBEAT  # the client knows the stream is open
         last = after
-        if match.state.status in ENDED and last >= match.row.version:
+        if match.state.status.ended and last >= match.row.version:
             return
         while True:
             # Taken before the read: a notice that comes during it rings again.
@@ -95,7 +89,7 @@ async def match_stream(*, match: LoadedMatch, after: int) -> AsyncIterator[str]:
                 last = event["seq"]
             if page["has_more"]:
                 continue
-            if page["events"] and _ends_match(page["events"][-1]):
+            if page["events"] and ends_match(page["events"][-1]):
                 return
             while not await waiter.wait(settings.ASNAS_STREAM_HEARTBEAT_SECONDS):
                 yield HEARTBEAT
@@ -152,49 +146,53 @@ def _notices_of(*, player: Player, match_id: str, watch: TurnWatch) -> list[tupl
     match = selectors.match_get(match_id=match_id, player=player)
     if match is None:
         return []
-    seat, found = match.viewer_seat, []
+    found = []
     # Two reads, not one snapshot: a write that commits between them is left out here, so
     # that the events agree with the state read before them, and is read on its own notice.
     page = selectors.match_events(match=match, after=watch.version)["events"]
     events = [event for event in page if event["seq"] <= match.row.version]
     new_turn = not watch.my_turn
     for event in events:
-        if event["type"] == "deal_started":
-            new_turn = True
-            if event["deal_number"] == 1:
-                found.append(("match_started", {"match_id": match_id}))
-        elif event["type"] == "action" and event["seat"] == seat and event["action"] != "look":
-            new_turn = True  # that turn is over; a turn of the player's now is a new one
-        elif event["type"] == "match_finished":
-            totals = [str(total) for total in match.state.totals]
+        # A turn that starts while it is the player's turn follows their own move: new.
+        new_turn = new_turn or starts_turn(event)
+        if starts_series(event):
+            found.append(_notice(Notice.MATCH_STARTED, match_id=match.row.id))
+        elif event["type"] == MatchFinished.type:
             found.append(
-                (
-                    "match_finished",
-                    {"match_id": match_id, "winners": event["winners"], "totals": totals},
+                _notice(
+                    Notice.MATCH_FINISHED,
+                    match_id=match.row.id,
+                    winners=event["winners"],
+                    totals=match.state.totals,
                 )
             )
     watch.version = events[-1]["seq"] if events else watch.version
     watch.my_turn = _is_my_turn(match)
     if watch.my_turn and new_turn:
-        deadline = selectors.match_view(match=match)["turn_deadline"]
-        found.append(("your_turn", {"match_id": match_id, "deadline": deadline}))
+        found.append(_your_turn(match))
     return found
+
+
+def _notice(name: Notice, **data) -> tuple[Notice, dict]:
+    return name, NOTICE_SHAPES[name].render(data)
+
+
+def _your_turn(match: LoadedMatch) -> tuple[Notice, dict]:
+    return _notice(Notice.YOUR_TURN, match_id=match.row.id, deadline=match.row.turn_deadline)
 
 
 def _open_turns(*, player: Player, watches: dict[str, TurnWatch]) -> list[tuple[str, dict]]:
     """your_turn for each of the player's unfinished matches where it is their turn now;
     fills `watches` with every one of them."""
     found = []
-    unfinished = match_list(player=player).exclude(status__in=[status.value for status in ENDED])
-    for match_id in unfinished.values_list("id", flat=True)[:OPEN_MATCHES_LIMIT]:
+    for match_id in selectors.match_ids_unfinished(player=player, limit=OPEN_MATCHES_LIMIT):
         match = selectors.match_get(match_id=match_id, player=player)
         if match is None:
             continue
         watch = watches[str(match_id)] = TurnWatch()
         watch.version, watch.my_turn = match.row.version, _is_my_turn(match)
         if watch.my_turn:
-            deadline = selectors.match_view(match=match)["turn_deadline"]
-            found.append(("your_turn", {"match_id": str(match_id), "deadline": deadline}))
+            found.append(_your_turn(match))
     return found
 
 

@@ -1,17 +1,21 @@
 from rest_framework import serializers
 
-from edge.serializers import PointsField, RequestBodySerializer
+from edge.serializers import PointsField, RequestBodySerializer, UtcDateTimeField
 
 
 class PlayerCreateSerializer(RequestBodySerializer):
     """A new player."""
 
-    name = serializers.CharField(max_length=64, trim_whitespace=True)
+    name = serializers.CharField(
+        max_length=64,
+        trim_whitespace=True,
+        help_text="Your name at the table, 1 to 64 characters; spaces at the ends are trimmed.",
+    )
 
 
 class PlayerCreatedSerializer(serializers.Serializer):
-    id = serializers.UUIDField()
-    name = serializers.CharField()
+    id = serializers.UUIDField(help_text="A UUID.")
+    name = serializers.CharField(help_text="The player's name, as shown at the table.")
     token = serializers.CharField(help_text="Send as 'Authorization: Bearer <token>'. Shown once.")
 
 
@@ -22,8 +26,10 @@ class TokenIssuedSerializer(serializers.Serializer):
 
 
 class PlayerStatsSerializer(serializers.Serializer):
-    matches_played = serializers.IntegerField()
-    matches_finished = serializers.IntegerField()
+    matches_played = serializers.IntegerField(help_text="Your unseeded matches, finished or not.")
+    matches_finished = serializers.IntegerField(
+        help_text="Your unseeded matches whose series is finished."
+    )
     matches_won = serializers.IntegerField(
         help_text="Finished with the highest total (ties count)."
     )
@@ -31,7 +37,7 @@ class PlayerStatsSerializer(serializers.Serializer):
 
 
 class PlayerProfileSerializer(serializers.Serializer):
-    id = serializers.UUIDField()
-    name = serializers.CharField()
-    created_at = serializers.DateTimeField()
-    stats = PlayerStatsSerializer()
+    id = serializers.UUIDField(help_text="A UUID.")
+    name = serializers.CharField(help_text="The player's name, as shown at the table.")
+    created_at = UtcDateTimeField(help_text="When it was created (UTC, ISO 8601).")
+    stats = PlayerStatsSerializer(help_text="Your results over your unseeded matches.")

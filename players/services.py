@@ -1,5 +1,5 @@
 import uuid
-from datetime import datetime
+from datetime import datetime, timedelta
 
 from django.db import connection, transaction
 from django.utils import timezone
@@ -74,3 +74,25 @@ def stream_ticket_redeem(*, ticket: str, match_id: uuid.UUID | None) -> Player |
 def stream_tickets_purge(*, now: datetime) -> int:
     """Delete the tickets expired before `now`; return how many."""
     return StreamTicket.objects.filter(expires_at__lt=now).delete()[0]
+
+
+def player_ai_personas(*, names: tuple[str, ...]) -> list[Player]:
+    """The AI players of these names, in order, created the first time they are needed."""
+    found = {p.name: p for p in Player.objects.filter(kind=Player.Kind.AI, name__in=names)}
+    return [
+        found.get(name) or Player.objects.get_or_create(name=name, kind=Player.Kind.AI)[0]
+        for name in names
+    ]
+
+
+def stream_ticket_issue(
+    *, player: Player, match_id: uuid.UUID | None, seconds: int
+) -> tuple[str, datetime]:
+    """A new single-use stream ticket, good for `seconds`, with the moment it expires; only
+    its hash is stored."""
+    ticket = new_token()
+    expires_at = timezone.now() + timedelta(seconds=seconds)
+    StreamTicket.objects.create(
+        ticket_hash=hash_token(ticket), player=player, match_id=match_id, expires_at=expires_at
+    )
+    return ticket, expires_at

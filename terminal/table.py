@@ -20,6 +20,49 @@ ACTION_LOG = {
     "raise": "raises to {stake}; pot {pot}.",
     "fold": "folds.",
 }
+
+
+def _action(event: dict, names: list[str]) -> list[str]:
+    said = ACTION_LOG[event["action"]].format(stake=event["stake"], pot=event["pot"])
+    if event["by"] == "clock":
+        return [f"The clock played for {names[event['seat']]}: {said}"]
+    return [f"{names[event['seat']]} {said}"]
+
+
+def _left(event: dict, names: list[str]) -> list[str]:
+    lines = [f"{names[event['seat']]} left; the AI plays their seat."]
+    if event["abandoned"]:
+        lines.append("Every human has left: the match is abandoned.")
+    return lines
+
+
+def _restarted(event: dict, names: list[str]) -> list[str]:
+    level = f" The AI now plays at {event['ai_level']}." if event.get("ai_level") else ""
+    return [f"Series {event['series']} begins.{level}"]
+
+
+def _unknown(event: dict, names: list[str]) -> list[str]:
+    # A type newer than this client: the table goes on without a line for it.
+    return []
+
+
+# The log's line(s) for each event type the API sends, keyed by its `type`
+# (tests/clients/test_terminal_table.py checks every type in openapi.yaml is here). The
+# others show elsewhere: the deal's result in the showdown panel, the end in the standings.
+EVENT_LINES = {
+    "match_created": _unknown,
+    "deal_started": lambda event, names: [
+        f"Deal {event['deal_number']}: {names[event['dealer']]} deals and opens with 1."
+    ],
+    "action": _action,
+    "deal_ended": _unknown,
+    "match_finished": _unknown,
+    "match_restarted": _restarted,
+    "resigned": _unknown,
+    "player_joined": lambda event, names: [f"{event['name']} sat down at seat {event['seat']}."],
+    "player_left": _left,
+}
+
 # At most this many of the deal's last actions; fewer where the terminal is too short.
 LOG_LINES = 6
 # Every status in which the match goes on; any other (finished, abandoned) is an end.
@@ -61,30 +104,15 @@ class TableState:
     def _note(self, event: dict, names: list[str]) -> None:
         kind = event["type"]
         if kind == "deal_started":
-            self.log = [
-                f"Deal {event['deal_number']}: {names[event['dealer']]} deals and opens with 1."
-            ]
-        elif kind == "action":
-            said = ACTION_LOG[event["action"]].format(stake=event["stake"], pot=event["pot"])
-            if event["by"] == "clock":
-                self.log.append(f"The clock played for {names[event['seat']]}: {said}")
-            else:
-                self.log.append(f"{names[event['seat']]} {said}")
+            self.log = []
         elif kind == "deal_ended":
             for seat in event["winners"]:
                 self.deals_won[seat] = self.deals_won.get(seat, 0) + 1
         elif kind == "match_restarted":
-            self.log = [f"Series {event['series']} begins."]
-            self.deals_won = {}
-            self.resigned = ""
+            self.log, self.deals_won, self.resigned = [], {}, ""
         elif kind == "resigned":
             self.resigned = f"{names[event['seat']]} resigned."
-        elif kind == "player_joined":
-            self.log.append(f"{event['name']} sat down at seat {event['seat']}.")
-        elif kind == "player_left":
-            self.log.append(f"{names[event['seat']]} left; the AI plays their seat.")
-            if event["abandoned"]:
-                self.log.append("Every human has left: the match is abandoned.")
+        self.log.extend(EVENT_LINES.get(kind, _unknown)(event, names))
 
     def render(
         self,

@@ -39,7 +39,7 @@ from dataclasses import dataclass
 from functools import cache, lru_cache
 from pathlib import Path
 
-from games.engine import SEATS, Event, SeatView, event_view
+from games.engine import SEATS, ActionTaken, DealEnded, DealStarted, Event, SeatView, event_view
 
 from .exploit import action_columns
 from .hands import CARD_LEVEL_HANDS, MULTIPLICITY, N_HANDS, hand_class
@@ -99,11 +99,11 @@ def public_record(events: list[Event], seat: int) -> tuple[DealRecord, ...]:
     for event in events:
         data = event_view(event, seat)
         kind = data["type"]
-        if kind == "deal_started":
+        if kind == DealStarted.type:
             dealer, actions = data["dealer"], []
-        elif kind == "action" and dealer is not None:
+        elif kind == ActionTaken.type and dealer is not None:
             actions.append((data["seat"], data["action"]))
-        elif kind == "deal_ended" and dealer is not None:
+        elif kind == DealEnded.type and dealer is not None:
             hands = [None] * SEATS
             for shown in data["seats"]:
                 if shown["hand"] is not None:

@@ -12,18 +12,28 @@ from .codec import encode as encode_event
 from .commands import Act, Action, Command, Join, Leave, NextDeal, Resign, Restart, StartMatch
 from .errors import DomainError, RuleError
 from .events import (
+    DEAL_NUMBER,
+    EVENT_TYPES,
+    SERIES,
     ActionTaken,
     DealEnded,
     DealStarted,
     Event,
+    EventType,
+    Field,
     MatchCreated,
     MatchFinished,
     MatchRestarted,
+    Notice,
     PlayerJoined,
     PlayerLeft,
     Resigned,
     SeatResult,
+    abandons_deal,
+    ends_match,
     event_from_dict,
+    starts_series,
+    starts_turn,
 )
 from .hands import ALL_HANDS, CATEGORIES, HandValue, InvalidHand, evaluate
 from .rules import allowed_actions, deal_rng, decide, evolve, legal_actions, new_seed, replay
@@ -39,6 +49,16 @@ from .state import (
 from .views import SeatView, event_view, observe, result_view
 
 __all__ = [
+    "DEAL_NUMBER",
+    "EVENT_TYPES",
+    "SERIES",
+    "EventType",
+    "Notice",
+    "Field",
+    "abandons_deal",
+    "ends_match",
+    "starts_series",
+    "starts_turn",
     "ALL_HANDS",
     "CATEGORIES",
     "DECK",

@@ -12,6 +12,7 @@ A line is a type letter, then comma-separated fields in the order of the event's
       <hand>.<category>.<stake>.<payout>.<delta>.<folded><shown>, in seat order
   F<series>,<winners>,<total>;...                   match_finished
   R<series>                                         match_restarted
+  N<series>,<ai_level>                              match_restarted that changed the AI level
   S<seat>                                           resigned
   J<seat>,<name as a JSON string>                   player_joined
   L<seat>,<abandoned 0 or 1>                        player_left
@@ -100,8 +101,10 @@ def encode(event: Event) -> str:
         case MatchFinished():
             totals = ";".join(map(str, event.totals))
             return f"F{event.series},{_digits(event.winners)},{totals}"
-        case MatchRestarted():
+        case MatchRestarted() if event.ai_level is None:
             return f"R{event.series}"
+        case MatchRestarted():
+            return f"N{event.series},{event.ai_level}"
         case Resigned():
             return f"S{event.seat}"
         case PlayerJoined():
@@ -165,6 +168,9 @@ def decode(line: str) -> Event:
         case "R":
             (series,) = fields
             return MatchRestarted(int(series))
+        case "N":
+            series, ai_level = fields
+            return MatchRestarted(int(series), ai_level)
         case "S":
             (seat,) = fields
             return Resigned(int(seat))

@@ -38,6 +38,8 @@ class NextDeal:
 class Restart:
     seat: int = 0
     """Who asks: at a shared table only the owner, at seat 0, may restart."""
+    ai_level: str | None = None
+    """The AI seats' new level, where the restart changes it; recorded in match_restarted."""
 
 
 @dataclass(frozen=True, slots=True)

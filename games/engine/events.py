@@ -1,28 +1,108 @@
-"""Events: the facts a match is made of. A match's state is the replay of its events.
+"""Events: the facts a match is made of, and the one catalogue of their types.
 
-Every event converts to and from a JSON-ready dict whose `type` names it. The dicts
-hold everything, including the deck and the seed. Each event type lists in `PUBLIC` the
-fields that may leave the server; `views.event_view` sends those and nothing else (and
-for deal_ended, only the hands the viewer may see).
+A match's state is the replay of its events. Every event converts to and from a JSON-ready
+dict whose `type` names it; the dicts hold everything, including the deck and the seed.
+
+Each event type is the one place that says, for everyone else:
+- `type`, its name on the wire, in stored dicts and as the SSE `event:` name;
+- `DOC`, what it means;
+- `FIELDS`, the fields that may leave the server, each with its kind and meaning (the API's
+  serializers and schema are built from them; `views.event_view` sends these and nothing
+  else, and for deal_ended only the hands the viewer may see); `PUBLIC` names them;
+- the facts the layers above act on: `starts_turn`, `starts_series`, `abandons_deal`,
+  `ends_match`. A fact reads fields by name, so it answers alike for an event and for its
+  public view (a dict): `starts_turn(event)` and `starts_turn(view)` agree.
 
 Events carry everything `evolve` needs, so that replaying a stored match never runs rule
 logic again: a rule changed later cannot change how an old match replays.
 """
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
+from enum import StrEnum
 from fractions import Fraction
 from typing import ClassVar
 
 from .cards import HUMAN_SEAT
+
+
+@dataclass(frozen=True, slots=True)
+class Field:
+    """One public field of an event type: its name, its kind and what it means."""
+
+    name: str
+    kind: str
+    """One of KINDS; the API layer maps each kind to a serializer field."""
+    doc: str
+
+
+KINDS = (
+    "integer",
+    "seat",
+    "seats",
+    "boolean",
+    "text",
+    "points",
+    "action",
+    "actor",
+    "outcome",
+    "seat_results",
+    "ai_level",
+)
+"""Field kinds: a count or number, a seat (0-3), a list of seats, a flag, a text, a list of
+exact points (fraction strings) by seat, an action name, who acted, a deal's outcome, a
+settled deal's seats as the viewer may see them, and an AI level (or null)."""
+
+SERIES = Field("series", "integer", "Which 12-deal series: 1, then one more on each restart.")
+DEAL_NUMBER = Field("deal_number", "integer", "The deal within the series, 1 to 12.")
+
+
+def _names(fields: tuple[Field, ...]) -> tuple[str, ...]:
+    return tuple(spec.name for spec in fields)
+
+
+class EventType:
+    """What every event type declares (see the module's docstring). The facts default to
+    false; a type says where one holds."""
+
+    __slots__ = ()
+    type: ClassVar[str]
+    DOC: ClassVar[str]
+    FIELDS: ClassVar[tuple[Field, ...]] = ()
+    PUBLIC: ClassVar[tuple[str, ...]] = ()
+
+    def __getitem__(self, name: str):
+        return getattr(self, name)
+
+    @staticmethod
+    def starts_turn(event) -> bool:
+        """A new turn begins at this event: the turn clock starts again from it."""
+        return False
+
+    @staticmethod
+    def starts_series(event) -> bool:
+        """Deal 1 of a series was dealt: play begins."""
+        return False
+
+    @staticmethod
+    def abandons_deal(event) -> bool:
+        """A deal still being played ends here unsettled, counting for nobody."""
+        return False
+
+    @staticmethod
+    def ends_match(event) -> bool:
+        """Nothing more will happen in the match unless it is restarted."""
+        return False
+
 
 RULES_VERSION = 1
 """Raise it whenever a rule changes what `decide` does; `match_created` records it."""
 
 
 @dataclass(frozen=True, slots=True)
-class MatchCreated:
+class MatchCreated(EventType):
     type: ClassVar[str] = "match_created"
-    PUBLIC: ClassVar[tuple[str, ...]] = ()
+    DOC: ClassVar[str] = "The match was created. Its seed stays on the server."
     seed: int
     rules: int = RULES_VERSION
     """The version of the rules the match is played by."""
@@ -42,9 +122,15 @@ class MatchCreated:
 
 
 @dataclass(frozen=True, slots=True)
-class DealStarted:
+class DealStarted(EventType):
     type: ClassVar[str] = "deal_started"
-    PUBLIC: ClassVar[tuple[str, ...]] = ("series", "deal_number", "dealer")
+    DOC: ClassVar[str] = "A deal was dealt: every seat staked 1 and holds five cards."
+    FIELDS: ClassVar[tuple[Field, ...]] = (
+        SERIES,
+        DEAL_NUMBER,
+        Field("dealer", "seat", "The dealer's seat (0-3); the seat after the dealer acts first."),
+    )
+    PUBLIC: ClassVar[tuple[str, ...]] = _names(FIELDS)
     series: int
     deal_number: int
     dealer: int
@@ -60,18 +146,39 @@ class DealStarted:
             "deck": list(self.deck),
         }
 
+    @staticmethod
+    def starts_turn(event) -> bool:
+        return True
+
+    @staticmethod
+    def starts_series(event) -> bool:
+        return event["deal_number"] == 1
+
     @classmethod
     def from_dict(cls, data: dict) -> "DealStarted":
         return cls(data["series"], data["deal_number"], data["dealer"], tuple(data["deck"]))
 
 
 @dataclass(frozen=True, slots=True)
-class ActionTaken:
+class ActionTaken(EventType):
     """A seat's action, with that seat's stake, the high stake, the pot and the turn after
     it."""
 
     type: ClassVar[str] = "action"
-    PUBLIC: ClassVar[tuple[str, ...]] = ("seat", "action", "stake", "high_stake", "pot", "by")
+    DOC: ClassVar[str] = "A seat acted: looked, called, held, raised or folded."
+    FIELDS: ClassVar[tuple[Field, ...]] = (
+        Field("seat", "seat", "The seat that acted."),
+        Field("action", "action", "What the seat did."),
+        Field("stake", "integer", "The seat's stake after the action."),
+        Field(
+            "high_stake",
+            "integer",
+            "The highest stake of any seat in this deal: calling matches it.",
+        ),
+        Field("pot", "integer", "Points staked by every seat in this deal so far."),
+        Field("by", "actor", "Who acted for the seat: its player, the AI, or the clock."),
+    )
+    PUBLIC: ClassVar[tuple[str, ...]] = _names(FIELDS)
     seat: int
     action: str
     stake: int
@@ -84,6 +191,11 @@ class ActionTaken:
     by: str | None = field(default=None, compare=False)
     """Who acted: "player", "ai" or "clock". None in events stored before tables existed;
     `actor` reads those."""
+
+    @staticmethod
+    def starts_turn(event) -> bool:
+        # A look keeps the turn; every other action passes it or ends the betting.
+        return event["action"] != "look"
 
     @property
     def actor(self) -> str:
@@ -160,9 +272,24 @@ class SeatResult:
 
 
 @dataclass(frozen=True, slots=True)
-class DealEnded:
+class DealEnded(EventType):
     type: ClassVar[str] = "deal_ended"
-    PUBLIC: ClassVar[tuple[str, ...]] = ("series", "deal_number", "outcome", "winners", "seats")
+    DOC: ClassVar[str] = (
+        "A deal was settled: who won its pot, and each seat's part as you may see it."
+    )
+    FIELDS: ClassVar[tuple[Field, ...]] = (
+        SERIES,
+        DEAL_NUMBER,
+        Field(
+            "outcome",
+            "outcome",
+            "`showdown` when two or more seats were left to compare hands, `uncontested` "
+            "when all but one folded.",
+        ),
+        Field("winners", "seats", "The seats that won this deal and split its pot."),
+        Field("seats", "seat_results", "The four seats, in seat order."),
+    )
+    PUBLIC: ClassVar[tuple[str, ...]] = _names(FIELDS)
     series: int
     deal_number: int
     outcome: str
@@ -192,12 +319,27 @@ class DealEnded:
 
 
 @dataclass(frozen=True, slots=True)
-class MatchFinished:
+class MatchFinished(EventType):
     type: ClassVar[str] = "match_finished"
-    PUBLIC: ClassVar[tuple[str, ...]] = ("series", "winners", "totals")
+    DOC: ClassVar[str] = "The series is over: all 12 deals were played, or a seat resigned."
+    FIELDS: ClassVar[tuple[Field, ...]] = (
+        SERIES,
+        Field(
+            "winners",
+            "seats",
+            "The seats with the highest total: the match's winners (after a resignation, "
+            "the leaders among the other seats).",
+        ),
+        Field("totals", "points", "Each seat's total points this series, in seat order, exact."),
+    )
+    PUBLIC: ClassVar[tuple[str, ...]] = _names(FIELDS)
     series: int
     winners: tuple[int, ...]
     totals: tuple[Fraction, ...]
+
+    @staticmethod
+    def ends_match(event) -> bool:
+        return True
 
     def to_dict(self) -> dict:
         return {
@@ -217,27 +359,57 @@ class MatchFinished:
 
 
 @dataclass(frozen=True, slots=True)
-class MatchRestarted:
+class MatchRestarted(EventType):
     type: ClassVar[str] = "match_restarted"
-    PUBLIC: ClassVar[tuple[str, ...]] = ("series",)
+    DOC: ClassVar[str] = "A new series began: every total is zero again."
+    FIELDS: ClassVar[tuple[Field, ...]] = (
+        SERIES,
+        Field(
+            "ai_level",
+            "ai_level",
+            "The AI seats' level from this series on, where the restart changed it; null "
+            "where it stayed as it was (and in matches restarted before levels were recorded).",
+        ),
+    )
+    PUBLIC: ClassVar[tuple[str, ...]] = _names(FIELDS)
     series: int
+    ai_level: str | None = None
+    """The new AI level, where the restart changed it: stored only then, so that a restart
+    that keeps the level is stored exactly as before levels were recorded."""
+
+    @staticmethod
+    def abandons_deal(event) -> bool:
+        return True
 
     def to_dict(self) -> dict:
-        return {"type": self.type, "series": self.series}
+        data = {"type": self.type, "series": self.series}
+        if self.ai_level is not None:
+            data["ai_level"] = self.ai_level
+        return data
 
     @classmethod
     def from_dict(cls, data: dict) -> "MatchRestarted":
-        return cls(series=data["series"])
+        return cls(series=data["series"], ai_level=data.get("ai_level"))
 
 
 @dataclass(frozen=True, slots=True)
-class Resigned:
+class Resigned(EventType):
     """A seat gave the match up. An unfinished deal is abandoned and counts for nobody; the
     match_finished that follows names the winners."""
 
     type: ClassVar[str] = "resigned"
-    PUBLIC: ClassVar[tuple[str, ...]] = ("seat",)
+    DOC: ClassVar[str] = (
+        "A seat gave the match up; the match_finished that follows names the winners."
+    )
+    FIELDS: ClassVar[tuple[Field, ...]] = (
+        Field("seat", "seat", "The seat that gave the match up."),
+    )
+    PUBLIC: ClassVar[tuple[str, ...]] = _names(FIELDS)
     seat: int
+
+    @staticmethod
+    def abandons_deal(event) -> bool:
+        return True
 
     def to_dict(self) -> dict:
         return {"type": self.type, "seat": self.seat}
@@ -248,11 +420,16 @@ class Resigned:
 
 
 @dataclass(frozen=True, slots=True)
-class PlayerJoined:
+class PlayerJoined(EventType):
     """A human took the next open seat of a waiting table."""
 
     type: ClassVar[str] = "player_joined"
-    PUBLIC: ClassVar[tuple[str, ...]] = ("seat", "name")
+    DOC: ClassVar[str] = "A human took an open seat of a waiting table."
+    FIELDS: ClassVar[tuple[Field, ...]] = (
+        Field("seat", "seat", "The seat the human took."),
+        Field("name", "text", "The human's name."),
+    )
+    PUBLIC: ClassVar[tuple[str, ...]] = _names(FIELDS)
     seat: int
     name: str
 
@@ -265,14 +442,31 @@ class PlayerJoined:
 
 
 @dataclass(frozen=True, slots=True)
-class PlayerLeft:
+class PlayerLeft(EventType):
     """A human left: the AI plays the seat for the rest of the match. `abandoned` is true
     when no human is left at an unfinished match, which then ends with no winners."""
 
     type: ClassVar[str] = "player_left"
-    PUBLIC: ClassVar[tuple[str, ...]] = ("seat", "abandoned")
+    DOC: ClassVar[str] = "A human left the table: the AI plays the seat from now on."
+    FIELDS: ClassVar[tuple[Field, ...]] = (
+        Field("seat", "seat", "The seat the AI plays from now on."),
+        Field(
+            "abandoned",
+            "boolean",
+            "No human is left: the match ends `abandoned`, with no winners.",
+        ),
+    )
+    PUBLIC: ClassVar[tuple[str, ...]] = _names(FIELDS)
     seat: int
     abandoned: bool = False
+
+    @staticmethod
+    def abandons_deal(event) -> bool:
+        return event["abandoned"]
+
+    @staticmethod
+    def ends_match(event) -> bool:
+        return event["abandoned"]
 
     def to_dict(self) -> dict:
         return {"type": self.type, "seat": self.seat, "abandoned": self.abandoned}
@@ -294,7 +488,7 @@ Event = (
     | PlayerLeft
 )
 
-EVENT_TYPES: dict[str, type] = {
+EVENT_TYPES: dict[str, type[EventType]] = {
     cls.type: cls
     for cls in (
         MatchCreated,
@@ -310,5 +504,33 @@ EVENT_TYPES: dict[str, type] = {
 }
 
 
+"""The catalogue: every event type by its name, in the order a match meets them."""
+
+
 def event_from_dict(data: dict) -> Event:
     return EVENT_TYPES[data["type"]].from_dict(data)
+
+
+def starts_turn(event: Event | Mapping) -> bool:
+    return EVENT_TYPES[event["type"]].starts_turn(event)
+
+
+def starts_series(event: Event | Mapping) -> bool:
+    return EVENT_TYPES[event["type"]].starts_series(event)
+
+
+def abandons_deal(event: Event | Mapping) -> bool:
+    return EVENT_TYPES[event["type"]].abandons_deal(event)
+
+
+def ends_match(event: Event | Mapping) -> bool:
+    return EVENT_TYPES[event["type"]].ends_match(event)
+
+
+class Notice(StrEnum):
+    """What the player's own stream announces, across all their matches (its SSE `event:`
+    names)."""
+
+    YOUR_TURN = "your_turn"
+    MATCH_STARTED = "match_started"
+    MATCH_FINISHED = "match_finished"

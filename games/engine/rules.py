@@ -338,7 +338,7 @@ def _decide_restart(state: MatchState, command: Restart) -> list[Event]:
             "At a shared table only the owner restarts, once the match is finished.",
         )
     series = state.series + 1
-    return [MatchRestarted(series), _deal(state.seed, series, 1, None)]
+    return [MatchRestarted(series, command.ai_level), _deal(state.seed, series, 1, None)]
 
 
 def decide(state: MatchState, command: Command) -> list[Event]:

@@ -28,6 +28,11 @@ class Status(StrEnum):
     ABANDONED = "abandoned"
     """Every human left before the match finished: nobody plays it any more."""
 
+    @property
+    def ended(self) -> bool:
+        """Nothing more happens in the match unless it is restarted."""
+        return self in (Status.FINISHED, Status.ABANDONED)
+
 
 class Outcome(StrEnum):
     """How a deal ended: a showdown, every other seat folding, or cut short by a restart

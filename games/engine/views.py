@@ -111,4 +111,6 @@ def event_view(event: Event, viewer: int | None) -> dict:
     data = event.to_dict()
     if isinstance(event, ActionTaken):
         data["by"] = event.actor  # events stored before tables have no `by`
-    return {"type": event.type, **{name: data[name] for name in event.PUBLIC}}
+    # .get: a field added to a type later (match_restarted's ai_level) is absent from older
+    # events' dicts, and shows as null.
+    return {"type": event.type, **{name: data.get(name) for name in event.PUBLIC}}

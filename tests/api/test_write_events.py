@@ -52,3 +52,14 @@ def test_restart_may_change_the_ai_level(client, new_match):
     assert client.get(f"/api/v1/matches/{view['id']}").json()["ai_level"] == "easy"
     kept = client.post(f"/api/v1/matches/{view['id']}/restart", {}, format="json").json()
     assert kept["ai_level"] == "easy"
+
+
+def test_the_log_records_a_change_of_ai_level(client, new_match):
+    view = new_match(ai_level="hard")
+    path = f"/api/v1/matches/{view['id']}"
+    changed = client.post(f"{path}/restart", {"ai_level": "easy"}, format="json").json()
+    same = client.post(f"{path}/restart", {"ai_level": "easy"}, format="json").json()
+    kept = client.post(f"{path}/restart", {}, format="json").json()
+    restarts = [e for e in listed(client, view["id"], 0) if e["type"] == "match_restarted"]
+    assert [e["ai_level"] for e in restarts] == ["easy", None, None]
+    assert [answer["events"][0] for answer in (changed, same, kept)] == restarts

@@ -4,11 +4,13 @@ is the last thing a player must see, and a tall showdown must not push it off.""
 import io
 import re
 from datetime import UTC, datetime, timedelta
+from pathlib import Path
 
 import pytest
+import yaml
 from rich.console import Console
 
-from terminal.table import LOG_LINES, TableState, next_tick, waiting_room
+from terminal.table import EVENT_LINES, LOG_LINES, TableState, next_tick, waiting_room
 
 LONG_HAND = ["Sarbaz", "Sarbaz", "Sarbaz", "Couli", "Couli"]
 NAMES = ["A player with a long name", "Darius", "Shirin", "Kaveh"]
@@ -176,3 +178,24 @@ def test_the_waiting_room_names_the_open_seats_and_fits_the_join_command_in_80_c
     screen = shown(waiting_room(joined, {"q": "quit"}, server))
     assert "waiting for 1 more" in screen and "Babak (you)" in screen
     assert "Invite" not in screen and "--join" not in screen
+
+
+def test_the_log_has_an_entry_for_every_event_type_the_api_sends():
+    # The types come from the published schema, as the browser table's come from its
+    # generated types: a type added to the API shows here first.
+    schema = yaml.safe_load((Path(__file__).resolve().parents[2] / "openapi.yaml").read_text())
+    types = set(schema["components"]["schemas"]["MatchEvent"]["discriminator"]["mapping"])
+    assert set(EVENT_LINES) == types
+
+
+def test_a_type_newer_than_the_client_is_skipped_and_the_table_goes_on():
+    table = TableState()
+    table.note([{"seq": 1, "type": "from_the_future", "seat": 9}], view("in_deal"))
+    assert table.seen == 1 and table.log == []
+
+
+def test_a_restart_that_changed_the_level_says_so():
+    table = TableState()
+    restarted = {"seq": 4, "type": "match_restarted", "series": 2, "ai_level": "easy"}
+    table.note([restarted], view("in_deal"))
+    assert table.log == ["Series 2 begins. The AI now plays at easy."]

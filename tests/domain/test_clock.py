@@ -11,6 +11,7 @@ from games import repository, selectors
 from games.engine import ActionTaken, DealStarted, Status
 from games.integrity import check_matches
 from games.models import EventBatch
+from games.serializers import MATCH_VIEW
 from games.services import (
     ClockMove,
     match_act,
@@ -25,6 +26,11 @@ from tests.matches import play_until, seated
 pytestmark = pytest.mark.django_db
 
 TURN = 60
+
+
+def shown(match) -> dict:
+    """The MatchView as the API renders it for the player `match` was loaded for."""
+    return MATCH_VIEW.render(selectors.match_view(match=match))
 
 
 @pytest.fixture(autouse=True)
@@ -57,7 +63,7 @@ def test_a_present_human_s_turn_has_a_deadline_from_the_write_that_gave_it(peopl
     deadline = match.row.turn_deadline
     assert deadline == last_write_time(match) + timedelta(seconds=TURN)
     assert loaded(match).row.turn_deadline == deadline  # stored, not only in memory
-    view = selectors.match_view(match=loaded(match, people[seat]))
+    view = shown(loaded(match, people[seat]))
     assert view["turn_deadline"] == deadline.isoformat().replace("+00:00", "Z")
     # A look keeps the turn, and so its deadline.
     looked = match_act(match_id=match.row.id, player=people[seat], action="look")
@@ -72,7 +78,7 @@ def test_a_present_human_s_turn_has_a_deadline_from_the_write_that_gave_it(peopl
         assert after.row.turn_deadline is None
     over = play_until(after, people, lambda state: state.status is Status.DEAL_OVER)
     assert over.row.turn_deadline is None
-    assert selectors.match_view(match=loaded(over, people[0]))["turn_deadline"] is None
+    assert shown(loaded(over, people[0]))["turn_deadline"] is None
     assert [problems for _, problems in check_matches([match.row.id])] == [[]]
 
 
@@ -81,7 +87,7 @@ def test_no_clock_no_deadline_and_the_clock_leaves_the_match_alone(people):
     table = seated(people[1:], 2, seed=3)  # a table whose owner named no clock
     for match in (single, table):
         assert match.row.turn_deadline is None
-    view = selectors.match_view(match=loaded(single, people[0]))
+    view = shown(loaded(single, people[0]))
     assert view["turn_deadline"] is None and view["turn_seconds"] is None
     played = play_until(single, people, lambda state: state.status is Status.DEAL_OVER)
     assert played.row.turn_deadline is None
@@ -104,7 +110,7 @@ def test_the_clock_acts_once_for_the_late_human_at_the_match_level(people):
     assert mine[-1].action != "look"
     assert actions[: len(mine)] == mine
     assert all(event.by == "ai" for event in actions[len(mine) :] if event.seat >= 2)
-    view = selectors.match_view(match=after)
+    view = shown(after)
     assert view["seats"][seat]["away"] is True
     assert view["seats"][1 - seat]["away"] is False
     assert match_clock_tick(now=deadline) is None  # acted once: nothing else is due
@@ -116,7 +122,7 @@ def test_the_clock_acts_once_for_the_late_human_at_the_match_level(people):
     )
     if back.state.status is Status.IN_DEAL:
         back = match_act(match_id=match.row.id, player=people[seat], action="look")
-        view = selectors.match_view(match=loaded(match, people[seat]))
+        view = shown(loaded(match, people[seat]))
         assert view["seats"][seat]["away"] is False
     assert [problems for _, problems in check_matches([match.row.id])] == [[]]
 

@@ -7,6 +7,7 @@ from games import repository, selectors
 from games.engine import DomainError, Status
 from games.integrity import check_matches
 from games.models import Deal
+from games.serializers import MATCH_VIEW
 from games.services import (
     default_turn_seconds,
     match_act,
@@ -22,6 +23,11 @@ from players.services import player_create
 from tests.matches import play_until, seated
 
 pytestmark = pytest.mark.django_db
+
+
+def shown(match) -> dict:
+    """The MatchView as the API renders it for the player `match` was loaded for."""
+    return MATCH_VIEW.render(selectors.match_view(match=match))
 
 
 @pytest.fixture
@@ -43,7 +49,7 @@ def test_a_table_waits_with_an_invite_for_the_owner_only(people):
     match = match_create(owner=people[0], ai_level="easy", humans=3)
     assert match.state.status is Status.WAITING and match.row.turn_seconds is None
     assert len(match.row.invite) >= 32  # 192 bits in URL-safe base64
-    view = selectors.match_view(match=match)
+    view = shown(match)
     assert view["invite"] == match.row.invite
     assert (view["deal_number"], view["dealer"], view["turn"]) == (0, None, None)
     assert [(seat["name"], seat["kind"]) for seat in view["seats"]] == [
@@ -54,9 +60,9 @@ def test_a_table_waits_with_an_invite_for_the_owner_only(people):
     ]
     joined = match_join(match_id=match.row.id, player=people[1], invite=match.row.invite)
     assert joined.viewer_seat == 1
-    assert selectors.match_view(match=joined)["invite"] is None  # not the owner's view
+    assert shown(joined)["invite"] is None  # not the owner's view
     assert [event.type for _, event in joined.appended] == ["player_joined"]
-    assert selectors.match_view(match=loaded(match, people[0]))["invite"] == match.row.invite
+    assert shown(loaded(match, people[0]))["invite"] == match.row.invite
 
 
 def test_the_last_join_starts_deal_1_and_the_ai_plays_up_to_a_human(people):
@@ -66,7 +72,7 @@ def test_the_last_join_starts_deal_1_and_the_ai_plays_up_to_a_human(people):
     types = [event.type for _, event in match.appended]
     assert types[:2] == ["player_joined", "deal_started"]
     assert all(event.by == "ai" for _, event in match.appended[2:])
-    owner_view = selectors.match_view(match=loaded(match, people[0]))
+    owner_view = shown(loaded(match, people[0]))
     assert owner_view["invite"] is None and owner_view["seats"][1]["name"] == "Babak"
     assert [
         seat.player for seat in repository.match_load(match_id=match.row.id, player=None).seats
@@ -92,13 +98,13 @@ def test_join_refusals_change_nothing(people):
 def test_each_human_sees_only_their_own_cards(people):
     match = seated(people, 4, seed=8)
     for seat, person in enumerate(people[:4]):
-        view = selectors.match_view(match=loaded(match, person))
+        view = shown(loaded(match, person))
         assert view["your_seat"] == seat
     state = match.state
     seat = state.deal.turn
     match = match_act(match_id=match.row.id, player=people[seat], action="look")
     for viewer, person in enumerate(people[:4]):
-        view = selectors.match_view(match=loaded(match, person))
+        view = shown(loaded(match, person))
         expected = list(state.deal.hands[viewer]) if viewer == seat else None
         assert view["your_cards"] == expected
 
@@ -110,7 +116,7 @@ def test_leaving_hands_the_seat_to_the_ai_and_the_last_leaver_abandons(people):
     assert left.appended[0][1].type == "player_left"
     assert all(event.by == "ai" for _, event in left.appended[1:] if event.type == "action")
     assert left.state.status is Status.DEAL_OVER or left.state.deal.turn == 0
-    view = selectors.match_view(match=loaded(match, people[1]))
+    view = shown(loaded(match, people[1]))
     assert view["seats"][1]["away"] and view["seats"][1]["kind"] == "human"
     assert view["legal_actions"] == []
     refused("not_seated", match_act, match_id=match.row.id, player=people[1], action="fold")
@@ -141,7 +147,7 @@ def test_a_single_player_match_lists_and_plays_as_before(people):
     match = match_create(owner=people[0], ai_level="easy", seed=3)
     assert match.row.invite == "" and match.state.humans == 1
     assert all(event.by == "ai" for _, event in match.appended if event.type == "action")
-    view = selectors.match_view(match=match)
+    view = shown(match)
     assert view["invite"] is None and view["your_seat"] == 0
     assert [seat["away"] for seat in view["seats"]] == [False] * 4
     assert list(selectors.match_list(player=people[0])) == [match.row]
