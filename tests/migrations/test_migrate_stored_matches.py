@@ -157,8 +157,8 @@ def in_play(writes: list[list[Event]], nth: int) -> list[list[Event]]:
 
 def table_writes(seed: int, *, play: bool) -> list[list[Event]]:
     """A table of two humans, as the services write it: only created (waiting for its second
-    human), or joined and played a while, up to the turn of a human (after an action that
-    passed the turn, so its clock runs from the last write)."""
+    human), or joined and played a while, up to the turn of a human (after a write that
+    dealt or passed the turn, so its clock runs from the last write)."""
     state = MatchState()
 
     def write(command) -> list[Event]:
