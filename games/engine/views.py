@@ -111,6 +111,12 @@ def event_view(event: Event, viewer: int | None) -> dict:
     data = event.to_dict()
     if isinstance(event, ActionTaken):
         data["by"] = event.actor  # events stored before tables have no `by`
-    # .get: a field added to a type later (match_restarted's ai_level) is absent from older
-    # events' dicts, and shows as null.
-    return {"type": event.type, **{name: data.get(name) for name in event.PUBLIC}}
+    # A public field the stored dict lacks is derived (a commitment from its seed), or was
+    # added to its type later (match_restarted's ai_level) and shows as null.
+    return {
+        "type": event.type,
+        **{
+            name: data[name] if name in data else getattr(event, name, None)
+            for name in event.PUBLIC
+        },
+    }
