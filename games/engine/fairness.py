@@ -27,10 +27,11 @@ def commitment(server_seed: bytes) -> str:
     return hashlib.sha256(server_seed).hexdigest()
 
 
-def seed_from_test_seed(seed: int) -> bytes:
-    """The server seed of a match created with the test-only `seed` parameter: SHA-256 of
-    "asnas-test-seed:<seed>" (decimal). Anyone who knows the number knows every deal."""
-    return hashlib.sha256(f"asnas-test-seed:{seed}".encode()).digest()
+def test_server_seed(seed: int, series: int) -> str:
+    """The server seed (hex) of series `series` of a match created with the test-only
+    `seed` parameter: SHA-256 of "asnas-test-seed:<seed>:<series>" (both decimal). Anyone
+    who knows the number knows every deal, which is why such matches say `seeded`."""
+    return hashlib.sha256(f"asnas-test-seed:{seed}:{series}".encode()).hexdigest()
 
 
 def valid_client_seed(text: str) -> bool:
@@ -96,3 +97,89 @@ def ai_rng(
     message = "ai:" + material(client_seeds, series, deal_number) + f":{seat}:{step}"
     digest = hmac.new(server_seed, message.encode(), hashlib.sha256).digest()
     return random.Random(int.from_bytes(digest, "big"))
+
+
+def hands_of(deck_cards: Sequence[str], dealer: int) -> list[tuple[str, ...]]:
+    """Each seat's five cards: card k goes to seat (dealer + 1 + k) mod 4."""
+    hands: list[list[str]] = [[] for _ in range(SEATS)]
+    for k, card in enumerate(deck_cards):
+        hands[(dealer + 1 + k) % SEATS].append(card)
+    return [tuple(hand) for hand in hands]
+
+
+class Verification:
+    """What `verify` found in a match's public record: the series whose seed it checked,
+    the deals and shown hands it dealt again, and every disagreement."""
+
+    def __init__(self) -> None:
+        self.series: list[int] = []
+        self.deals = 0
+        self.hands = 0
+        self.problems: list[str] = []
+
+    @property
+    def ok(self) -> bool:
+        return not self.problems and bool(self.series)
+
+
+def verify(events: Sequence[dict]) -> Verification:
+    """Check a match from its public record alone: the events as a client reads them (any
+    viewer's), in order. For each series whose server seed was revealed: the seed's SHA-256
+    is the commitment published before the client seeds, and dealing every deal again from
+    the seeds gives each deal's dealer and every hand the record shows."""
+    found = Verification()
+    commitment, client_seeds, series = None, ["", "", "", ""], 0
+    deals: dict[int, dict] = {}
+    for event in events:
+        kind = event["type"]
+        if kind == "match_created":
+            commitment, client_seeds, series = (
+                event.get("commitment"),
+                [event.get("client_seed") or "", "", "", ""],
+                1,
+            )
+        elif kind == "player_joined":
+            client_seeds[event["seat"]] = event.get("client_seed") or ""
+        elif kind == "deal_started":
+            deals[event["deal_number"]] = {"dealer": event["dealer"], "shown": {}}
+        elif kind == "deal_ended":
+            shown = {seat["seat"]: tuple(seat["hand"]) for seat in event["seats"] if seat["hand"]}
+            deals.setdefault(event["deal_number"], {"dealer": None, "shown": {}})["shown"] = shown
+        revealed = event.get("server_seed") if kind != "match_created" else None
+        if revealed:
+            _check_series(found, revealed, commitment, client_seeds, series, deals)
+        if kind == "match_restarted":
+            commitment = event.get("commitment")
+            client_seeds = [event.get("client_seed") or "", "", "", ""]
+            series, deals = event["series"], {}
+    return found
+
+
+def _check_series(found, revealed, commitment, client_seeds, series, deals) -> None:
+    found.series.append(series)
+    try:
+        key = bytes.fromhex(revealed)
+    except ValueError:
+        found.problems.append(f"series {series}: the revealed seed is not hex")
+        return
+    if commitment is None or commitment != hashlib.sha256(key).hexdigest():
+        found.problems.append(f"series {series}: the revealed seed does not match its commitment")
+        return
+    dealer = None
+    for number in sorted(deals):
+        deal = deals[number]
+        dealer = first_dealer(key, client_seeds, series) if number == 1 else (dealer + 1) % SEATS
+        if deal["dealer"] is not None and deal["dealer"] != dealer:
+            found.problems.append(
+                f"series {series} deal {number}: dealt by seat {deal['dealer']}, "
+                f"the seeds say {dealer}"
+            )
+        hands = hands_of(deck(key, client_seeds, series, number), dealer)
+        found.deals += 1
+        for seat, hand in deal["shown"].items():
+            found.hands += 1
+            if sorted(hand) != sorted(hands[seat]):
+                found.problems.append(
+                    f"series {series} deal {number}: seat {seat} showed {list(hand)}, "
+                    f"the seeds deal {list(hands[seat])}"
+                )

@@ -5,6 +5,7 @@ as it ends and never before, and matches dealt as before stay as they were."""
 import hashlib
 import hmac
 import random
+from pathlib import Path
 
 import pytest
 
@@ -212,3 +213,11 @@ def test_a_match_dealt_as_before_is_dealt_as_before():
     assert view["scheme"] == "python-random/0" and view["commitment"] is None
     restarted, _ = table.do(Restart(0))
     assert encode_event(restarted) == "R2"
+
+
+def test_the_worked_example_of_docs_fairness_md():
+    key = bytes(range(32))
+    docs = (Path(__file__).resolve().parents[2] / "docs" / "fairness.md").read_text()
+    assert hashlib.sha256(key).hexdigest() in docs
+    dealer, cards = verify_deal(key.hex(), ["roya", "", "", ""], 1, 1, None)
+    assert dealer == 0 and f"deal 1's deck: {' '.join(cards[:4])}" in docs

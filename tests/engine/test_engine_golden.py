@@ -87,7 +87,13 @@ def test_every_event_type_declares_its_public_fields():
         seeds = {"server_seed", "commitment", "next_commitment", "client_seed"}
         added_later = {
             "action": {"by"},
-            "match_created": {"scheme", "verifiable", "commitment", "next_commitment", "client_seed"},
+            "match_created": {
+                "scheme",
+                "verifiable",
+                "client_seed",
+                "commitment",
+                "next_commitment",
+            },
             "match_restarted": {"ai_level", *seeds},
             "match_finished": {"server_seed"},
             "player_joined": {"client_seed"},
