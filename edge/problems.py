@@ -96,6 +96,24 @@ PROBLEMS: dict[str, Problem] = {
     "invalid_seat": Problem(
         422, "A seat number outside 0-3 (engine only).", "Seats are numbered 0 to 3."
     ),
+    "commitment_not_found": Problem(
+        404,
+        "Creating a match with a commitment id that is not one of yours.",
+        "No such commitment.",
+    ),
+    "commitment_used": Problem(
+        409,
+        "A commitment that created a match already, or is older than 10 minutes.",
+        "This commitment was used already; draw a new one.",
+    ),
+    "invalid_seed": Problem(
+        422, "A server seed that is not 32 bytes of hex (engine only).", "Not a server seed."
+    ),
+    "invalid_client_seed": Problem(
+        422,
+        "A client seed that is not 1 to 64 printable ASCII characters.",
+        "A client seed is 1 to 64 printable ASCII characters.",
+    ),
     "invalid_humans": Problem(
         422,
         "A match of fewer than 1 or more than 4 humans (engine only).",

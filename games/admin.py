@@ -8,6 +8,7 @@ registered model for delete permission before deleting a match with its related 
 """
 
 import bisect
+import json
 from datetime import UTC
 from fractions import Fraction
 
@@ -83,7 +84,7 @@ def describe(event: Event, deal: str | None, names: dict[int, str] | None = None
     names = names or {}
     match event:
         case MatchCreated():
-            return f"match created · seed {event.seed}"
+            return f"match created · dealt by {event.scheme}"
         case DealStarted():
             name = deal_name(event.series, event.deal_number)
             return f"{name} starts · dealer {_seat(event.dealer, names)}"
@@ -464,7 +465,7 @@ class MatchAdmin(StrictFiltersAdmin):
                     "owner",
                     ("status", "series", "deal_number", "version"),
                     ("totals_exact", "winners_named"),
-                    ("ai_level", "seed", "seeded"),
+                    ("ai_level", "seeded"),
                     ("turn_seconds", "turn_deadline"),
                     ("created_at", "updated_at"),
                 )
@@ -472,10 +473,29 @@ class MatchAdmin(StrictFiltersAdmin):
         ),
         (
             "Engine state (the projection of the events)",
-            {"fields": ("state",), "classes": ["collapse"]},
+            {"fields": ("state_kept",), "classes": ["collapse"]},
         ),
     )
-    readonly_fields = ("id", "totals_exact", "winners_named", "created_at", "updated_at")
+    readonly_fields = (
+        "id",
+        "totals_exact",
+        "winners_named",
+        "state_kept",
+        "created_at",
+        "updated_at",
+    )
+
+    @admin.display(description="state")
+    def state_kept(self, match: Match) -> str:
+        # The server seeds are secret until revealed, from the operator too (docs/fairness.md).
+        state = dict(match.state)
+        if "seeds" in state:
+            state["seeds"] = {
+                name: "(secret)" if "server_seed" in name else value
+                for name, value in state["seeds"].items()
+            }
+        state.pop("seed", None)
+        return json.dumps(state, indent=1)
 
     def get_queryset(self, request):
         # The list never needs the state snapshot, the largest column by far.

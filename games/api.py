@@ -18,9 +18,11 @@ from games import idempotency, selectors, services, streams
 from games.engine import DomainError
 from games.repository import LoadedMatch
 from games.serializers import (
+    COMMITMENT,
     MATCH_VIEW,
     MATCH_WRITE_VIEW,
     ActionSerializer,
+    CommitmentSerializer,
     EventsQuerySerializer,
     HintSerializer,
     JoinSerializer,
@@ -188,15 +190,19 @@ class MatchViewSet(MatchWriteViewSet):
         description="Alone (`humans` 1, the default) deal 1 starts at once, and the AI seats "
         "that act before you have acted. With `humans` above 1 the match is `waiting`: your "
         "view carries an `invite` for the others to `join` with, and deal 1 starts when the "
-        "last human seat is taken.",
+        "last human seat is taken. The deals are verifiable (docs/fairness.md): give the `id` "
+        "of a commitment you drew and your `client_seed`, or let the server draw the seed.",
         request=MatchCreateSerializer,
         parameters=[IDEMPOTENCY_KEY],
         responses={
             201: MatchWriteViewSerializer,
             400: VALIDATION_ERROR,
             401: UNAUTHORIZED,
+            404: problem_response("No commitment of yours has this id.", "commitment_not_found"),
             409: problem_response(
-                "A request with this key is still running.", "idempotency_in_progress"
+                "A request with this key is still running, or the commitment was used or expired.",
+                "idempotency_in_progress",
+                "commitment_used",
             ),
             422: problem_response(
                 "The key was used with another request.", "idempotency_key_reused"
@@ -223,6 +229,9 @@ class MatchViewSet(MatchWriteViewSet):
                 turn_seconds=data.get(
                     "turn_seconds", services.default_turn_seconds(data.get("humans", 1))
                 ),
+                commitment=data.get("commitment"),
+                client_seed=data.get("client_seed", ""),
+                verifiable=data.get("verifiable"),
             ),
             status_code=status.HTTP_201_CREATED,
         )
@@ -326,6 +335,7 @@ class MatchViewSet(MatchWriteViewSet):
                 player=request.user,
                 expected_version=data.get("expected_version"),
                 ai_level=data.get("ai_level"),
+                client_seed=data.get("client_seed", ""),
             ),
         )
 
@@ -389,7 +399,10 @@ class MatchViewSet(MatchWriteViewSet):
             request,
             JoinSerializer,
             lambda data: services.match_join(
-                match_id=match_id, player=request.user, invite=data["invite"]
+                match_id=match_id,
+                player=request.user,
+                invite=data["invite"],
+                client_seed=data.get("client_seed", ""),
             ),
         )
 
@@ -563,3 +576,20 @@ class StreamTicketViewSet(RateScopedViewSet):
         )
         body = StreamTicketSerializer({"ticket": ticket, "expires_at": expires_at}).data
         return Response(body, status=status.HTTP_201_CREATED)
+
+
+class CommitmentViewSet(RateScopedViewSet):
+    @extend_schema(
+        operation_id="commitments_create",
+        summary="Commit to a server seed before you choose your client seed",
+        description="The server draws a 32-byte seed and answers its SHA-256 only. Create a "
+        "match with `commitment` set to this `id` (within 10 minutes, once) and a "
+        "`client_seed` of your choosing: its first series deals from both, and the seed is "
+        "revealed when the series ends, so that you can check every deal (docs/fairness.md).",
+        request=None,
+        responses={201: CommitmentSerializer, 401: UNAUTHORIZED},
+    )
+    def create(self, request):
+        commitment_id, commitment, expires_at = services.commitment_create(player=request.user)
+        body = {"id": commitment_id, "commitment": commitment, "expires_at": expires_at}
+        return Response(COMMITMENT.render(body), status=status.HTTP_201_CREATED)

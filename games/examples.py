@@ -16,7 +16,13 @@ from games.models import Match
 from games.repository import LoadedMatch, SeatInfo, match_columns
 from games.selectors import events_seen, match_view, match_write_view
 from games.serializers import MATCH_VIEW, MATCH_WRITE_VIEW, MatchSummarySerializer
-from games.services import AI_PERSONAS, Step, run_ai_seats
+from games.services import (
+    AI_PERSONAS,
+    Step,
+    run_ai_seats,
+    seeded_next_server_seed,
+    seeded_seeds,
+)
 from players.models import Player
 
 EXAMPLE_SEED = 2026
@@ -100,7 +106,8 @@ class InMemoryTable:
         seats += [SeatInfo(name, Player.Kind.AI, None) for name in AI_PERSONAS]
         match = LoadedMatch(row, MatchState(), seats, viewer_seat=HUMAN_SEAT)
         self.matches.append((match, []))
-        return len(self.matches) - 1, self._apply(len(self.matches) - 1, StartMatch(EXAMPLE_SEED))
+        start = StartMatch(EXAMPLE_SEED, seeds=seeded_seeds(EXAMPLE_SEED))
+        return len(self.matches) - 1, self._apply(len(self.matches) - 1, start)
 
     def _apply(self, index: int, command: Command) -> dict:
         match, history = self.matches[index]
@@ -121,7 +128,9 @@ class InMemoryTable:
         return self._apply(match, NextDeal())
 
     def restart(self, match: int) -> dict:
-        return self._apply(match, Restart())
+        series = self.matches[match][0].state.series
+        following = seeded_next_server_seed(EXAMPLE_SEED, series)
+        return self._apply(match, Restart(next_server_seed=following))
 
     def resign(self, match: int) -> dict:
         return self._apply(match, Resign(HUMAN_SEAT))

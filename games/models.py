@@ -188,3 +188,21 @@ class Hint(models.Model):
 
     def __str__(self) -> str:
         return f"Hint at version {self.version}"
+
+
+class Commitment(models.Model):
+    """A server seed drawn before any client seed is known, published as its SHA-256: a
+    match created with this commitment deals its first series from the seed. Single-use,
+    and good for COMMITMENT_SECONDS (docs/fairness.md)."""
+
+    id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="commitments")
+    server_seed = models.CharField(max_length=64, help_text="Hex; secret until revealed.")
+    expires_at = models.DateTimeField()
+    used = models.BooleanField(default=False)
+
+    class Meta:
+        indexes = [models.Index(fields=["expires_at"], name="commitment_expires")]
+
+    def __str__(self) -> str:
+        return f"commitment {self.id}"

@@ -27,7 +27,7 @@ from games.engine import (
     encode_event,
     starts_turn,
 )
-from games.models import Deal, EventBatch, Match, Seat
+from games.models import Commitment, Deal, EventBatch, Match, Seat
 from games.notices import NOTIFY_SQL, notice_payload
 from players.models import Player
 
@@ -230,6 +230,27 @@ def match_list(*, player: Player, status: str | None = None) -> QuerySet[Match]:
     if status is not None:
         matches = matches.filter(status=status)
     return matches.order_by("-created_at", "-id")
+
+
+def commitment_insert(*, player: Player, server_seed: str, expires_at: datetime) -> Commitment:
+    return Commitment.objects.create(player=player, server_seed=server_seed, expires_at=expires_at)
+
+
+def commitment_take(*, commitment_id: uuid.UUID, player: Player, now: datetime) -> str | None:
+    """The server seed of the player's commitment, marked used so that no other match deals
+    from it; None when it is used or expired. Raises Commitment.DoesNotExist when the
+    player has no such commitment."""
+    commitment = Commitment.objects.select_for_update().get(pk=commitment_id, player=player)
+    if commitment.used or commitment.expires_at <= now:
+        return None
+    commitment.used = True
+    commitment.save(update_fields=["used"])
+    return commitment.server_seed
+
+
+def commitments_purge(*, now: datetime) -> int:
+    """Delete the commitments no match can take any more."""
+    return Commitment.objects.filter(expires_at__lte=now).delete()[0]
 
 
 def match_count_in_play() -> int:

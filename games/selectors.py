@@ -6,7 +6,15 @@ import uuid
 from django.db.models import QuerySet
 
 from games import repository
-from games.engine import Event, Status, evaluate, event_view, legal_actions, observe
+from games.engine import (
+    Event,
+    Status,
+    evaluate,
+    event_view,
+    fairness_view,
+    legal_actions,
+    observe,
+)
 from games.models import Match
 from games.repository import LoadedMatch
 from players.models import Player
@@ -65,6 +73,7 @@ def match_view(*, match: LoadedMatch) -> dict:
         "invite": invite,
         "turn_seconds": row.turn_seconds,
         "turn_deadline": row.turn_deadline,
+        "fairness": fairness_view(state),
         "created_at": row.created_at,
         "updated_at": row.updated_at,
     }
@@ -89,6 +98,17 @@ def match_events(*, match: LoadedMatch, after: int, limit: int = EVENTS_PAGE_LIM
         "has_more": len(rows) > limit,
         "events": events_seen(rows[:limit], match.viewer_seat),
     }
+
+
+def match_public_events(*, match_id: uuid.UUID) -> list[dict] | None:
+    """Every event of the match as someone who sits at none of its seats sees it (the
+    public record), or None when there is no such match."""
+    if not list(repository.match_ids(among=[match_id])):
+        return None
+    return [
+        {"seq": seq, **event_view(event, None)}
+        for seq, event in repository.match_events(match_id=match_id)
+    ]
 
 
 def match_ids_unfinished(*, player: Player, limit: int) -> list[uuid.UUID]:

@@ -21,7 +21,9 @@ from games.engine import (
     Notice,
     Outcome,
     Status,
+    fairness,
 )
+from games.engine.events import COMMITMENT_DOC, NEXT_COMMITMENT_DOC, SCHEME_DOC
 
 ACTION_NAMES = tuple(action.value for action in Action)
 # A match is stored once started, so a client never sees not_started.
@@ -86,6 +88,35 @@ class ChoiceField(serializers.ChoiceField):
         super().fail(key, **kwargs)
 
 
+@extend_schema_field({"type": "string", "pattern": "^[0-9a-f]{64}$", "example": "9f8e" + "0" * 60})
+class HexField(serializers.CharField):
+    """32 bytes in lowercase hex: a SHA-256 commitment, or a revealed server seed."""
+
+
+class ClientSeedField(serializers.CharField):
+    """Your part of a verifiable deal's randomness."""
+
+    def __init__(self, **kwargs):
+        kwargs.setdefault(
+            "help_text",
+            "Your part of the dealing's randomness: 1 to 64 printable ASCII characters, mixed "
+            "with the server seed it was committed to (docs/fairness.md).",
+        )
+        super().__init__(
+            min_length=1, max_length=fairness.CLIENT_SEED_MAX, trim_whitespace=False, **kwargs
+        )
+
+    def to_internal_value(self, data):
+        if not isinstance(data, str):  # a number is not a seed someone chose as text
+            self.fail("invalid")
+        value = super().to_internal_value(data)
+        if not fairness.valid_client_seed(value):
+            raise serializers.ValidationError(
+                "A client seed is 1 to 64 printable ASCII characters.", code="invalid_client_seed"
+            )
+        return value
+
+
 class MatchCreateSerializer(RequestBodySerializer):
     """A new match: every field may be left out."""
 
@@ -121,12 +152,34 @@ class MatchCreateSerializer(RequestBodySerializer):
         "(docs/turn-clock.md).",
     )
 
+    commitment = serializers.UUIDField(
+        required=False,
+        help_text="The id of a commitment you drew with POST /commitments: the first series "
+        "deals from its server seed, committed to before you chose your `client_seed`. "
+        "Without it, the server draws a seed now (still committed to in the answer).",
+    )
+    client_seed = ClientSeedField(required=False)
+    verifiable = serializers.BooleanField(
+        required=False,
+        help_text="Whether each series' server seed is revealed when it ends, so that anyone "
+        "can deal every deal again, folded hands included (docs/fairness.md). Default: true "
+        "alone, false at a table; joiners see it before they join.",
+    )
+
     def validate_seed(self, seed: int) -> int:
         if not settings.ASNAS_ALLOW_CLIENT_SEED:
             raise serializers.ValidationError(
                 "Choosing a seed is not allowed on this server.", code="seed_not_allowed"
             )
         return seed
+
+    def validate(self, data: dict) -> dict:
+        if "seed" in data and "commitment" in data:
+            raise serializers.ValidationError(
+                {"commitment": "A seeded match deals from its seed; leave the commitment out."},
+                code="invalid",
+            )
+        return data
 
 
 class VersionSerializer(RequestBodySerializer):
@@ -155,6 +208,11 @@ class RestartSerializer(VersionSerializer):
         required=False,
         help_text="The AI seats' level from the new series on; unchanged if left out.",
     )
+    client_seed = ClientSeedField(
+        required=False,
+        help_text="Your client seed for the new series, mixed with the server seed that "
+        "`fairness.next_commitment` committed to (docs/fairness.md).",
+    )
 
 
 class JoinSerializer(RequestBodySerializer):
@@ -162,6 +220,35 @@ class JoinSerializer(RequestBodySerializer):
 
     invite = serializers.CharField(
         max_length=128, help_text="The table's invite code, as its owner's MatchView shows it."
+    )
+    client_seed = ClientSeedField(required=False)
+
+
+class CommitmentSerializer(serializers.Serializer):
+    """A server seed drawn before you choose your client seed: create a match with its `id`
+    within 10 minutes (once)."""
+
+    id = serializers.UUIDField(help_text="Pass as `commitment` to POST /matches.")
+    commitment = HexField(help_text="SHA-256 of the server seed (lowercase hex).")
+    expires_at = UtcDateTimeField(help_text="When it can no longer create a match.")
+
+
+class FairnessSerializer(serializers.Serializer):
+    """How this series is dealt, and what proves it (docs/fairness.md)."""
+
+    verifiable = serializers.BooleanField(
+        help_text="Whether each series' server seed is revealed when it ends."
+    )
+    scheme = serializers.CharField(help_text=SCHEME_DOC)
+    commitment = HexField(allow_null=True, help_text=COMMITMENT_DOC)
+    client_seeds = serializers.ListField(
+        child=serializers.CharField(allow_blank=True),
+        help_text='The four client seeds by seat, "" where none was given.',
+    )
+    next_commitment = HexField(allow_null=True, help_text=NEXT_COMMITMENT_DOC)
+    server_seed = HexField(
+        allow_null=True,
+        help_text="This series' server seed, once it ended and was revealed; else null.",
     )
 
 
@@ -335,6 +422,9 @@ class MatchViewSerializer(serializers.Serializer):
         help_text="When the human to act runs out of time (RFC 3339 UTC): then the server "
         "acts for them. Null without a clock, or when no human is to act.",
     )
+    fairness = FairnessSerializer(
+        help_text="How this series is dealt, and what proves it (docs/fairness.md)."
+    )
     created_at = UtcDateTimeField(help_text=CREATED_DOC)
     updated_at = UtcDateTimeField(help_text=UPDATED_DOC)
 
@@ -375,6 +465,7 @@ SEQ_DOC = (
     "of its last event."
 )
 
+
 # A serializer field for each field kind of the engine's event catalogue.
 EVENT_FIELD_KINDS = {
     "integer": lambda doc: serializers.IntegerField(help_text=doc),
@@ -390,6 +481,8 @@ EVENT_FIELD_KINDS = {
     "ai_level": lambda doc: serializers.ChoiceField(
         choices=AI_LEVELS, allow_null=True, help_text=doc
     ),
+    "hash": lambda doc: HexField(allow_null=True, help_text=doc),
+    "seed": lambda doc: HexField(allow_null=True, help_text=doc),
 }
 
 
@@ -464,6 +557,7 @@ class MatchWriteViewSerializer(MatchViewSerializer):
 
 
 MATCH_VIEW = Rendered(MatchViewSerializer)
+COMMITMENT = Rendered(CommitmentSerializer)
 MATCH_WRITE_VIEW = Rendered(MatchWriteViewSerializer)
 
 

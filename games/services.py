@@ -10,7 +10,9 @@ from datetime import datetime, timedelta
 from fractions import Fraction
 
 from django.conf import settings
+from django.core.exceptions import ObjectDoesNotExist
 from django.db import DatabaseError, transaction
+from django.utils import timezone
 
 from games import ai, repository
 from games.ai.coach import coach
@@ -27,10 +29,12 @@ from games.engine import (
     NextDeal,
     Resign,
     Restart,
+    Seeds,
     StartMatch,
     Status,
     decide,
     evolve,
+    fairness,
     legal_actions,
     new_seed,
     observe,
@@ -67,7 +71,7 @@ def ai_act(step: Step, *, ai_level: str, by: str = "ai") -> None:
     state = step.state
     seat = state.deal.turn
     view = observe(state, seat)
-    rng = ai.ai_rng(state.seed, state.series, state.deal.deal_number, seat, len(view.history))
+    rng = ai.decision_rng(state, seat, len(view.history))
     record = (
         ai.public_record(step.earlier + step.events, seat) if ai_level in ai.WATCHING_LEVELS else ()
     )
@@ -93,6 +97,69 @@ def default_turn_seconds(humans: int) -> int | None:
     return None if humans == 1 else TABLE_TURN_SECONDS
 
 
+COMMITMENT_SECONDS = 600
+"""How long a commitment may wait for the match it deals."""
+
+
+@transaction.atomic
+def commitment_create(*, player: Player) -> tuple[uuid.UUID, str, datetime]:
+    """A server seed drawn now, before any client seed, for a match the player creates
+    later: its id, its commitment (SHA-256, hex) and when it expires."""
+    server_seed = secrets.token_bytes(fairness.SEED_BYTES).hex()
+    expires_at = timezone.now() + timedelta(seconds=COMMITMENT_SECONDS)
+    row = repository.commitment_insert(
+        player=player, server_seed=server_seed, expires_at=expires_at
+    )
+    return row.id, fairness.commitment(bytes.fromhex(server_seed)), expires_at
+
+
+def seeded_seeds(seed: int, *, client_seed: str = "", verifiable: bool = True) -> Seeds:
+    """The first seeds of a match created with the test-only `seed` (docs/fairness.md)."""
+    first, following = fairness.test_server_seed(seed, 1), fairness.test_server_seed(seed, 2)
+    return Seeds(first, following, client_seed, verifiable)
+
+
+def seeded_next_server_seed(seed: int, series: int) -> str:
+    """A seeded match's server seed for the series after `series` + 1, which a restart into
+    series `series` + 1 commits to."""
+    return fairness.test_server_seed(seed, series + 2)
+
+
+@transaction.atomic
+def commitments_purge(*, now: datetime) -> int:
+    """Delete the commitments that can no longer create a match."""
+    return repository.commitments_purge(now=now)
+
+
+def _first_seeds(
+    *,
+    player: Player,
+    seed: int | None,
+    commitment: uuid.UUID | None,
+    client_seed: str,
+    verifiable: bool,
+) -> Seeds:
+    """The seeds a new match deals its first series from: derived from the test-only
+    `seed`, taken from the player's commitment, or drawn now; and the next series' seed."""
+    if seed is not None:
+        return seeded_seeds(seed, client_seed=client_seed, verifiable=verifiable)
+    if commitment is None:
+        first = secrets.token_bytes(fairness.SEED_BYTES).hex()
+    else:
+        try:
+            first = repository.commitment_take(
+                commitment_id=commitment, player=player, now=timezone.now()
+            )
+        except ObjectDoesNotExist:
+            raise DomainError("commitment_not_found", "No such commitment.") from None
+        if first is None:
+            raise DomainError(
+                "commitment_used", "This commitment was used already or expired; draw a new one."
+            )
+    following = secrets.token_bytes(fairness.SEED_BYTES).hex()
+    return Seeds(first, following, client_seed, verifiable)
+
+
 @transaction.atomic
 def match_create(
     *,
@@ -101,12 +168,29 @@ def match_create(
     seed: int | None = None,
     humans: int = 1,
     turn_seconds: int | None = None,
+    commitment: uuid.UUID | None = None,
+    client_seed: str = "",
+    verifiable: bool | None = None,
 ) -> LoadedMatch:
     """A new match with the owner at seat 0, open human seats up to `humans` - 1 and AI
     personas at the others. Alone, deal 1 starts at once and the AI seats that act before
-    the owner have acted; a table waits for its humans, who join with its invite."""
+    the owner have acted; a table waits for its humans, who join with its invite.
+
+    It deals verifiably (docs/fairness.md) from the `commitment`'s server seed if given,
+    else from one drawn now. `verifiable` (whether the seeds are revealed as each series
+    ends) is true by default alone and false at a table, where only its owner may choose it.
+    """
+    if verifiable is None:
+        verifiable = humans == 1
+    seeds = _first_seeds(
+        player=owner,
+        seed=seed,
+        commitment=commitment,
+        client_seed=client_seed,
+        verifiable=verifiable,
+    )
     step = Step(MatchState())
-    step.apply(StartMatch(new_seed() if seed is None else seed, humans))
+    step.apply(StartMatch(new_seed() if seed is None else seed, humans, seeds))
     run_ai_seats(step, ai_level=ai_level)
     ai_players = player_ai_personas(names=AI_PERSONAS)[humans - 1 :]
     return repository.match_insert(
@@ -118,6 +202,16 @@ def match_create(
         invite=secrets.token_urlsafe(INVITE_BYTES) if humans > 1 else "",
         turn_seconds=turn_seconds,
     )
+
+
+def _next_server_seed(match: LoadedMatch) -> str | None:
+    """The server seed of the series after the one a restart starts: drawn now, or for a
+    seeded match derived from its seed, as its first ones were."""
+    if match.state.seeds is None:
+        return None
+    if match.row.seeded:
+        return seeded_next_server_seed(match.state.seed, match.state.series)
+    return secrets.token_bytes(fairness.SEED_BYTES).hex()
 
 
 def _match_apply(
@@ -187,6 +281,7 @@ def match_restart(
     player: Player,
     expected_version: int | None = None,
     ai_level: str | None = None,
+    client_seed: str = "",
 ) -> LoadedMatch:
     """A new 12-deal series with every total at zero; an unfinished deal is abandoned.
     `ai_level`, if given, is the AI seats' level from the new series on; a change of level
@@ -194,7 +289,12 @@ def match_restart(
 
     def restart(match: LoadedMatch) -> Restart:
         changed = ai_level if ai_level != match.row.ai_level else None
-        return Restart(match.viewer_seat, ai_level=changed)
+        return Restart(
+            match.viewer_seat,
+            ai_level=changed,
+            client_seed=client_seed,
+            next_server_seed=_next_server_seed(match),
+        )
 
     return _match_apply(
         match_id=match_id,
@@ -233,7 +333,9 @@ def match_leave(
 
 
 @transaction.atomic
-def match_join(*, match_id: uuid.UUID, player: Player, invite: str) -> LoadedMatch:
+def match_join(
+    *, match_id: uuid.UUID, player: Player, invite: str, client_seed: str = ""
+) -> LoadedMatch:
     """Seat `player` at the table's next open human seat. A wrong invite is `not_found`, as
     for a match that does not exist; deal 1 starts when the last seat is taken."""
     match = repository.match_load(match_id=match_id, player=None, lock=True)
@@ -247,7 +349,7 @@ def match_join(*, match_id: uuid.UUID, player: Player, invite: str) -> LoadedMat
     if any(seat.player == str(player.pk) for seat in match.seats):
         raise DomainError("already_seated", "You already sit at this table.")
     seat = match.state.joined
-    _match_step(match, Join(player.name), expected_version=None)
+    _match_step(match, Join(player.name, client_seed), expected_version=None)
     repository.match_seat_player(match=match, seat=seat, player=player)
     return match
 

@@ -17,7 +17,7 @@ This package imports only the standard library and `games.engine`.
 
 import random
 
-from games.engine import SeatView
+from games.engine import MatchState, SeatView, fairness
 
 from . import heuristics
 from .expert import DealRecord, load_expert, public_record
@@ -35,6 +35,17 @@ def ai_rng(seed: int, series: int, deal_number: int, seat: int, step: int) -> ra
     """The random source of one AI decision, derived from the match's recorded seed.
     `step` is the number of actions in the deal so far (len(view.history))."""
     return random.Random(f"{seed}:{series}:{deal_number}:ai:{seat}:{step}")
+
+
+def decision_rng(state: MatchState, seat: int, step: int) -> random.Random:
+    """The random source of the AI's decision at `seat` now: for a match dealt verifiably,
+    from its series' server seed under a label of its own (nothing public predicts it before
+    the reveal); for one dealt as before, `ai_rng` from its seed."""
+    seeds, deal_number = state.seeds, state.deal.deal_number
+    if seeds is None:
+        return ai_rng(state.seed, state.series, deal_number, seat, step)
+    key = bytes.fromhex(seeds.server_seed)
+    return fairness.ai_rng(key, seeds.client_seeds, state.series, deal_number, seat, step)
 
 
 def choose_action(
@@ -82,6 +93,7 @@ __all__ = [
     "DealRecord",
     "StrategyError",
     "ai_rng",
+    "decision_rng",
     "choose_action",
     "load_expert",
     "load_strategy",

@@ -5,11 +5,23 @@ returns the events it causes or raises a `RuleError`; `evolve(state, event)` app
 one event; `observe` and `legal_actions` are all that a seat may know.
 """
 
+from . import fairness
 from .cards import DECK, HUMAN_SEAT, RANK_VALUE, RANKS, SEATS
 from .codec import CLOCK_ACTION_LINE, SEAT_CHANGE_LINE
 from .codec import decode as decode_event
 from .codec import encode as encode_event
-from .commands import Act, Action, Command, Join, Leave, NextDeal, Resign, Restart, StartMatch
+from .commands import (
+    Act,
+    Action,
+    Command,
+    Join,
+    Leave,
+    NextDeal,
+    Resign,
+    Restart,
+    Seeds,
+    StartMatch,
+)
 from .errors import DomainError, RuleError
 from .events import (
     DEAL_NUMBER,
@@ -46,11 +58,13 @@ from .state import (
     Outcome,
     Status,
 )
-from .views import SeatView, event_view, observe, result_view
+from .views import SeatView, event_view, fairness_view, observe, result_view
 
 __all__ = [
     "DEAL_NUMBER",
     "EVENT_TYPES",
+    "Seeds",
+    "fairness",
     "SERIES",
     "EventType",
     "Notice",
@@ -107,6 +121,7 @@ __all__ = [
     "encode_event",
     "event_from_dict",
     "event_view",
+    "fairness_view",
     "evaluate",
     "evolve",
     "legal_actions",

@@ -16,6 +16,13 @@ A line is a type letter, then comma-separated fields in the order of the event's
   S<seat>                                           resigned
   J<seat>,<name as a JSON string>                   player_joined
   L<seat>,<abandoned 0 or 1>                        player_left
+  M<seed>,<rules>,<humans>,<seeds>                  match_created, dealt verifiably, where
+      <seeds> is <verifiable 0 or 1>,<server seed>,<next server seed>,<client seed as JSON>
+  K<seat>,<[name, client seed] as JSON>             player_joined with a client seed
+  O<series>,<ai_level>,<revealed seed>,<seeds>      match_restarted of a match dealt so
+  G<series>,<winners>,<total>;...,<server seed>     match_finished revealing the seed
+  P<seat>,<abandoned 0 or 1>,<server seed>          player_left revealing the seed
+  (Seeds are lowercase hex; an empty field is None.)
 Stored lines are never rewritten: a new event type takes a new letter, and a changed event a
 new letter too, so that every line ever stored still decodes the same.
 """
@@ -23,6 +30,7 @@ new letter too, so that every line ever stored still decodes the same.
 import json
 from fractions import Fraction
 
+from .commands import Seeds
 from .events import (
     ActionTaken,
     DealEnded,
@@ -79,8 +87,21 @@ def _seat(result: SeatResult) -> str:
     return ".".join(map(str, (*fields, result.payout, result.delta, flags)))
 
 
+def _seeds(seeds: Seeds) -> str:
+    # The client seed last: JSON escapes whatever printable text it holds, commas included.
+    hexes = f"{seeds.server_seed},{seeds.next_server_seed}"
+    return f"{int(seeds.verifiable)},{hexes},{json.dumps(seeds.client_seed)}"
+
+
+def _read_seeds(text: str) -> Seeds:
+    verifiable, server, following, client = text.split(",", 3)
+    return Seeds(server, following, json.loads(client), verifiable == "1")
+
+
 def encode(event: Event) -> str:
     match event:
+        case MatchCreated(seeds=Seeds() as seeds):
+            return f"M{event.seed},{event.rules},{event.humans},{_seeds(seeds)}"
         case MatchCreated() if event.humans == 1:
             return f"C{event.seed},{event.rules}"
         case MatchCreated():
@@ -100,16 +121,24 @@ def encode(event: Event) -> str:
             return f"E{event.series},{event.deal_number},{outcome},{winners},{seats}"
         case MatchFinished():
             totals = ";".join(map(str, event.totals))
-            return f"F{event.series},{_digits(event.winners)},{totals}"
+            line = f"{event.series},{_digits(event.winners)},{totals}"
+            return f"F{line}" if event.server_seed is None else f"G{line},{event.server_seed}"
+        case MatchRestarted(seeds=Seeds() as seeds):
+            revealed, level = event.server_seed or "", event.ai_level or ""
+            return f"O{event.series},{level},{revealed},{_seeds(seeds)}"
         case MatchRestarted() if event.ai_level is None:
             return f"R{event.series}"
         case MatchRestarted():
             return f"N{event.series},{event.ai_level}"
         case Resigned():
             return f"S{event.seat}"
+        case PlayerJoined() if event.client_seed:
+            return f"K{event.seat},{json.dumps([event.name, event.client_seed])}"
         case PlayerJoined():
             # JSON escapes the commas and newlines a name may hold.
             return f"J{event.seat},{json.dumps(event.name)}"
+        case PlayerLeft() if event.server_seed is not None:
+            return f"P{event.seat},{int(event.abandoned)},{event.server_seed}"
         case PlayerLeft():
             return f"L{event.seat},{int(event.abandoned)}"
     raise TypeError(f"not an event: {event!r}")
@@ -135,6 +164,16 @@ def decode(line: str) -> Event:
     if kind == "J":
         seat, name = line[1:].split(",", 1)
         return PlayerJoined(int(seat), json.loads(name))
+    if kind == "K":
+        seat, rest = line[1:].split(",", 1)
+        name, client_seed = json.loads(rest)
+        return PlayerJoined(int(seat), name, client_seed)
+    if kind == "M":
+        seed, rules, humans, seeds = line[1:].split(",", 3)
+        return MatchCreated(int(seed), int(rules), int(humans), _read_seeds(seeds))
+    if kind == "O":
+        series, level, revealed, seeds = line[1:].split(",", 3)
+        return MatchRestarted(int(series), level or None, revealed or None, _read_seeds(seeds))
     fields = line[1:].split(",")
     match kind:
         case "C":
@@ -158,12 +197,13 @@ def decode(line: str) -> Event:
             results = tuple(_seat_result(i, text) for i, text in enumerate(seats.split(";")))
             winning = tuple(int(seat) for seat in winners)
             return DealEnded(int(series), int(deal), _OUTCOME_NAME[outcome], winning, results)
-        case "F":
-            series, winners, totals = fields
+        case "F" | "G":
+            series, winners, totals, *revealed = fields
             return MatchFinished(
                 int(series),
                 tuple(int(seat) for seat in winners),
                 tuple(Fraction(total) for total in totals.split(";")),
+                revealed[0] if revealed else None,
             )
         case "R":
             (series,) = fields
@@ -177,4 +217,7 @@ def decode(line: str) -> Event:
         case "L":
             seat, abandoned = fields
             return PlayerLeft(int(seat), abandoned == "1")
+        case "P":
+            seat, abandoned, revealed = fields
+            return PlayerLeft(int(seat), abandoned == "1", revealed)
     raise KeyError(f"unknown event letter {kind!r}")

@@ -17,6 +17,21 @@ class StartMatch:
     seed: int
     humans: int = 1
     """With more than one, the match waits for the others to join before deal 1."""
+    seeds: "Seeds | None" = None
+    """Deal by the verifiable scheme from these seeds; None deals as matches did before it
+    (from `seed` alone)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Seeds:
+    """What a match dealt by the verifiable scheme starts from (docs/fairness.md): the
+    server seeds of its first series and of the next one (hex, secret until revealed), the
+    owner's client seed, and whether the seeds are ever revealed."""
+
+    server_seed: str
+    next_server_seed: str
+    client_seed: str = ""
+    verifiable: bool = True
 
 
 @dataclass(frozen=True, slots=True)
@@ -40,6 +55,11 @@ class Restart:
     """Who asks: at a shared table only the owner, at seat 0, may restart."""
     ai_level: str | None = None
     """The AI seats' new level, where the restart changes it; recorded in match_restarted."""
+    client_seed: str = ""
+    """The restarter's client seed for the new series (a verifiable match)."""
+    next_server_seed: str | None = None
+    """A verifiable match: the server seed of the series after the new one (hex), whose
+    commitment the new series' view publishes."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -54,6 +74,8 @@ class Join:
     """A human takes the next open seat of a waiting table."""
 
     name: str
+    client_seed: str = ""
+    """Mixed into the dealing of a verifiable match, after its commitment was published."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -23,7 +23,9 @@ from enum import StrEnum
 from fractions import Fraction
 from typing import ClassVar
 
+from . import fairness
 from .cards import HUMAN_SEAT
+from .commands import Seeds
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,12 +50,53 @@ KINDS = (
     "outcome",
     "seat_results",
     "ai_level",
+    "hash",
+    "seed",
 )
 """Field kinds: a count or number, a seat (0-3), a list of seats, a flag, a text, a list of
 exact points (fraction strings) by seat, an action name, who acted, a deal's outcome, a
-settled deal's seats as the viewer may see them, and an AI level (or null)."""
+settled deal's seats as the viewer may see them, an AI level (or null), a SHA-256
+commitment (or null) and a revealed server seed (or null), both in lowercase hex."""
 
 SERIES = Field("series", "integer", "Which 12-deal series: 1, then one more on each restart.")
+
+LEGACY_SCHEME = "python-random/0"
+"""How matches created before verifiable dealing were dealt: from a secret integer seed."""
+SCHEME_DOC = (
+    f"How the deals are made: `{fairness.SCHEME}` (verifiable: docs/fairness.md) or "
+    f"`{LEGACY_SCHEME}` (matches created before it)."
+)
+VERIFIABLE_DOC = (
+    "Whether the server seed of each series is revealed when it ends, so that anyone can "
+    "deal every deal again (docs/fairness.md)."
+)
+COMMITMENT_DOC = (
+    "SHA-256 (lowercase hex) of the series' server seed, published before any client seed "
+    "is given; null unless verifiable."
+)
+NEXT_COMMITMENT_DOC = (
+    "SHA-256 of the next series' server seed, published before its client seeds; null "
+    "unless verifiable."
+)
+REVEALED_SEED = Field(
+    "server_seed",
+    "seed",
+    "A verifiable match: the ended series' server seed, revealed (hex), to check against "
+    "its commitment. Else null.",
+)
+
+
+def commitments(seeds: "Seeds | None") -> dict:
+    """The commitments the seeds publish: to this series' and the next one's server seed,
+    where the match is verifiable."""
+    if seeds is None or not seeds.verifiable:
+        return {"commitment": None, "next_commitment": None}
+    return {
+        "commitment": fairness.commitment(bytes.fromhex(seeds.server_seed)),
+        "next_commitment": fairness.commitment(bytes.fromhex(seeds.next_server_seed)),
+    }
+
+
 DEAL_NUMBER = Field("deal_number", "integer", "The deal within the series, 1 to 12.")
 
 
@@ -102,23 +145,75 @@ RULES_VERSION = 1
 @dataclass(frozen=True, slots=True)
 class MatchCreated(EventType):
     type: ClassVar[str] = "match_created"
-    DOC: ClassVar[str] = "The match was created. Its seed stays on the server."
+    DOC: ClassVar[str] = (
+        "The match was created: how its deals are made, and, where they can be verified, "
+        "the commitments to its server seeds. The seeds themselves stay on the server."
+    )
+    FIELDS: ClassVar[tuple[Field, ...]] = (
+        Field("scheme", "text", SCHEME_DOC),
+        Field("verifiable", "boolean", VERIFIABLE_DOC),
+        Field("commitment", "hash", COMMITMENT_DOC),
+        Field("next_commitment", "hash", NEXT_COMMITMENT_DOC),
+        Field("client_seed", "text", 'The owner\'s client seed ("" where none was given).'),
+    )
+    PUBLIC: ClassVar[tuple[str, ...]] = _names(FIELDS)
     seed: int
     rules: int = RULES_VERSION
     """The version of the rules the match is played by."""
     humans: int = 1
     """How many human seats (0 to humans - 1); stored only when more than one, so that a
     single-player match is stored exactly as before tables existed."""
+    seeds: Seeds | None = None
+    """Where the match deals by the verifiable scheme, its first seeds (server-only but for
+    what `commitments` derives); None for a match dealt from `seed` as before."""
+
+    @property
+    def scheme(self) -> str:
+        return fairness.SCHEME if self.seeds else LEGACY_SCHEME
+
+    @property
+    def verifiable(self) -> bool:
+        return self.seeds is not None and self.seeds.verifiable
+
+    @property
+    def client_seed(self) -> str:
+        return self.seeds.client_seed if self.seeds else ""
+
+    @property
+    def commitment(self) -> str | None:
+        return commitments(self.seeds)["commitment"]
+
+    @property
+    def next_commitment(self) -> str | None:
+        return commitments(self.seeds)["next_commitment"]
 
     def to_dict(self) -> dict:
         data = {"type": self.type, "seed": self.seed, "rules": self.rules}
         if self.humans != 1:
             data["humans"] = self.humans
+        if self.seeds is not None:
+            data.update(
+                scheme=self.scheme,
+                verifiable=self.seeds.verifiable,
+                server_seed=self.seeds.server_seed,
+                next_server_seed=self.seeds.next_server_seed,
+                client_seed=self.seeds.client_seed,
+            )
         return data
 
     @classmethod
     def from_dict(cls, data: dict) -> "MatchCreated":
-        return cls(seed=data["seed"], rules=data["rules"], humans=data.get("humans", 1))
+        seeds = None
+        if data.get("server_seed") is not None:
+            seeds = Seeds(
+                data["server_seed"],
+                data["next_server_seed"],
+                data["client_seed"],
+                data["verifiable"],
+            )
+        return cls(
+            seed=data["seed"], rules=data["rules"], humans=data.get("humans", 1), seeds=seeds
+        )
 
 
 @dataclass(frozen=True, slots=True)
@@ -331,23 +426,29 @@ class MatchFinished(EventType):
             "the leaders among the other seats).",
         ),
         Field("totals", "points", "Each seat's total points this series, in seat order, exact."),
+        REVEALED_SEED,
     )
     PUBLIC: ClassVar[tuple[str, ...]] = _names(FIELDS)
     series: int
     winners: tuple[int, ...]
     totals: tuple[Fraction, ...]
+    server_seed: str | None = None
+    """The series' server seed, revealed as it ends: a verifiable match only."""
 
     @staticmethod
     def ends_match(event) -> bool:
         return True
 
     def to_dict(self) -> dict:
-        return {
+        data = {
             "type": self.type,
             "series": self.series,
             "winners": list(self.winners),
             "totals": [str(total) for total in self.totals],
         }
+        if self.server_seed is not None:
+            data["server_seed"] = self.server_seed
+        return data
 
     @classmethod
     def from_dict(cls, data: dict) -> "MatchFinished":
@@ -355,6 +456,7 @@ class MatchFinished(EventType):
             data["series"],
             tuple(data["winners"]),
             tuple(Fraction(total) for total in data["totals"]),
+            data.get("server_seed"),
         )
 
 
@@ -370,12 +472,26 @@ class MatchRestarted(EventType):
             "The AI seats' level from this series on, where the restart changed it; null "
             "where it stayed as it was (and in matches restarted before levels were recorded).",
         ),
+        Field(
+            "server_seed",
+            "seed",
+            "A verifiable match restarted before its series ended: that series' server seed, "
+            "revealed (hex). Else null.",
+        ),
+        Field("commitment", "hash", "A verifiable match: the new series' commitment, else null."),
+        Field("next_commitment", "hash", NEXT_COMMITMENT_DOC),
+        Field("client_seed", "text", "The restarter's client seed for the new series."),
     )
     PUBLIC: ClassVar[tuple[str, ...]] = _names(FIELDS)
     series: int
     ai_level: str | None = None
     """The new AI level, where the restart changed it: stored only then, so that a restart
     that keeps the level is stored exactly as before levels were recorded."""
+    server_seed: str | None = None
+    """The ended series' server seed, revealed here if it ended with this restart."""
+    seeds: Seeds | None = None
+    """A match dealt by the verifiable scheme: the new series' seeds (its server seed is the
+    one committed to as the next; `next_server_seed` the one after it)."""
 
     @staticmethod
     def abandons_deal(event) -> bool:
@@ -385,11 +501,40 @@ class MatchRestarted(EventType):
         data = {"type": self.type, "series": self.series}
         if self.ai_level is not None:
             data["ai_level"] = self.ai_level
+        if self.server_seed is not None:
+            data["server_seed"] = self.server_seed
+        if self.seeds is not None:
+            data.update(
+                new_server_seed=self.seeds.server_seed,
+                next_server_seed=self.seeds.next_server_seed,
+                client_seed=self.seeds.client_seed,
+                verifiable=self.seeds.verifiable,
+            )
         return data
+
+    @property
+    def client_seed(self) -> str:
+        return self.seeds.client_seed if self.seeds else ""
+
+    @property
+    def commitment(self) -> str | None:
+        return commitments(self.seeds)["commitment"]
+
+    @property
+    def next_commitment(self) -> str | None:
+        return commitments(self.seeds)["next_commitment"]
 
     @classmethod
     def from_dict(cls, data: dict) -> "MatchRestarted":
-        return cls(series=data["series"], ai_level=data.get("ai_level"))
+        seeds = None
+        if data.get("new_server_seed") is not None:
+            seeds = Seeds(
+                data["new_server_seed"],
+                data["next_server_seed"],
+                data["client_seed"],
+                data["verifiable"],
+            )
+        return cls(data["series"], data.get("ai_level"), data.get("server_seed"), seeds)
 
 
 @dataclass(frozen=True, slots=True)
@@ -428,17 +573,22 @@ class PlayerJoined(EventType):
     FIELDS: ClassVar[tuple[Field, ...]] = (
         Field("seat", "seat", "The seat the human took."),
         Field("name", "text", "The human's name."),
+        Field("client_seed", "text", 'The human\'s client seed ("" where none was given).'),
     )
     PUBLIC: ClassVar[tuple[str, ...]] = _names(FIELDS)
     seat: int
     name: str
+    client_seed: str = ""
 
     def to_dict(self) -> dict:
-        return {"type": self.type, "seat": self.seat, "name": self.name}
+        data = {"type": self.type, "seat": self.seat, "name": self.name}
+        if self.client_seed:
+            data["client_seed"] = self.client_seed
+        return data
 
     @classmethod
     def from_dict(cls, data: dict) -> "PlayerJoined":
-        return cls(seat=data["seat"], name=data["name"])
+        return cls(seat=data["seat"], name=data["name"], client_seed=data.get("client_seed", ""))
 
 
 @dataclass(frozen=True, slots=True)
@@ -455,10 +605,14 @@ class PlayerLeft(EventType):
             "boolean",
             "No human is left: the match ends `abandoned`, with no winners.",
         ),
+        REVEALED_SEED,
     )
     PUBLIC: ClassVar[tuple[str, ...]] = _names(FIELDS)
     seat: int
     abandoned: bool = False
+    server_seed: str | None = None
+    """The series' server seed, revealed when the match is abandoned: a verifiable match
+    only."""
 
     @staticmethod
     def abandons_deal(event) -> bool:
@@ -469,11 +623,14 @@ class PlayerLeft(EventType):
         return event["abandoned"]
 
     def to_dict(self) -> dict:
-        return {"type": self.type, "seat": self.seat, "abandoned": self.abandoned}
+        data = {"type": self.type, "seat": self.seat, "abandoned": self.abandoned}
+        if self.server_seed is not None:
+            data["server_seed"] = self.server_seed
+        return data
 
     @classmethod
     def from_dict(cls, data: dict) -> "PlayerLeft":
-        return cls(seat=data["seat"], abandoned=data["abandoned"])
+        return cls(data["seat"], data["abandoned"], data.get("server_seed"))
 
 
 Event = (

@@ -5,13 +5,15 @@ and the simulations apply thousands of events per second; `decide` never changes
 its input, so a refused command leaves the state exactly as it was.
 """
 
+import dataclasses
 import random
 import secrets
 from fractions import Fraction
 from functools import cache
 
+from . import fairness
 from .cards import DECK, SEATS
-from .commands import Act, Command, Join, Leave, NextDeal, Resign, Restart, StartMatch
+from .commands import Act, Command, Join, Leave, NextDeal, Resign, Restart, Seeds, StartMatch
 from .errors import RuleError
 from .events import (
     ActionTaken,
@@ -27,7 +29,7 @@ from .events import (
     SeatResult,
 )
 from .hands import evaluate
-from .state import MATCH_DEALS, MAX_STAKE, DealState, MatchState, Outcome, Status
+from .state import MATCH_DEALS, MAX_STAKE, DealState, MatchState, Outcome, SeriesSeeds, Status
 
 # Module-level aliases: enum attribute lookups are slow on the hot path.
 _IN_DEAL = Status.IN_DEAL
@@ -93,7 +95,74 @@ def deal_rng(seed: int, series: int, deal_number: int) -> random.Random:
 _SWAPS = tuple((i, i + 1, (i + 1).bit_length()) for i in range(len(DECK) - 1, 0, -1))
 
 
-def _deal(seed: int, series: int, deal_number: int, previous_dealer: int | None) -> DealStarted:
+def _series_seeds(seeds: Seeds | None, owner_seed: str | None) -> SeriesSeeds | None:
+    """The seeds a series starts from: the owner's client seed alone, at seat 0."""
+    if seeds is None:
+        return None
+    return SeriesSeeds(
+        fairness.SCHEME,
+        seeds.verifiable,
+        seeds.server_seed,
+        seeds.next_server_seed,
+        [owner_seed or "", "", "", ""],
+    )
+
+
+def _with_client_seed(seeds: SeriesSeeds, seat: int, client_seed: str) -> SeriesSeeds:
+    client_seeds = list(seeds.client_seeds)
+    client_seeds[seat] = client_seed
+    return dataclasses.replace(seeds, client_seeds=client_seeds)
+
+
+def _reveal(state: MatchState) -> str | None:
+    """The server seed a series that ends now reveals: a verifiable one's, once."""
+    seeds = state.seeds
+    if seeds is None or not seeds.verifiable or seeds.revealed:
+        return None
+    return seeds.server_seed
+
+
+def _require_seeds(*seeds: str | None) -> None:
+    for seed in seeds:
+        if not isinstance(seed, str) or len(seed) != 2 * fairness.SEED_BYTES:
+            raise RuleError("invalid_seed", "A server seed is 32 bytes in lowercase hex.")
+        try:
+            bytes.fromhex(seed)
+        except ValueError:
+            raise RuleError("invalid_seed", "A server seed is 32 bytes in lowercase hex.") from None
+
+
+def _require_client_seed(client_seed: str) -> None:
+    if client_seed and not fairness.valid_client_seed(client_seed):
+        raise RuleError(
+            "invalid_client_seed", "A client seed is 1 to 64 printable ASCII characters."
+        )
+
+
+def _deal_for(
+    state: MatchState, series: int, deal_number: int, previous_dealer: int | None
+) -> DealStarted:
+    return _deal(state.seed, series, deal_number, previous_dealer, state.seeds)
+
+
+def _deal(
+    seed: int,
+    series: int,
+    deal_number: int,
+    previous_dealer: int | None,
+    seeds: SeriesSeeds | None = None,
+) -> DealStarted:
+    """The deal's dealer and deck: by the verifiable scheme from `seeds`, or as matches
+    created before it were dealt, from `seed`."""
+    if seeds is not None:
+        key = bytes.fromhex(seeds.server_seed)
+        if previous_dealer is None:
+            dealer = fairness.first_dealer(key, seeds.client_seeds, series)
+        else:
+            dealer = (previous_dealer + 1) % SEATS
+        return DealStarted(
+            series, deal_number, dealer, fairness.deck(key, seeds.client_seeds, series, deal_number)
+        )
     rng = deal_rng(seed, series, deal_number)
     if previous_dealer is None:
         dealer = rng.randrange(SEATS)
@@ -261,7 +330,7 @@ def _decide_act(state: MatchState, command: Act) -> list[Event]:
                 _plus(total, result.delta)
                 for total, result in zip(state.totals, ended.seats, strict=True)
             )
-            events.append(MatchFinished(state.series, _leaders(totals), totals))
+            events.append(MatchFinished(state.series, _leaders(totals), totals, _reveal(state)))
     return events
 
 
@@ -272,7 +341,7 @@ def _decide_next_deal(state: MatchState) -> list[Event]:
     if state.status is _IN_DEAL:
         raise RuleError("deal_in_progress", "The current deal is not over yet.")
     deal = state.deal
-    return [_deal(state.seed, state.series, deal.deal_number + 1, deal.dealer)]
+    return [_deal_for(state, state.series, deal.deal_number + 1, deal.dealer)]
 
 
 def _decide_resign(state: MatchState, command: Resign) -> list[Event]:
@@ -290,7 +359,8 @@ def _decide_resign(state: MatchState, command: Resign) -> list[Event]:
     winners = tuple(
         other for other, total in enumerate(state.totals) if other != seat and total == best
     )
-    return [Resigned(seat), MatchFinished(state.series, winners, tuple(state.totals))]
+    finished = MatchFinished(state.series, winners, tuple(state.totals), _reveal(state))
+    return [Resigned(seat), finished]
 
 
 def _decide_start(state: MatchState, command: StartMatch) -> list[Event]:
@@ -299,9 +369,17 @@ def _decide_start(state: MatchState, command: StartMatch) -> list[Event]:
     humans = command.humans
     if type(humans) is not int or not 1 <= humans <= SEATS:
         raise RuleError("invalid_humans", f"A match has 1 to {SEATS} humans.")
+    seeds = command.seeds
+    if seeds is not None:
+        _require_seeds(seeds.server_seed, seeds.next_server_seed)
+        _require_client_seed(seeds.client_seed)
+    created = MatchCreated(command.seed, humans=humans, seeds=seeds)
     if humans > 1:
-        return [MatchCreated(command.seed, humans=humans)]
-    return [MatchCreated(command.seed), _deal(command.seed, 1, 1, None)]
+        return [created]
+    return [
+        created,
+        _deal(command.seed, 1, 1, None, _series_seeds(seeds, seeds and seeds.client_seed)),
+    ]
 
 
 def _decide_join(state: MatchState, command: Join) -> list[Event]:
@@ -309,9 +387,12 @@ def _decide_join(state: MatchState, command: Join) -> list[Event]:
         _require_started(state)
         raise RuleError("match_full", "Every seat of this table is taken.")
     seat = state.joined
-    events: list[Event] = [PlayerJoined(seat, command.name)]
+    client_seed = command.client_seed if state.seeds else ""
+    _require_client_seed(client_seed)
+    events: list[Event] = [PlayerJoined(seat, command.name, client_seed)]
     if seat == state.humans - 1:
-        events.append(_deal(state.seed, 1, 1, None))
+        seeds = state.seeds and _with_client_seed(state.seeds, seat, client_seed)
+        events.append(_deal(state.seed, 1, 1, None, seeds))
     return events
 
 
@@ -324,7 +405,7 @@ def _decide_leave(state: MatchState, command: Leave) -> list[Event]:
         raise RuleError("not_seated", f"No human sits at seat {seat}.")
     present = [other for other in range(state.joined) if not state.left[other]]
     abandoned = present == [seat] and state.status is not _FINISHED
-    return [PlayerLeft(seat, abandoned)]
+    return [PlayerLeft(seat, abandoned, _reveal(state) if abandoned else None)]
 
 
 def _decide_restart(state: MatchState, command: Restart) -> list[Event]:
@@ -338,7 +419,22 @@ def _decide_restart(state: MatchState, command: Restart) -> list[Event]:
             "At a shared table only the owner restarts, once the match is finished.",
         )
     series = state.series + 1
-    return [MatchRestarted(series, command.ai_level), _deal(state.seed, series, 1, None)]
+    if state.seeds is None:
+        return [MatchRestarted(series, command.ai_level), _deal(state.seed, series, 1, None)]
+    _require_seeds(command.next_server_seed)
+    _require_client_seed(command.client_seed)
+    # The new series deals from the seed committed to as the next one, and commits to another.
+    seeds = Seeds(
+        state.seeds.next_server_seed,
+        command.next_server_seed,
+        command.client_seed,
+        state.seeds.verifiable,
+    )
+    restarted = MatchRestarted(series, command.ai_level, _reveal(state), seeds)
+    return [
+        restarted,
+        _deal(state.seed, series, 1, None, _series_seeds(seeds, command.client_seed)),
+    ]
 
 
 def decide(state: MatchState, command: Command) -> list[Event]:
@@ -363,15 +459,24 @@ def decide(state: MatchState, command: Command) -> list[Event]:
 
 def _evolve_created(state: MatchState, event: MatchCreated) -> None:
     state.seed, state.rules, state.humans = event.seed, event.rules, event.humans
+    state.seeds = _series_seeds(event.seeds, event.client_seed)
     if event.humans > 1:
         state.status = _WAITING
 
 
 def _evolve_joined(state: MatchState, event: PlayerJoined) -> None:
     state.joined = event.seat + 1
+    if state.seeds is not None:
+        state.seeds.client_seeds[event.seat] = event.client_seed
+
+
+def _revealed(state: MatchState, server_seed: str | None) -> None:
+    if server_seed is not None:
+        state.seeds.revealed = True
 
 
 def _evolve_left(state: MatchState, event: PlayerLeft) -> None:
+    _revealed(state, event.server_seed)
     state.left[event.seat] = True
     if event.abandoned:
         state.status = _ABANDONED
@@ -413,11 +518,14 @@ def _evolve_deal_ended(state: MatchState, event: DealEnded) -> None:
 
 
 def _evolve_finished(state: MatchState, event: MatchFinished) -> None:
+    _revealed(state, event.server_seed)
     state.winners = event.winners
     state.status = _FINISHED
 
 
 def _evolve_restarted(state: MatchState, event: MatchRestarted) -> None:
+    if event.seeds is not None:
+        state.seeds = _series_seeds(event.seeds, event.client_seed)
     state.series = event.series
     state.totals = [Fraction(0)] * SEATS
     state.deal = None

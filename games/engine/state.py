@@ -151,6 +151,36 @@ def _no_seats() -> list[bool]:
 
 
 @dataclass(slots=True)
+class SeriesSeeds:
+    """The seeds a match dealt by the verifiable scheme deals its series from."""
+
+    scheme: str
+    verifiable: bool
+    server_seed: str
+    """This series' server seed, hex: secret until the series ends (where verifiable)."""
+    next_server_seed: str
+    """The next series' server seed, hex, committed to already."""
+    client_seeds: list[str]
+    """By seat; "" where none was given."""
+    revealed: bool = False
+    """The series ended and its server seed was revealed."""
+
+    def to_dict(self) -> dict:
+        return {
+            "scheme": self.scheme,
+            "verifiable": self.verifiable,
+            "server_seed": self.server_seed,
+            "next_server_seed": self.next_server_seed,
+            "client_seeds": list(self.client_seeds),
+            "revealed": self.revealed,
+        }
+
+    @classmethod
+    def from_dict(cls, data: dict) -> "SeriesSeeds":
+        return cls(**{**data, "client_seeds": list(data["client_seeds"])})
+
+
+@dataclass(slots=True)
 class MatchState:
     version: int = 0
     """How many events built this state: the seq of the last one."""
@@ -173,6 +203,8 @@ class MatchState:
     """The humans who left: the AI plays their seats."""
     clocked: list[bool] = field(default_factory=_no_seats)
     """Whether the clock took a seat's last action."""
+    seeds: SeriesSeeds | None = None
+    """The verifiable scheme's seeds; None for a match dealt as before it, from `seed`."""
 
     @property
     def deal_number(self) -> int:
@@ -210,6 +242,8 @@ class MatchState:
             "deal": self.deal.to_dict() if self.deal else None,
             "last_result": self.last_result.to_dict() if self.last_result else None,
             "winners": list(self.winners) if self.winners is not None else None,
+            # Only where there are: a match dealt as before stores the snapshot it stored.
+            **({"seeds": self.seeds.to_dict()} if self.seeds else {}),
         }
 
     @classmethod
@@ -235,4 +269,5 @@ class MatchState:
             joined=table.get("joined", 1),
             left=list(table.get("left", _no_seats())),
             clocked=list(table.get("clocked", _no_seats())),
+            seeds=SeriesSeeds.from_dict(data["seeds"]) if "seeds" in data else None,
         )

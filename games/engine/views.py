@@ -8,7 +8,9 @@ it has looked, and once the deal is over.
 from dataclasses import dataclass
 from fractions import Fraction
 
-from .events import ActionTaken, DealEnded, Event
+from .cards import SEATS
+from .commands import Seeds
+from .events import LEGACY_SCHEME, ActionTaken, DealEnded, Event, commitments
 from .state import MatchState, Status
 
 
@@ -111,6 +113,38 @@ def event_view(event: Event, viewer: int | None) -> dict:
     data = event.to_dict()
     if isinstance(event, ActionTaken):
         data["by"] = event.actor  # events stored before tables have no `by`
-    # .get: a field added to a type later (match_restarted's ai_level) is absent from older
-    # events' dicts, and shows as null.
-    return {"type": event.type, **{name: data.get(name) for name in event.PUBLIC}}
+    # A public field the stored dict lacks is derived (a commitment from its seed), or was
+    # added to its type later (match_restarted's ai_level) and shows as null.
+    return {
+        "type": event.type,
+        **{
+            name: data[name] if name in data else getattr(event, name, None)
+            for name in event.PUBLIC
+        },
+    }
+
+
+def fairness_view(state: MatchState) -> dict:
+    """How the match's current series is dealt, and what proves it: the commitments while
+    it is played, and its server seed once it ended, where the match is verifiable."""
+    seeds = state.seeds
+    if seeds is None:
+        return {
+            "verifiable": False,
+            "scheme": LEGACY_SCHEME,
+            "commitment": None,
+            "client_seeds": [""] * SEATS,
+            "next_commitment": None,
+            "server_seed": None,
+        }
+    committed = commitments(
+        Seeds(seeds.server_seed, seeds.next_server_seed, verifiable=seeds.verifiable)
+    )
+    return {
+        "verifiable": seeds.verifiable,
+        "scheme": seeds.scheme,
+        "commitment": committed["commitment"],
+        "client_seeds": list(seeds.client_seeds),
+        "next_commitment": committed["next_commitment"],
+        "server_seed": seeds.server_seed if seeds.revealed else None,
+    }

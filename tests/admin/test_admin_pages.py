@@ -72,7 +72,7 @@ def test_match_page_shows_the_timeline_in_seq_order(admin_client, make_match):
     timeline = response.context["timeline"]
     assert [row["seq"] for row in timeline] == list(range(1, match.version + 1))
     texts = [row["text"] for row in timeline]
-    assert texts[0] == "match created · seed 1"
+    assert texts[0] == "match created · dealt by hmac-sha256/1"
     assert texts[1].startswith("deal 1 starts · dealer seat ")
     assert any(text.startswith("deal 2 · seat ") and " · pot " in text for text in texts)
     assert any(text.startswith("deal 1 · showdown · seat ") for text in texts) or any(
@@ -172,3 +172,12 @@ def test_a_waiting_table_with_open_seats_shows(admin_client):
     response = admin_client.get(f"/admin/games/match/{table.row.id}/change/")
     assert response.status_code == 200
     assert response.content.decode().count("Human (open seat)") == 2
+
+
+def test_no_admin_page_shows_a_server_seed_before_its_reveal(admin_client, make_match):
+    match = make_match(deals=2)
+    seeds = match.state["seeds"]
+    secrets = (seeds["server_seed"], seeds["next_server_seed"])
+    for url in pages(match):
+        page = admin_client.get(url).content.decode()
+        assert page and not any(secret in page for secret in secrets), url

@@ -39,7 +39,7 @@ def settled(outcome: str, winners: tuple[int, ...], stakes: list[int]) -> DealEn
 @pytest.mark.parametrize(
     ("event", "text"),
     [
-        (MatchCreated(42), "match created · seed 42"),
+        (MatchCreated(42), "match created · dealt by python-random/0"),
         (DealStarted(1, 3, 1, ()), "deal 3 starts · dealer seat 1"),
         (DealStarted(2, 1, 0, ()), "series 2 deal 1 starts · dealer seat 0"),
         (ActionTaken(1, "look", 0, 2, 3), "deal 3 · seat 1 looks"),

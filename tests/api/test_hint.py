@@ -10,8 +10,9 @@ from games import repository
 from games.ai.coach import coach
 from games.engine import HUMAN_SEAT, MatchState, StartMatch, legal_actions, observe
 from games.models import Hint, Match, Seat
-from games.services import Step, _ai_personas
+from games.services import AI_PERSONAS, Step
 from players.models import Player
+from players.services import player_ai_personas
 from tests.api.play import play_match
 from tests.api.problems import assert_problem
 from tests.api.secrecy import hands_in
@@ -113,7 +114,7 @@ def test_no_hint_when_it_is_an_ai_seats_turn(client):
     seed = next(s for s in range(100) if _first_turn(s) != HUMAN_SEAT)
     step.apply(StartMatch(seed))
     match = repository.match_insert(
-        players=[client.player, *_ai_personas()],
+        players=[client.player, *player_ai_personas(names=AI_PERSONAS)],
         ai_level="hard",
         seeded=True,
         events=step.events,

@@ -55,7 +55,9 @@ def test_a_table_waits_for_its_humans_and_shows_the_invite_to_the_owner_only(mak
     assert_problem(babak.get(match_url), 404, "not_found")  # not seated: nothing to see
     joined = post(babak, f"{match_url}/join", {"invite": view["invite"]}).json()
     assert joined["your_seat"] == 1 and joined["invite"] is None
-    assert joined["events"] == [{"seq": 2, "type": "player_joined", "seat": 1, "name": "Babak"}]
+    assert joined["events"] == [
+        {"seq": 2, "type": "player_joined", "seat": 1, "name": "Babak", "client_seed": ""}
+    ]
     assert roya.get(match_url).json()["invite"] == view["invite"]
     assert_problem(
         post(babak, f"{match_url}/actions", {"action": "look"}), 409, "match_not_started"
@@ -128,6 +130,7 @@ def test_leaving_and_resigning_at_a_table(table):
         "type": "player_left",
         "seat": 1,
         "abandoned": False,
+        "server_seed": None,
     }
     assert left["seats"][1]["away"] and left["seats"][1]["kind"] == "human"
     assert left["legal_actions"] == [] and left["turn"] in (0, None)

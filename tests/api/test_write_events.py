@@ -38,7 +38,17 @@ def test_each_answer_carries_exactly_the_events_since_the_last(client, new_match
 
 def test_a_read_has_no_events(client, new_match):
     view = new_match()
-    assert view["events"][0] == {"seq": 1, "type": "match_created"}
+    created = view["events"][0]
+    assert {**created, "commitment": "<c>", "next_commitment": "<n>"} == {
+        "seq": 1,
+        "type": "match_created",
+        "scheme": "hmac-sha256/1",
+        "verifiable": True,
+        "commitment": "<c>",
+        "next_commitment": "<n>",
+        "client_seed": "",
+    }
+    assert view["fairness"]["commitment"] == created["commitment"]
     assert "events" not in client.get(f"/api/v1/matches/{view['id']}").json()
 
 

@@ -83,6 +83,9 @@ ENGINE_ONLY = {
     "invalid_seat",
     "invalid_humans",
     "invalid_actor",
+    # The service draws the seeds, and the serializers refuse a bad client seed first.
+    "invalid_seed",
+    "invalid_client_seed",
 }
 # Answered for a method a path does not have, so no operation can document it.
 NO_OPERATION = {"method_not_allowed"}

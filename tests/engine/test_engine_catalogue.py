@@ -31,6 +31,8 @@ from games.engine.events import KINDS
 from tests.engine.support import Table
 
 FACTS = (starts_turn, starts_series, abandons_deal, ends_match)
+# A restart of a match dealt as before verifiable dealing: no seed to reveal or commit to.
+NO_SEEDS = {"server_seed": None, "commitment": None, "next_commitment": None, "client_seed": ""}
 
 
 @pytest.mark.parametrize("name", EVENT_TYPES)
@@ -104,13 +106,14 @@ def test_a_restart_records_a_change_of_ai_level_and_old_logs_replay_without_it()
     line = encode_event(restarted)
     assert line == "N2,expert" and decode_event(line) == restarted
     shown = event_view(restarted, 0)
-    assert shown == {"type": "match_restarted", "series": 2, "ai_level": "expert"}
+    assert shown == {"type": "match_restarted", "series": 2, "ai_level": "expert", **NO_SEEDS}
     assert event_from_dict(restarted.to_dict()) == restarted
     # A restart that keeps the level, and every one stored before levels were recorded, is
     # stored and replayed exactly as before: `R<series>`, and null in the view.
     kept, _ = table.do(Restart(0))
     assert encode_event(kept) == "R3" and decode_event("R3") == MatchRestarted(3)
-    assert event_view(kept, 0) == {"type": "match_restarted", "series": 3, "ai_level": None}
+    shown = event_view(kept, 0)
+    assert shown == {"type": "match_restarted", "series": 3, "ai_level": None, **NO_SEEDS}
     assert "ai_level" not in kept.to_dict()
     assert replay(table.events).to_dict() == table.state.to_dict()
 

@@ -82,8 +82,23 @@ def test_every_event_type_declares_its_public_fields():
         event = event_from_dict(payload)
         assert isinstance(type(event).PUBLIC, tuple)
         # Public fields added after these matches were stored: `by` (tables; `actor` reads
-        # it) and match_restarted's `ai_level` (null where absent).
-        added_later = {"action": {"by"}, "match_restarted": {"ai_level"}}.get(event.type, set())
+        # it), match_restarted's `ai_level` (null where absent), and those of verifiable
+        # dealing (derived: a match dealt as before shows its scheme, no seed, no commitment).
+        seeds = {"server_seed", "commitment", "next_commitment", "client_seed"}
+        added_later = {
+            "action": {"by"},
+            "match_created": {
+                "scheme",
+                "verifiable",
+                "client_seed",
+                "commitment",
+                "next_commitment",
+            },
+            "match_restarted": {"ai_level", *seeds},
+            "match_finished": {"server_seed"},
+            "player_joined": {"client_seed"},
+            "player_left": {"server_seed"},
+        }.get(event.type, set())
         assert set(event.PUBLIC) <= set(payload) | added_later
         assert set(event_view(event, 0)) == {"type", *event.PUBLIC} or event.type == "deal_ended"
         if event.type in ("match_created", "deal_started"):

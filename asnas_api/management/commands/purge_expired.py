@@ -6,13 +6,13 @@ from asnas_api.housekeeping import purge_expired
 class Command(BaseCommand):
     help = (
         "Delete rate-limit counters of closed windows, idempotency keys past their 24 hours and "
-        "expired stream tickets. "
+        "expired stream tickets and commitments. "
         "serve runs it at start; the server also runs it every ASNAS_PURGE_INTERVAL_SECONDS."
     )
 
     def handle(self, *args, **options):
-        counters, keys, tickets = purge_expired()
+        counters, keys, tickets, commitments = purge_expired()
         self.stdout.write(
-            f"Deleted {counters} rate counters, {keys} idempotency keys"
-            f" and {tickets} stream tickets."
+            f"Deleted {counters} rate counters, {keys} idempotency keys,"
+            f" {tickets} stream tickets and {commitments} commitments."
         )
