@@ -459,6 +459,26 @@ class MatchViewSet(MatchWriteViewSet):
         return StreamingHttpResponse(waiting, content_type="application/json")
 
     @extend_schema(
+        operation_id="matches_record",
+        summary="The match's record to keep: every deal, move and result you may see",
+        description="A JSON document in the format `asnas-record/1` (docs/record.md; its JSON "
+        "Schema is docs/record.schema.json): the players, how each series was dealt "
+        "(commitments, client seeds, and the server seed once revealed), every deal's dealer, "
+        "its moves with who made them (player, AI or clock), the hands you may see, the "
+        "results with exact points, and each series' end. Where a verifiable series has ended, "
+        "every hand of it, dealt again from its seeds. `manage.py import_record` plays a record "
+        "again and checks every total.",
+        responses={
+            200: OpenApiResponse(OpenApiTypes.OBJECT, description="An asnas-record/1 document."),
+            401: UNAUTHORIZED,
+            404: NOT_FOUND,
+        },
+    )
+    @action(detail=True, methods=["get"])
+    def record(self, request, match_id):
+        return Response(selectors.match_record(match=self._found()))
+
+    @extend_schema(
         operation_id="matches_stream",
         summary="Follow the match live: Server-Sent Events, one per match event",
         description="`text/event-stream`: one SSE event per match event, with `id:` its `seq`, "

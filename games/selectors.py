@@ -15,6 +15,7 @@ from games.engine import (
     legal_actions,
     observe,
 )
+from games.engine.record import build_record
 from games.models import Match
 from games.repository import LoadedMatch
 from players.models import Player
@@ -98,6 +99,26 @@ def match_events(*, match: LoadedMatch, after: int, limit: int = EVENTS_PAGE_LIM
         "has_more": len(rows) > limit,
         "events": events_seen(rows[:limit], match.viewer_seat),
     }
+
+
+def match_record(*, match: LoadedMatch) -> dict:
+    """The match's record (asnas-record/1, docs/record.md) as its reader may see it."""
+    row = match.row
+    meta = {
+        "id": str(row.id),
+        "created_at": row.created_at.isoformat(),
+        "ai_level": row.ai_level,
+        "humans": match.state.humans,
+        "seeded": row.seeded,
+        "status": match.state.status.value,
+        "version": match.state.version,
+    }
+    seats = [
+        {"seat": number, "name": seat.name, "kind": seat.kind}
+        for number, seat in enumerate(match.seats)
+    ]
+    events = repository.match_events(match_id=row.id)
+    return build_record(events, match.viewer_seat, meta, seats)
 
 
 def match_public_events(*, match_id: uuid.UUID) -> list[dict] | None:
