@@ -12,7 +12,13 @@ from rest_framework.pagination import PageNumberPagination
 from rest_framework.response import Response
 
 from edge.api import RateScopedViewSet, valid
-from edge.schema import NOT_FOUND, UNAUTHORIZED, VALIDATION_ERROR, problem_response
+from edge.schema import (
+    NOT_FOUND,
+    UNAUTHORIZED,
+    VALIDATION_ERROR,
+    ProblemSerializer,
+    problem_response,
+)
 from games import idempotency, selectors, services, streams
 from games.engine import DomainError
 from games.repository import LoadedMatch
@@ -72,6 +78,15 @@ LAST_EVENT_ID = OpenApiParameter(
     OpenApiParameter.HEADER,
     description="Resume after this seq: what a browser's EventSource sends when it "
     "reconnects. Wins over `after`.",
+)
+AFTER_REFUSED = OpenApiResponse(
+    response=ProblemSerializer,
+    description="A parameter is malformed (`errors` names it), or the resume point is past "
+    "the match's latest event (`latest` in the body is that event's seq).",
+    examples=[
+        *VALIDATION_ERROR.examples,
+        *problem_response("", "after_out_of_range").examples,
+    ],
 )
 STREAM_AUTHENTICATION = [StreamTicketAuthentication, BearerTokenAuthentication]
 STREAM_UNAUTHORIZED = problem_response(
@@ -407,11 +422,12 @@ class MatchViewSet(MatchWriteViewSet):
         "ask again with `after` set to the last seq you got. Events never show the deck, the "
         "seed, or a hand you may not see. With `wait` (a long-poll, up to 30 s), an answer "
         "that would have no events waits until one is written, and answers it at once, or "
-        "answers with none when the time is up.",
+        "answers with none when the time is up. An `after` past the match's latest event is "
+        "400 `after_out_of_range`, with that event's seq as `latest`.",
         parameters=[EventsQuerySerializer],
         responses={
             200: MatchEventsSerializer,
-            400: VALIDATION_ERROR,
+            400: AFTER_REFUSED,
             401: UNAUTHORIZED,
             404: NOT_FOUND,
         },
@@ -420,13 +436,14 @@ class MatchViewSet(MatchWriteViewSet):
     def events(self, request, match_id):
         query = valid(EventsQuerySerializer, request.query_params)
         match = self._found()
-        page = selectors.match_events(match=match, after=query["after"])
+        after = selectors.match_cursor(match=match, after=query["after"])
+        page = selectors.match_events(match=match, after=after)
         if page["events"] or not query["wait"]:
             return Response(page)
         # The wait runs on the event loop after this thread has answered, holding neither a
         # thread nor a database connection; the body is sent when known.
         waiting = streams.long_poll(
-            match=match, player=request.user, after=query["after"], wait=query["wait"]
+            match=match, player=request.user, after=after, wait=query["wait"]
         )
         return StreamingHttpResponse(waiting, content_type="application/json")
 
@@ -438,7 +455,10 @@ class MatchViewSet(MatchWriteViewSet):
         "a card you may not see). First every event after `after` (or the `Last-Event-ID` "
         "header, which wins), then each new one as it is written, with no gap and no "
         "duplicate; a comment line at least every 15 s; the stream ends after "
-        "`match_finished` (or the `player_left` that abandons the match). Authenticate with "
+        "`match_finished` (or the `player_left` that abandons the match), whatever its "
+        "resume point: at once when that is the latest event of a match that is over. A "
+        "resume point past the latest event is 400 `after_out_of_range`, with that event's "
+        "seq as `latest`. Authenticate with "
         "the bearer token, or, where no header can be sent (a browser's EventSource), with a "
         "`ticket` from POST /stream-tickets. Errors before the stream starts are problem "
         "bodies.",
@@ -448,7 +468,7 @@ class MatchViewSet(MatchWriteViewSet):
                 match_event_field(),
                 description="Server-Sent Events; each `data:` line is one MatchEvent.",
             ),
-            400: VALIDATION_ERROR,
+            400: AFTER_REFUSED,
             401: STREAM_UNAUTHORIZED,
             404: NOT_FOUND,
         },
@@ -459,7 +479,9 @@ class MatchViewSet(MatchWriteViewSet):
         if "Last-Event-ID" in request.headers:
             query["after"] = request.headers["Last-Event-ID"]
         after = valid(StreamQuerySerializer, query)["after"]
-        return streams.event_stream_response(streams.match_stream(match=self._found(), after=after))
+        match = self._found()
+        after = selectors.match_cursor(match=match, after=after)
+        return streams.event_stream_response(streams.match_stream(match=match, after=after))
 
     @extend_schema(
         operation_id="matches_hint",

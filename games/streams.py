@@ -75,12 +75,18 @@ def _ends_match(event: dict) -> bool:
 
 
 async def match_stream(*, match: LoadedMatch, after: int) -> AsyncIterator[str]:
-    """Every event after seq `after` as the viewer may see it, then each new one as it is
-    written, until the match ends. A comment line at least every heartbeat."""
+    """Every event after seq `after` (checked by selectors.match_cursor) as the viewer may
+    see it, then each new one as it is written, until the match ends: the stream ends after
+    the first event that ends it, and one opened on a match already over ends at the latest
+    event there was then (at once when `after` is that event), so that no stream waits for
+    an end that came before it."""
     with notices.watching(match_id=str(match.row.id)) as waiter:
         yield HEARTBEAT  # the client knows the stream is open
         last = after
-        if match.state.status in ENDED and last >= match.row.version:
+        # A finished match may have events after its match_finished (stored before leaving a
+        # finished match was refused), and a restart may follow any time: the end is here.
+        over_at = match.row.version if match.state.status in ENDED else None
+        if last == over_at:
             return
         while True:
             # Taken before the read: a notice that comes during it rings again.
@@ -93,10 +99,10 @@ async def match_stream(*, match: LoadedMatch, after: int) -> AsyncIterator[str]:
             for event in page["events"]:
                 yield sse(event["type"], event, event["seq"])
                 last = event["seq"]
+                if _ends_match(event) or last == over_at:
+                    return
             if page["has_more"]:
                 continue
-            if page["events"] and _ends_match(page["events"][-1]):
-                return
             while not await waiter.wait(settings.ASNAS_STREAM_HEARTBEAT_SECONDS):
                 yield HEARTBEAT
 

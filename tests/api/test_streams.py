@@ -76,6 +76,57 @@ def test_a_bad_resume_point_is_a_400_before_the_stream_starts(client, new_match,
     assert_problem(response, 400, "validation_error")
 
 
+@pytest.mark.parametrize("past", [1, 50, "max"])
+@pytest.mark.parametrize(
+    ("path", "header"),
+    [
+        ("stream?after={after}", False),
+        ("stream", True),
+        ("stream?after=0", True),
+        ("events?after={after}", False),
+        ("events?after={after}&wait=5", False),
+    ],
+)
+def test_a_resume_point_past_the_latest_event_is_a_400_that_names_the_latest(
+    client, new_match, live, path, header, past
+):
+    """Read from a seq the match has not reached, a stream would skip every event up to it
+    as they come, and a long-poll would wait for one past it: the stream, the long-poll and
+    `events` all refuse it, before anything is sent, with the seq to resume after."""
+    view = new_match(seed=3)
+
+    def get(after: int):
+        headers = bearer(client.token) | ({"Last-Event-ID": str(after)} if header else {})
+        return live.get(f"/api/v1/matches/{view['id']}/{path.format(after=after)}", headers)
+
+    after = 2**31 - 1 if past == "max" else view["version"] + past
+    body = assert_problem(get(after), 400, "after_out_of_range")
+    assert body["latest"] == view["version"]
+    assert str(after) in body["detail"]
+    if path.startswith("events"):  # at the latest event itself, answered as before
+        assert get(view["version"]).status_code == 200
+
+
+def test_a_stream_ends_after_match_finished_though_events_follow_it(client, new_match, live):
+    """A resigned match restarted at once: its match_finished is not its latest event, and a
+    stream that reads past it still ends there, whatever its cursor."""
+    view = new_match(seed=3)
+    url = f"/api/v1/matches/{view['id']}"
+    finished = client.post(f"{url}/resign", {}, format="json").json()
+    client.post(f"{url}/restart", {}, format="json")
+    end = finished["version"]
+    for after in (0, end - 1):
+        stream = live.follow(f"{url}/stream?after={after}", bearer(client.token))
+        sent = [m for m in stream.result(timeout=10) if is_event(m)]  # ends by itself
+        assert [m["id"] for m in sent] == list(range(after + 1, end + 1))
+        assert sent[-1]["event"] == "match_finished"
+    # Resumed after that end, it follows the new series.
+    stream = live.follow(
+        f"{url}/stream", bearer(client.token) | {"Last-Event-ID": str(end)}, until=is_event
+    )
+    assert [m["event"] for m in stream.result(timeout=10) if is_event(m)] == ["match_restarted"]
+
+
 def test_a_stream_needs_a_token_or_ticket_and_a_match_of_yours(client, make_client, new_match):
     view = new_match()
     url = f"/api/v1/matches/{view['id']}/stream"
