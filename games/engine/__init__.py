@@ -22,6 +22,7 @@ from .events import (
     PlayerJoined,
     PlayerLeft,
     Resigned,
+    SeatFreed,
     SeatResult,
     event_from_dict,
 )
@@ -74,6 +75,7 @@ __all__ = [
     "Resigned",
     "Restart",
     "RuleError",
+    "SeatFreed",
     "SeatResult",
     "SeatView",
     "StartMatch",

@@ -15,6 +15,7 @@ A line is a type letter, then comma-separated fields in the order of the event's
   S<seat>                                           resigned
   J<seat>,<name as a JSON string>                   player_joined
   L<seat>,<abandoned 0 or 1>                        player_left
+  V<seat>                                           seat_freed
 Stored lines are never rewritten: a new event type takes a new letter, and a changed event a
 new letter too, so that every line ever stored still decodes the same.
 """
@@ -33,6 +34,7 @@ from .events import (
     PlayerJoined,
     PlayerLeft,
     Resigned,
+    SeatFreed,
     SeatResult,
 )
 from .state import Outcome
@@ -60,8 +62,8 @@ _CATEGORY_NAME = {letter: name for name, letter in _CATEGORY.items()}
 # these events in the stored text without decoding every line.
 CLOCK_ACTION_LINE = "B.*,c"
 """An action the clock took."""
-SEAT_CHANGE_LINE = "[JL].*"
-"""A player_joined or player_left."""
+SEAT_CHANGE_LINE = "[JLV].*"
+"""A player_joined, player_left or seat_freed."""
 
 
 def _cards(cards) -> str:
@@ -109,6 +111,8 @@ def encode(event: Event) -> str:
             return f"J{event.seat},{json.dumps(event.name)}"
         case PlayerLeft():
             return f"L{event.seat},{int(event.abandoned)}"
+        case SeatFreed():
+            return f"V{event.seat}"
     raise TypeError(f"not an event: {event!r}")
 
 
@@ -171,4 +175,7 @@ def decode(line: str) -> Event:
         case "L":
             seat, abandoned = fields
             return PlayerLeft(int(seat), abandoned == "1")
+        case "V":
+            (seat,) = fields
+            return SeatFreed(int(seat))
     raise KeyError(f"unknown event letter {kind!r}")

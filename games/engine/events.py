@@ -282,6 +282,24 @@ class PlayerLeft:
         return cls(seat=data["seat"], abandoned=data["abandoned"])
 
 
+@dataclass(frozen=True, slots=True)
+class SeatFreed:
+    """A human other than the owner left a table before its first deal: the seat is open
+    again, and the next join takes it (the same human may). Leaving after deal 1 has started
+    is `player_left`, and stored logs from before this event replay as they always did."""
+
+    type: ClassVar[str] = "seat_freed"
+    PUBLIC: ClassVar[tuple[str, ...]] = ("seat",)
+    seat: int
+
+    def to_dict(self) -> dict:
+        return {"type": self.type, "seat": self.seat}
+
+    @classmethod
+    def from_dict(cls, data: dict) -> "SeatFreed":
+        return cls(seat=data["seat"])
+
+
 Event = (
     MatchCreated
     | DealStarted
@@ -292,6 +310,7 @@ Event = (
     | Resigned
     | PlayerJoined
     | PlayerLeft
+    | SeatFreed
 )
 
 EVENT_TYPES: dict[str, type] = {
@@ -306,6 +325,7 @@ EVENT_TYPES: dict[str, type] = {
         Resigned,
         PlayerJoined,
         PlayerLeft,
+        SeatFreed,
     )
 }
 

@@ -24,6 +24,7 @@ from .events import (
     PlayerJoined,
     PlayerLeft,
     Resigned,
+    SeatFreed,
     SeatResult,
 )
 from .hands import evaluate
@@ -308,23 +309,31 @@ def _decide_join(state: MatchState, command: Join) -> list[Event]:
     if state.status is not _WAITING:
         _require_started(state)
         raise RuleError("match_full", "Every seat of this table is taken.")
-    seat = state.joined
+    seat = state.open_seat()
     events: list[Event] = [PlayerJoined(seat, command.name)]
-    if seat == state.humans - 1:
+    if all(other == seat or state.seated(other) for other in range(state.humans)):
         events.append(_deal(state.seed, 1, 1, None))
     return events
 
 
 def _decide_leave(state: MatchState, command: Leave) -> list[Event]:
+    """Before deal 1 a guest's seat is freed for the next join, and the owner's leaving closes
+    the table; after it the AI plays the seat, and the last human to leave abandons the
+    match. A finished match is over for everyone: leaving it would change nothing."""
     seat = command.seat
     _require_seat(seat)
-    if state.status is _NOT_STARTED:
+    if state.status is _NOT_STARTED or state.status is _ABANDONED:
         _require_started(state)
-    if seat >= state.joined or state.left[seat]:
+    if not state.seated(seat) or state.left[seat]:
         raise RuleError("not_seated", f"No human sits at seat {seat}.")
-    present = [other for other in range(state.joined) if not state.left[other]]
-    abandoned = present == [seat] and state.status is not _FINISHED
-    return [PlayerLeft(seat, abandoned)]
+    if state.status is _FINISHED:
+        raise RuleError("match_finished", "The match is finished; there is nothing to leave.")
+    if state.status is _WAITING:
+        return [PlayerLeft(seat, abandoned=True)] if seat == 0 else [SeatFreed(seat)]
+    present = [
+        other for other in range(state.joined) if state.seated(other) and not state.left[other]
+    ]
+    return [PlayerLeft(seat, abandoned=present == [seat])]
 
 
 def _decide_restart(state: MatchState, command: Restart) -> list[Event]:
@@ -368,7 +377,13 @@ def _evolve_created(state: MatchState, event: MatchCreated) -> None:
 
 
 def _evolve_joined(state: MatchState, event: PlayerJoined) -> None:
-    state.joined = event.seat + 1
+    # The next seat never handed out, or one freed before deal 1.
+    state.joined = max(state.joined, event.seat + 1)
+    state.vacated[event.seat] = False
+
+
+def _evolve_freed(state: MatchState, event: SeatFreed) -> None:
+    state.vacated[event.seat] = True
 
 
 def _evolve_left(state: MatchState, event: PlayerLeft) -> None:
@@ -441,6 +456,7 @@ _EVOLVERS = {
     Resigned: _evolve_resigned,
     PlayerJoined: _evolve_joined,
     PlayerLeft: _evolve_left,
+    SeatFreed: _evolve_freed,
 }
 
 
