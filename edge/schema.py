@@ -303,7 +303,7 @@ FIELD_DOCS = {
 COMPONENT_DOCS = {
     "MatchEvent": "One event of a match, as you may see it: its `type` says which of the "
     "members it is (match_created, deal_started, action, deal_ended, match_restarted, "
-    "resigned, match_finished).",
+    "resigned, match_finished, player_joined, player_left, seat_freed).",
 }
 
 

@@ -336,13 +336,14 @@ class MatchViewSet(MatchWriteViewSet):
         "progress is abandoned and counts for nobody. The answer's events are `resigned` and "
         "`match_finished`, whose winners are the leaders among the AI seats: you are never "
         "among them. `restart` starts a new series afterwards, as after any finished match. At "
-        "a shared table, resigning is leaving (see `leave`): the others play on.",
+        "a shared table, resigning is leaving (see `leave`).",
         request=VersionSerializer,
         parameters=[IDEMPOTENCY_KEY],
         responses=move_responses(
-            "The match is already finished, or the version is stale.",
+            "The match is already finished or abandoned, or the version is stale.",
             "match_finished",
             "not_seated",
+            "match_abandoned",
         ),
     )
     @action(detail=True, methods=["post"])
@@ -360,10 +361,12 @@ class MatchViewSet(MatchWriteViewSet):
     @extend_schema(
         operation_id="matches_join",
         summary="Take the next open seat of a table",
-        description="With the `invite` its owner shares, you sit at the next human seat and "
-        "the answer is your view (`your_seat` set) with a `player_joined` event. When you "
-        "take the last seat, deal 1 starts, and the AI seats that act before a human have "
-        "acted. A wrong invite is 404, as for a match that does not exist.",
+        description="With the `invite` its owner shares, you sit at the next open human seat "
+        "(the lowest one a guest left before deal 1, else the next one never taken) and the "
+        "answer is your view (`your_seat` set) with a `player_joined` event. When you take the "
+        "last seat, deal 1 starts, and the AI seats that act before a human have acted. A "
+        "table its owner left before deal 1 is 409 `match_abandoned`. A wrong invite is 404, "
+        "as for a match that does not exist.",
         request=JoinSerializer,
         parameters=[IDEMPOTENCY_KEY],
         responses={
@@ -372,7 +375,7 @@ class MatchViewSet(MatchWriteViewSet):
             401: UNAUTHORIZED,
             404: NOT_FOUND,
             409: problem_response(
-                "Every seat is taken, you sit there already, or everyone left.",
+                "Every seat is taken, you sit there already, or the table was closed or abandoned.",
                 "match_full",
                 "already_seated",
                 "match_abandoned",
@@ -395,13 +398,23 @@ class MatchViewSet(MatchWriteViewSet):
 
     @extend_schema(
         operation_id="matches_leave",
-        summary="Leave the match: the AI plays your seat from now on",
-        description="Records `player_left`. You can still read the match, but no longer act. "
-        "When the last human leaves an unfinished match, it ends `abandoned`: nobody plays it "
-        "any more and it has no winners.",
+        summary="Leave the match: before deal 1 your seat is freed, after it the AI plays it",
+        description="At a table still `waiting`, a guest's leave records `seat_freed`: the "
+        "seat is open again for anyone's join, yours too, and you no longer sit there (the "
+        "match is then 404 to you); the owner's leave closes the table (`player_left` with "
+        "`abandoned`), and nobody can join it. Once deal 1 has started, it records "
+        "`player_left`: the AI plays your seat, and you can still read the match but no "
+        "longer act. When the last human leaves an unfinished match, it ends `abandoned`: "
+        "nobody plays it any more and it has no winners. A finished match is 409 "
+        "`match_finished` and records nothing.",
         request=VersionSerializer,
         parameters=[IDEMPOTENCY_KEY],
-        responses=move_responses("You left already, or the version is stale.", "not_seated"),
+        responses=move_responses(
+            "You left already, the match is finished or abandoned, or the version is stale.",
+            "not_seated",
+            "match_finished",
+            "match_abandoned",
+        ),
     )
     @action(detail=True, methods=["post"])
     def leave(self, request, match_id):

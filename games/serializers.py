@@ -316,6 +316,14 @@ class PlayerLeftEventSerializer(serializers.Serializer):
     )
 
 
+class SeatFreedEventSerializer(serializers.Serializer):
+    seq = serializers.IntegerField()
+    type = _event_type("seat_freed")
+    seat = serializers.IntegerField(
+        help_text="The seat its human left before deal 1: open again, for the next join."
+    )
+
+
 def match_event_field() -> PolymorphicProxySerializer:
     """One event of the `oneOf` MatchEvent, discriminated on `type` (a new field each time:
     DRF binds a field to one parent)."""
@@ -331,6 +339,7 @@ def match_event_field() -> PolymorphicProxySerializer:
             "resigned": ResignedEventSerializer,
             "player_joined": PlayerJoinedEventSerializer,
             "player_left": PlayerLeftEventSerializer,
+            "seat_freed": SeatFreedEventSerializer,
         },
         resource_type_field_name="type",
         many=False,

@@ -74,6 +74,12 @@ def _ends_match(event: dict) -> bool:
     )
 
 
+def _ends_stream(event: dict, viewer: int | None) -> bool:
+    """The match ended, or the viewer's own seat was freed: whoever sits there next must
+    not be followed with the leaver's eyes (their cards would show)."""
+    return _ends_match(event) or (event["type"] == "seat_freed" and event["seat"] == viewer)
+
+
 async def match_stream(*, match: LoadedMatch, after: int) -> AsyncIterator[str]:
     """Every event after seq `after` (checked by selectors.match_cursor) as the viewer may
     see it, then each new one as it is written, until the match ends: the stream ends after
@@ -99,7 +105,7 @@ async def match_stream(*, match: LoadedMatch, after: int) -> AsyncIterator[str]:
             for event in page["events"]:
                 yield sse(event["type"], event, event["seq"])
                 last = event["seq"]
-                if _ends_match(event) or last == over_at:
+                if _ends_stream(event, match.viewer_seat) or last == over_at:
                     return
             if page["has_more"]:
                 continue
@@ -107,11 +113,11 @@ async def match_stream(*, match: LoadedMatch, after: int) -> AsyncIterator[str]:
                 yield HEARTBEAT
 
 
-def _events_now(*, match_id: str, player: Player, after: int) -> dict:
-    """The `events` answer as a request made now would get it."""
-    return selectors.match_events(
-        match=selectors.match_get(match_id=match_id, player=player), after=after
-    )
+def _events_now(*, match_id: str, player: Player, after: int) -> dict | None:
+    """The `events` answer as a request made now would get it; None once the player no
+    longer sits at the match (their seat was freed before deal 1)."""
+    match = selectors.match_get(match_id=match_id, player=player)
+    return None if match is None else selectors.match_events(match=match, after=after)
 
 
 async def long_poll(*, match: LoadedMatch, player: Player, after: int, wait: float):
@@ -122,11 +128,15 @@ async def long_poll(*, match: LoadedMatch, player: Player, after: int, wait: flo
     with notices.watching(match_id=match_id) as waiter:
         while True:
             waiter.take()
+            nothing = {"version": match.row.version, "has_more": False, "events": []}
             try:
                 page = await read(_events_now, match_id=match_id, player=player, after=after)
             except DATABASE_FAILURES:
                 # Answered 200 already: say "nothing yet", and the next poll gets the 503.
-                page = {"version": match.row.version, "has_more": False, "events": []}
+                page = nothing
+                break
+            if page is None:  # no longer seated: nothing to see, as the next poll's 404 says
+                page = nothing
                 break
             if page["events"] or not await waiter.wait(deadline - time.monotonic()):
                 break

@@ -85,6 +85,9 @@ class TableState:
             self.log.append(f"{names[event['seat']]} left; the AI plays their seat.")
             if event["abandoned"]:
                 self.log.append("Every human has left: the match is abandoned.")
+        elif kind == "seat_freed":
+            # The view is read after the leave: the seat names nobody any more.
+            self.log.append(f"Seat {event['seat']} is open again: its human left before deal 1.")
 
     def render(
         self,

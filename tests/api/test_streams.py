@@ -163,6 +163,22 @@ def test_the_stream_closes_after_match_finished_with_no_gap_or_duplicate_under_w
     assert again.result(timeout=10) == [{"comment": "keep-alive"}]
 
 
+def test_a_leaver_s_stream_ends_at_their_seat_freed(make_client, live):
+    """Whoever takes the seat next must not be followed with the leaver's eyes: once deal 1
+    is on, the seat's cards would show in their stream."""
+    roya, babak, nima = make_client("Roya"), make_client("Babak"), make_client("Nima")
+    view = roya.post("/api/v1/matches", {"humans": 3, "seed": 2}, format="json").json()
+    url = f"/api/v1/matches/{view['id']}"
+    babak.post(f"{url}/join", {"invite": view["invite"]}, format="json")
+    stream = live.follow(f"{url}/stream?after=2", bearer(babak.token))
+    live.wait_listening()
+    assert babak.post(f"{url}/leave", {}, format="json").status_code == 200
+    sent = [m for m in stream.result(timeout=10) if is_event(m)]  # ends by itself
+    assert [(m["event"], m["json"]["seat"]) for m in sent] == [("seat_freed", 1)]
+    joined = nima.post(f"{url}/join", {"invite": view["invite"]}, format="json").json()
+    assert joined["your_seat"] == 1 and joined["status"] == "waiting"
+
+
 def test_an_idle_stream_sends_a_comment_every_heartbeat(client, new_match, live, settings):
     settings.ASNAS_STREAM_HEARTBEAT_SECONDS = 0.2
     view = new_match(humans=2)  # waits for its second human: no event comes
