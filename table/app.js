@@ -433,7 +433,13 @@ async function show(answer, events) {
     if (event.type === "player_joined") Object.assign(view.seats[event.seat], { name: event.name });
     if (event.type === "player_left") Object.assign(view.seats[event.seat], { away: true });
     if (event.type === "seat_freed") Object.assign(view.seats[event.seat], { name: null });
-    if (!["action", "player_joined", "player_left", "seat_freed"].includes(event.type)) continue;
+    if (
+      event.type !== "action" &&
+      event.type !== "player_joined" &&
+      event.type !== "player_left" &&
+      event.type !== "seat_freed"
+    )
+      continue;
     // Your own move is in the answer already, unless the clock made it for you.
     if (event.type === "action" && event.seat === view.your_seat && event.by !== "clock") continue;
     const seat = view.seats[event.seat];
