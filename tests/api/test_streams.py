@@ -10,6 +10,8 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
+from games import repository
+from games.engine import PlayerLeft, evolve
 from players.models import StreamTicket
 from tests.api.play import play_match
 from tests.api.problems import assert_problem
@@ -161,6 +163,23 @@ def test_the_stream_closes_after_match_finished_with_no_gap_or_duplicate_under_w
     # A stream of a finished match, resumed after its end, ends at once.
     again = live.follow(url, bearer(client.token) | {"Last-Event-ID": str(listed[-1]["seq"])})
     assert again.result(timeout=10) == [{"comment": "keep-alive"}]
+
+
+def test_a_stream_of_a_match_over_ends_at_its_latest_event_stored_after_the_end(
+    client, new_match, live
+):
+    """Before leaving a finished match was refused, it stored a player_left after the
+    match_finished: a stream resumed between the two, or at the latest, still ends."""
+    view = new_match(seed=3)
+    url = f"/api/v1/matches/{view['id']}"
+    end = client.post(f"{url}/resign", {}, format="json").json()["version"]
+    match = repository.match_load(match_id=view["id"], player=client.player, lock=True)
+    left = PlayerLeft(0)
+    repository.match_append(match=match, events=[left], state=evolve(match.state, left))
+    resumed = live.follow(f"{url}/stream?after={end}", bearer(client.token))
+    assert [m["event"] for m in resumed.result(timeout=10) if is_event(m)] == ["player_left"]
+    at_the_latest = live.follow(f"{url}/stream?after={end + 1}", bearer(client.token))
+    assert at_the_latest.result(timeout=10) == [{"comment": "keep-alive"}]
 
 
 def test_a_leaver_s_stream_ends_at_their_seat_freed(make_client, live):
