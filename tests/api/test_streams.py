@@ -366,6 +366,20 @@ def test_a_long_poll_answers_as_soon_as_an_event_is_written(client, new_match, l
     assert elapsed < 10  # woken, not timed out at 20 s
 
 
+def test_a_long_poll_of_a_guest_whose_seat_was_freed_answers_with_no_events(make_client, live):
+    roya, babak = make_client("Roya"), make_client("Babak")
+    view = roya.post("/api/v1/matches", {"humans": 3}, format="json").json()
+    url = f"/api/v1/matches/{view['id']}"
+    version = babak.post(f"{url}/join", {"invite": view["invite"]}, format="json").json()["version"]
+    polled = live.poll(f"{url}/events?after={version}&wait=20", bearer(babak.token))
+    live.wait_listening()
+    time.sleep(0.5)
+    assert babak.post(f"{url}/leave", {}, format="json").status_code == 200
+    status, body = polled.result(timeout=30)
+    assert (status, body) == (200, {"version": version, "has_more": False, "events": []})
+    assert_problem(babak.get(f"{url}/events?after={version}"), 404, "not_found")
+
+
 def test_a_long_poll_with_nothing_new_answers_empty_after_its_wait(client, new_match, live):
     view = new_match(seed=3)
     url = f"/api/v1/matches/{view['id']}/events?after={view['version']}&wait=1"
