@@ -16,7 +16,10 @@ from typing import ClassVar
 from .cards import HUMAN_SEAT
 
 RULES_VERSION = 1
-"""Raise it whenever a rule changes what `decide` does; `match_created` records it."""
+"""Raise it whenever a rule changes what `decide` does in a way its events cannot tell apart;
+`match_created` records it. A change that comes with an event of its own needs none: freeing
+a seat before deal 1 (seat_freed) replaced a player_left that evolve still applies as before,
+so every stored match replays the same and a new match is still created as before."""
 
 
 @dataclass(frozen=True, slots=True)
