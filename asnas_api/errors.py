@@ -60,7 +60,7 @@ def exception_handler(exc, context):
     if isinstance(exc, DomainError):
         entry = PROBLEMS[exc.code]  # a code missing from the registry is a bug: a 500
         headers = {"Retry-After": str(entry.retry_after)} if entry.retry_after else None
-        body = problem(entry.status, exc.code, exc.detail)
+        body = problem(entry.status, exc.code, exc.detail, **exc.fields)
         return Response(body, status=entry.status, headers=headers)
     # DRF's own handler turns Http404, PermissionDenied and APIExceptions into responses
     # with the right status and headers (WWW-Authenticate, Retry-After); only the body changes.

@@ -21,6 +21,9 @@ class Problem:
     """Seconds for the Retry-After header, where a retry soon may succeed."""
     framework: bool = False
     """Raised by DRF or Django rather than by a DomainError."""
+    fields: tuple[tuple[str, object], ...] = ()
+    """The body's fields beside the usual ones, with example values (ProblemSerializer
+    documents them)."""
 
     @property
     def title(self) -> str:
@@ -159,6 +162,13 @@ PROBLEMS: dict[str, Problem] = {
         "Any other request refused before the API reads it.",
         "The request is malformed.",
         framework=True,
+    ),
+    "after_out_of_range": Problem(
+        400,
+        "`after` or `Last-Event-ID` is past the match's latest event (of `events`, its long-poll"
+        " or `stream`); `latest` is that event's seq.",
+        "after is 55, but the match's latest event is 5.",
+        fields=(("latest", 5),),
     ),
     "invalid_idempotency_key": Problem(
         400,

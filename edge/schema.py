@@ -27,6 +27,11 @@ class ProblemSerializer(serializers.Serializer):
     code = serializers.CharField(help_text="Stable and machine-readable, e.g. not_your_turn.")
     detail = serializers.CharField(help_text="For people.")
     errors = FieldErrorSerializer(many=True, required=False, help_text="Validation errors only.")
+    latest = serializers.IntegerField(
+        required=False,
+        help_text="`after_out_of_range` only: the seq of the match's latest event, the "
+        "furthest a client can resume after.",
+    )
     request_id = serializers.CharField(
         help_text="This request's id, also in the X-Request-ID header and the access log."
     )
@@ -46,6 +51,7 @@ def problem_response(description: str, *codes: str | tuple[str, str]) -> OpenApi
                     PROBLEMS[code].status,
                     code,
                     detail or PROBLEMS[code].example,
+                    **dict(PROBLEMS[code].fields),
                     request_id=EXAMPLE_REQUEST_ID,
                 ),
                 response_only=True,

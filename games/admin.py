@@ -39,6 +39,7 @@ from games.engine import (
     PlayerJoined,
     PlayerLeft,
     Resigned,
+    SeatFreed,
     decode_event,
     evaluate,
     evolve,
@@ -66,8 +67,9 @@ def readable(word: str) -> str:
 
 
 def _seat(seat: int, names: dict[int, str]) -> str:
-    """ "seat 2 (Shirin)": the number the events use, and the name people know."""
-    return f"seat {seat} ({names[seat]})" if seat in names else f"seat {seat}"
+    """ "seat 2 (Shirin)": the number the events use, and the name people know (none at an
+    open seat)."""
+    return f"seat {seat} ({names[seat]})" if names.get(seat) else f"seat {seat}"
 
 
 def _seats(seats, names: dict[int, str]) -> str:
@@ -118,6 +120,8 @@ def describe(event: Event, deal: str | None, names: dict[int, str] | None = None
         case PlayerLeft():
             text = f"{_seat(event.seat, names)} leaves; the AI plays the seat"
             return text + (" · match abandoned" if event.abandoned else "")
+        case SeatFreed():
+            return f"{_seat(event.seat, names)} leaves before deal 1; the seat is open again"
         case _:
             # A type with no phrasing of its own yet: what the catalogue says it means.
             return event.DOC
@@ -225,7 +229,8 @@ class OneSeriesInline(PreparedInline):
 
 class SeatInline(PreparedInline):
     """Who sat where: each seat's player, when a human took it and left it (read from the
-    player_joined and player_left events), and whether they are away now."""
+    player_joined, player_left and seat_freed events: a seat freed and taken again shows
+    its latest join), and whether they are away now."""
 
     model = Seat
     fields = ("number", "player_name", "kind", "player_id", "joined", "left", "away")
@@ -237,7 +242,11 @@ class SeatInline(PreparedInline):
         left = {}
         for _, created_at, line in match_lines_matching(match_id=match.pk, line=SEAT_CHANGE_LINE):
             event = decode_event(line)
-            (joined if isinstance(event, PlayerJoined) else left)[event.seat] = created_at
+            if isinstance(event, PlayerJoined):
+                joined[event.seat] = created_at
+                left.pop(event.seat, None)
+            else:
+                left[event.seat] = created_at
         for seat in seats:
             human = seat.number < state.humans
             seat.joined_at = joined.get(seat.number) if human else None

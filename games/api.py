@@ -13,7 +13,13 @@ from rest_framework.pagination import PageNumberPagination
 from rest_framework.response import Response
 
 from edge.api import RateScopedViewSet, valid
-from edge.schema import NOT_FOUND, UNAUTHORIZED, VALIDATION_ERROR, problem_response
+from edge.schema import (
+    NOT_FOUND,
+    UNAUTHORIZED,
+    VALIDATION_ERROR,
+    ProblemSerializer,
+    problem_response,
+)
 from games import idempotency, selectors, services, streams
 from games.engine import DomainError
 from games.repository import LoadedMatch
@@ -29,6 +35,7 @@ from games.serializers import (
     MatchCreateSerializer,
     MatchEventsSerializer,
     MatchListQuerySerializer,
+    MatchRecordSerializer,
     MatchSummarySerializer,
     MatchViewSerializer,
     MatchWriteViewSerializer,
@@ -77,6 +84,15 @@ LAST_EVENT_ID = OpenApiParameter(
     OpenApiParameter.HEADER,
     description="Resume after this seq: what a browser's EventSource sends when it "
     "reconnects. Wins over `after`.",
+)
+AFTER_REFUSED = OpenApiResponse(
+    response=ProblemSerializer,
+    description="A parameter is malformed (`errors` names it), or the resume point is past "
+    "the match's latest event (`latest` in the body is that event's seq).",
+    examples=[
+        *VALIDATION_ERROR.examples,
+        *problem_response("", "after_out_of_range").examples,
+    ],
 )
 STREAM_AUTHENTICATION = [StreamTicketAuthentication, BearerTokenAuthentication]
 STREAM_UNAUTHORIZED = problem_response(
@@ -346,13 +362,14 @@ class MatchViewSet(MatchWriteViewSet):
         "progress is abandoned and counts for nobody. The answer's events are `resigned` and "
         "`match_finished`, whose winners are the leaders among the AI seats: you are never "
         "among them. `restart` starts a new series afterwards, as after any finished match. At "
-        "a shared table, resigning is leaving (see `leave`): the others play on.",
+        "a shared table, resigning is leaving (see `leave`).",
         request=VersionSerializer,
         parameters=[IDEMPOTENCY_KEY],
         responses=move_responses(
-            "The match is already finished, or the version is stale.",
+            "The match is already finished or abandoned, or the version is stale.",
             "match_finished",
             "not_seated",
+            "match_abandoned",
         ),
     )
     @action(detail=True, methods=["post"])
@@ -370,10 +387,12 @@ class MatchViewSet(MatchWriteViewSet):
     @extend_schema(
         operation_id="matches_join",
         summary="Take the next open seat of a table",
-        description="With the `invite` its owner shares, you sit at the next human seat and "
-        "the answer is your view (`your_seat` set) with a `player_joined` event. When you "
-        "take the last seat, deal 1 starts, and the AI seats that act before a human have "
-        "acted. A wrong invite is 404, as for a match that does not exist.",
+        description="With the `invite` its owner shares, you sit at the next open human seat "
+        "(the lowest one a guest left before deal 1, else the next one never taken) and the "
+        "answer is your view (`your_seat` set) with a `player_joined` event. When you take the "
+        "last seat, deal 1 starts, and the AI seats that act before a human have acted. A "
+        "table its owner left before deal 1 is 409 `match_abandoned`. A wrong invite is 404, "
+        "as for a match that does not exist.",
         request=JoinSerializer,
         parameters=[IDEMPOTENCY_KEY],
         responses={
@@ -382,7 +401,7 @@ class MatchViewSet(MatchWriteViewSet):
             401: UNAUTHORIZED,
             404: NOT_FOUND,
             409: problem_response(
-                "Every seat is taken, you sit there already, or everyone left.",
+                "Every seat is taken, you sit there already, or the table was closed or abandoned.",
                 "match_full",
                 "already_seated",
                 "match_abandoned",
@@ -408,13 +427,23 @@ class MatchViewSet(MatchWriteViewSet):
 
     @extend_schema(
         operation_id="matches_leave",
-        summary="Leave the match: the AI plays your seat from now on",
-        description="Records `player_left`. You can still read the match, but no longer act. "
-        "When the last human leaves an unfinished match, it ends `abandoned`: nobody plays it "
-        "any more and it has no winners.",
+        summary="Leave the match: before deal 1 your seat is freed, after it the AI plays it",
+        description="At a table still `waiting`, a guest's leave records `seat_freed`: the "
+        "seat is open again for anyone's join, yours too, and you no longer sit there (the "
+        "match is then 404 to you); the owner's leave closes the table (`player_left` with "
+        "`abandoned`), and nobody can join it. Once deal 1 has started, it records "
+        "`player_left`: the AI plays your seat, and you can still read the match but no "
+        "longer act. When the last human leaves an unfinished match, it ends `abandoned`: "
+        "nobody plays it any more and it has no winners. A finished match is 409 "
+        "`match_finished` and records nothing.",
         request=VersionSerializer,
         parameters=[IDEMPOTENCY_KEY],
-        responses=move_responses("You left already, or the version is stale.", "not_seated"),
+        responses=move_responses(
+            "You left already, the match is finished or abandoned, or the version is stale.",
+            "not_seated",
+            "match_finished",
+            "match_abandoned",
+        ),
     )
     @action(detail=True, methods=["post"])
     def leave(self, request, match_id):
@@ -435,11 +464,12 @@ class MatchViewSet(MatchWriteViewSet):
         "ask again with `after` set to the last seq you got. Events never show the deck, the "
         "seed, or a hand you may not see. With `wait` (a long-poll, up to 30 s), an answer "
         "that would have no events waits until one is written, and answers it at once, or "
-        "answers with none when the time is up.",
+        "answers with none when the time is up. An `after` past the match's latest event is "
+        "400 `after_out_of_range`, with that event's seq as `latest`.",
         parameters=[EventsQuerySerializer],
         responses={
             200: MatchEventsSerializer,
-            400: VALIDATION_ERROR,
+            400: AFTER_REFUSED,
             401: UNAUTHORIZED,
             404: NOT_FOUND,
         },
@@ -448,13 +478,14 @@ class MatchViewSet(MatchWriteViewSet):
     def events(self, request, match_id):
         query = valid(EventsQuerySerializer, request.query_params)
         match = self._found()
-        page = selectors.match_events(match=match, after=query["after"])
+        after = selectors.match_cursor(match=match, after=query["after"])
+        page = selectors.match_events(match=match, after=after)
         if page["events"] or not query["wait"]:
             return Response(page)
         # The wait runs on the event loop after this thread has answered, holding neither a
         # thread nor a database connection; the body is sent when known.
         waiting = streams.long_poll(
-            match=match, player=request.user, after=query["after"], wait=query["wait"]
+            match=match, player=request.user, after=after, wait=query["wait"]
         )
         return StreamingHttpResponse(waiting, content_type="application/json")
 
@@ -469,7 +500,7 @@ class MatchViewSet(MatchWriteViewSet):
         "every hand of it, dealt again from its seeds. `manage.py import_record` plays a record "
         "again and checks every total.",
         responses={
-            200: OpenApiResponse(OpenApiTypes.OBJECT, description="An asnas-record/1 document."),
+            200: MatchRecordSerializer,
             401: UNAUTHORIZED,
             404: NOT_FOUND,
         },
@@ -486,7 +517,10 @@ class MatchViewSet(MatchWriteViewSet):
         "a card you may not see). First every event after `after` (or the `Last-Event-ID` "
         "header, which wins), then each new one as it is written, with no gap and no "
         "duplicate; a comment line at least every 15 s; the stream ends after "
-        "`match_finished` (or the `player_left` that abandons the match). Authenticate with "
+        "`match_finished` (or the `player_left` that abandons the match), whatever its "
+        "resume point: at once when that is the latest event of a match that is over. A "
+        "resume point past the latest event is 400 `after_out_of_range`, with that event's "
+        "seq as `latest`. Authenticate with "
         "the bearer token, or, where no header can be sent (a browser's EventSource), with a "
         "`ticket` from POST /stream-tickets. Errors before the stream starts are problem "
         "bodies.",
@@ -496,7 +530,7 @@ class MatchViewSet(MatchWriteViewSet):
                 match_event_field(),
                 description="Server-Sent Events; each `data:` line is one MatchEvent.",
             ),
-            400: VALIDATION_ERROR,
+            400: AFTER_REFUSED,
             401: STREAM_UNAUTHORIZED,
             404: NOT_FOUND,
         },
@@ -507,7 +541,9 @@ class MatchViewSet(MatchWriteViewSet):
         if "Last-Event-ID" in request.headers:
             query["after"] = request.headers["Last-Event-ID"]
         after = valid(StreamQuerySerializer, query)["after"]
-        return streams.event_stream_response(streams.match_stream(match=self._found(), after=after))
+        match = self._found()
+        after = selectors.match_cursor(match=match, after=after)
+        return streams.event_stream_response(streams.match_stream(match=match, after=after))
 
     @extend_schema(
         operation_id="matches_hint",

@@ -538,6 +538,14 @@ def match_seat_player(*, match: LoadedMatch, seat: int, player: Player) -> None:
         )
 
 
+def match_free_seat(*, match: LoadedMatch, seat: int) -> None:
+    """Open the human seat `seat` again (its seat_freed is appended): its row names no
+    player, so anyone may join there, its last player too. Call inside a transaction, on a
+    match loaded with its lock."""
+    Seat.objects.filter(match_id=match.row.id, number=seat).update(player=None)
+    match.seats[seat] = SeatInfo(None, Player.Kind.HUMAN, None)
+
+
 def match_append(*, match: LoadedMatch, events: list[Event], state: MatchState) -> None:
     """Append `events`, which lead from the stored state to `state`, with their projection.
     Call inside a transaction, on a match loaded with its lock."""

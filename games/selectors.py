@@ -7,6 +7,7 @@ from django.db.models import QuerySet
 
 from games import repository
 from games.engine import (
+    DomainError,
     Event,
     Status,
     evaluate,
@@ -89,6 +90,21 @@ def match_write_view(*, match: LoadedMatch) -> dict:
 
 def events_seen(events: list[tuple[int, Event]], viewer: int) -> list[dict]:
     return [{"seq": seq, **event_view(event, viewer)} for seq, event in events]
+
+
+def match_cursor(*, match: LoadedMatch, after: int) -> int:
+    """`after`, a client's place in the match's events (`events`, its long-poll and the
+    stream all take it), if the match has come that far. A cursor past the latest event
+    names events that do not exist: read from it, a client would skip every event up to it
+    as they come, and so it is refused with the seq to resume after."""
+    latest = match.row.version
+    if after > latest:
+        raise DomainError(
+            "after_out_of_range",
+            f"after is {after}, but the match's latest event is {latest}.",
+            latest=latest,
+        )
+    return after
 
 
 def match_events(*, match: LoadedMatch, after: int, limit: int = EVENTS_PAGE_LIMIT) -> dict:

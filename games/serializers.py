@@ -233,6 +233,27 @@ class CommitmentSerializer(serializers.Serializer):
     expires_at = UtcDateTimeField(help_text="When it can no longer create a match.")
 
 
+class MatchRecordSerializer(serializers.Serializer):
+    """A match's record to keep, `asnas-record/1`: docs/record.md describes it, and
+    docs/record.schema.json is its JSON Schema."""
+
+    format = serializers.ChoiceField(choices=["asnas-record/1"], help_text="The format.")
+    match = serializers.DictField(
+        help_text="id, created_at, ai_level, humans, seeded, status and version."
+    )
+    viewer_seat = serializers.IntegerField(
+        allow_null=True, help_text="The seat of the reader the record is shaped for."
+    )
+    seats = serializers.ListField(
+        child=serializers.DictField(), help_text="The four seats: seat, name and kind."
+    )
+    series = serializers.ListField(
+        child=serializers.DictField(),
+        help_text="Each series: its commitments, client seeds and revealed server seed, its "
+        "deals (dealer, moves, hands you may see, result) and its end.",
+    )
+
+
 class FairnessSerializer(serializers.Serializer):
     """How this series is dealt, and what proves it (docs/fairness.md)."""
 

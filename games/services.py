@@ -29,6 +29,7 @@ from games.engine import (
     NextDeal,
     Resign,
     Restart,
+    SeatFreed,
     Seeds,
     StartMatch,
     Status,
@@ -245,6 +246,9 @@ def _match_step(
         repository.match_set_ai_level(match=match, ai_level=new_level)
     run_ai_seats(step, ai_level=match.row.ai_level)
     repository.match_append(match=match, events=step.events, state=step.state)
+    for event in step.events:
+        if isinstance(event, SeatFreed):  # a guest left before deal 1: anyone may sit there
+            repository.match_free_seat(match=match, seat=event.seat)
     return match
 
 
@@ -322,8 +326,10 @@ def match_resign(
 def match_leave(
     *, match_id: uuid.UUID, player: Player, expected_version: int | None = None
 ) -> LoadedMatch:
-    """The AI plays the player's seat for the rest of the match; when no human is left, an
-    unfinished match ends `abandoned`."""
+    """Before deal 1 a guest's seat is freed (anyone may take it, the guest too) and the
+    owner's leaving closes the table (`abandoned`); after it the AI plays the player's seat
+    for the rest of the match, and when no human is left the match ends `abandoned`. A
+    finished match is refused (`match_finished`): there is nothing to leave."""
     return _match_apply(
         match_id=match_id,
         player=player,
@@ -348,7 +354,7 @@ def match_join(
         raise DomainError("not_found", "No such match.")
     if any(seat.player == str(player.pk) for seat in match.seats):
         raise DomainError("already_seated", "You already sit at this table.")
-    seat = match.state.joined
+    seat = match.state.open_seat()
     _match_step(match, Join(player.name, client_seed), expected_version=None)
     repository.match_seat_player(match=match, seat=seat, player=player)
     return match

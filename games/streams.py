@@ -19,7 +19,15 @@ from rest_framework.renderers import JSONRenderer
 
 from edge.database import DATABASE_FAILURES, watchdog
 from games import notices, selectors
-from games.engine import MatchFinished, Notice, Status, ends_match, starts_series, starts_turn
+from games.engine import (
+    MatchFinished,
+    Notice,
+    SeatFreed,
+    Status,
+    ends_match,
+    starts_series,
+    starts_turn,
+)
 from games.repository import LoadedMatch
 from games.serializers import NOTICE_SHAPES
 from players.models import Player
@@ -68,13 +76,25 @@ async def read(selector: Callable, /, **kwargs):
     return await sync_to_async(_read_closed, thread_sensitive=False)(selector, kwargs)
 
 
+def _ends_stream(event: dict, viewer: int | None) -> bool:
+    """The match ended, or the viewer's own seat was freed: whoever sits there next must
+    not be followed with the leaver's eyes (their cards would show)."""
+    return ends_match(event) or (event["type"] == SeatFreed.type and event["seat"] == viewer)
+
+
 async def match_stream(*, match: LoadedMatch, after: int) -> AsyncIterator[str]:
-    """Every event after seq `after` as the viewer may see it, then each new one as it is
-    written, until the match ends. A comment line at least every heartbeat."""
+    """Every event after seq `after` (checked by selectors.match_cursor) as the viewer may
+    see it, then each new one as it is written, until the match ends: the stream ends after
+    the first event that ends it, and one opened on a match already over ends at the latest
+    event there was then (at once when `after` is that event), so that no stream waits for
+    an end that came before it."""
     with notices.watching(match_id=str(match.row.id)) as waiter:
         yield HEARTBEAT  # the client knows the stream is open
         last = after
-        if match.state.status.ended and last >= match.row.version:
+        # A finished match may have events after its match_finished (stored before leaving a
+        # finished match was refused), and a restart may follow any time: the end is here.
+        over_at = match.row.version if match.state.status.ended else None
+        if last == over_at:
             return
         while True:
             # Taken before the read: a notice that comes during it rings again.
@@ -87,19 +107,19 @@ async def match_stream(*, match: LoadedMatch, after: int) -> AsyncIterator[str]:
             for event in page["events"]:
                 yield sse(event["type"], event, event["seq"])
                 last = event["seq"]
+                if _ends_stream(event, match.viewer_seat) or last == over_at:
+                    return
             if page["has_more"]:
                 continue
-            if page["events"] and ends_match(page["events"][-1]):
-                return
             while not await waiter.wait(settings.ASNAS_STREAM_HEARTBEAT_SECONDS):
                 yield HEARTBEAT
 
 
-def _events_now(*, match_id: str, player: Player, after: int) -> dict:
-    """The `events` answer as a request made now would get it."""
-    return selectors.match_events(
-        match=selectors.match_get(match_id=match_id, player=player), after=after
-    )
+def _events_now(*, match_id: str, player: Player, after: int) -> dict | None:
+    """The `events` answer as a request made now would get it; None once the player no
+    longer sits at the match (their seat was freed before deal 1)."""
+    match = selectors.match_get(match_id=match_id, player=player)
+    return None if match is None else selectors.match_events(match=match, after=after)
 
 
 async def long_poll(*, match: LoadedMatch, player: Player, after: int, wait: float):
@@ -110,11 +130,15 @@ async def long_poll(*, match: LoadedMatch, player: Player, after: int, wait: flo
     with notices.watching(match_id=match_id) as waiter:
         while True:
             waiter.take()
+            nothing = {"version": match.row.version, "has_more": False, "events": []}
             try:
                 page = await read(_events_now, match_id=match_id, player=player, after=after)
             except DATABASE_FAILURES:
                 # Answered 200 already: say "nothing yet", and the next poll gets the 503.
-                page = {"version": match.row.version, "has_more": False, "events": []}
+                page = nothing
+                break
+            if page is None:  # no longer seated: nothing to see, as the next poll's 404 says
+                page = nothing
                 break
             if page["events"] or not await waiter.wait(deadline - time.monotonic()):
                 break

@@ -387,7 +387,7 @@ function remember(events, series) {
     if (event.type === "deal_ended" && event.series === series) state.deals.push(event);
     if (event.type === "deal_started") state.log = [];
     if (event.type === "player_left") state.left.add(event.seat);
-    if (["action", "player_joined", "player_left"].includes(event.type)) state.log = [...state.log, event].slice(-LOG_LINES);
+    if (["action", "player_joined", "player_left", "seat_freed"].includes(event.type)) state.log = [...state.log, event].slice(-LOG_LINES);
   }
 }
 
@@ -432,7 +432,14 @@ async function show(answer, events) {
     }
     if (event.type === "player_joined") Object.assign(view.seats[event.seat], { name: event.name });
     if (event.type === "player_left") Object.assign(view.seats[event.seat], { away: true });
-    if (event.type !== "action" && event.type !== "player_joined" && event.type !== "player_left") continue;
+    if (event.type === "seat_freed") Object.assign(view.seats[event.seat], { name: null });
+    if (
+      event.type !== "action" &&
+      event.type !== "player_joined" &&
+      event.type !== "player_left" &&
+      event.type !== "seat_freed"
+    )
+      continue;
     // Your own move is in the answer already, unless the clock made it for you.
     if (event.type === "action" && event.seat === view.your_seat && event.by !== "clock") continue;
     const seat = view.seats[event.seat];
@@ -449,6 +456,12 @@ async function show(answer, events) {
     const element = document.querySelector(`[data-seat="${event.seat}"]`);
     element?.classList.add("acting");
     if (!reducedMotion()) await pause(STEP_MS);
+  }
+  // You left a table before deal 1: the seat is open again and no longer yours to watch.
+  if (events.some((event) => event.type === "seat_freed" && event.seat === answer.your_seat)) {
+    leaveMatch();
+    renderLobby();
+    return;
   }
   state.match = answer;
   history.replaceState(null, "", `${location.pathname}${location.search}#match=${answer.id}`);
@@ -537,6 +550,7 @@ setInterval(tickClock, 1000);
 function logLine(event, match) {
   if (event.type === "player_joined") return tr("joined", { name: event.name });
   if (event.type === "player_left") return tr("left_table", { name: seatName(match.seats[event.seat]) });
+  if (event.type === "seat_freed") return tr("seat_freed");
   if (event.type !== "action") return "";
   const line = tr("acted", { name: seatName(match.seats[event.seat]), action: trAny(event.action) });
   return event.by === "clock" ? `${line} (${tr("by_clock")})` : line;

@@ -9,7 +9,7 @@ import { Problem } from "./api.js";
 /** Every event type of a match: EventSource dispatches each SSE `event:` name on its own. */
 const TYPES = [
   "match_created", "deal_started", "action", "deal_ended", "match_finished",
-  "match_restarted", "resigned", "player_joined", "player_left",
+  "match_restarted", "resigned", "player_joined", "player_left", "seat_freed",
 ];
 /** Drops in a row, with nothing received, before streams count as failed. */
 const GIVE_UP = 3;
@@ -34,7 +34,8 @@ export function follow(api, id, after, onEvent) {
     if (stopped || event.seq <= last) return;
     last = event.seq;
     onEvent(event);
-    // The server ends the stream here: the match is over, or every human has left.
+    // The server ends the stream here: the match is over, or every human has left. (It also
+    // ends a leaver's stream at their own seat_freed, where the page stops following.)
     if (event.type === "match_finished" || (event.type === "player_left" && event.abandoned)) stop();
   };
 

@@ -61,6 +61,10 @@ EVENT_LINES = {
     "resigned": _unknown,
     "player_joined": lambda event, names: [f"{event['name']} sat down at seat {event['seat']}."],
     "player_left": _left,
+    # The view is read after the leave: the seat names nobody any more.
+    "seat_freed": lambda event, names: [
+        f"Seat {event['seat']} is open again: its human left before deal 1."
+    ],
 }
 
 # At most this many of the deal's last actions; fewer where the terminal is too short.

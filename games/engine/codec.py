@@ -23,6 +23,7 @@ A line is a type letter, then comma-separated fields in the order of the event's
   G<series>,<winners>,<total>;...,<server seed>     match_finished revealing the seed
   P<seat>,<abandoned 0 or 1>,<server seed>          player_left revealing the seed
   (Seeds are lowercase hex; an empty field is None.)
+  V<seat>                                           seat_freed
 Stored lines are never rewritten: a new event type takes a new letter, and a changed event a
 new letter too, so that every line ever stored still decodes the same.
 """
@@ -42,6 +43,7 @@ from .events import (
     PlayerJoined,
     PlayerLeft,
     Resigned,
+    SeatFreed,
     SeatResult,
 )
 from .state import Outcome
@@ -69,8 +71,8 @@ _CATEGORY_NAME = {letter: name for name, letter in _CATEGORY.items()}
 # these events in the stored text without decoding every line.
 CLOCK_ACTION_LINE = "B.*,c"
 """An action the clock took."""
-SEAT_CHANGE_LINE = "[JL].*"
-"""A player_joined or player_left."""
+SEAT_CHANGE_LINE = "[JLV].*"
+"""A player_joined, player_left or seat_freed."""
 
 
 def _cards(cards) -> str:
@@ -141,6 +143,8 @@ def encode(event: Event) -> str:
             return f"P{event.seat},{int(event.abandoned)},{event.server_seed}"
         case PlayerLeft():
             return f"L{event.seat},{int(event.abandoned)}"
+        case SeatFreed():
+            return f"V{event.seat}"
     raise TypeError(f"not an event: {event!r}")
 
 
@@ -220,4 +224,7 @@ def decode(line: str) -> Event:
         case "P":
             seat, abandoned, revealed = fields
             return PlayerLeft(int(seat), abandoned == "1", revealed)
+        case "V":
+            (seat,) = fields
+            return SeatFreed(int(seat))
     raise KeyError(f"unknown event letter {kind!r}")

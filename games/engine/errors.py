@@ -3,12 +3,14 @@ becomes is the edge's business (edge/problems.py), not the engine's or the servi
 
 
 class DomainError(Exception):
-    """A request the domain refuses. `code` is stable; `detail` is for people."""
+    """A request the domain refuses. `code` is stable; `detail` is for people; `fields`, if
+    any, are machine-readable facts the answer carries beside them (its schema names them)."""
 
-    def __init__(self, code: str, detail: str):
+    def __init__(self, code: str, detail: str, **fields):
         super().__init__(detail)
         self.code = code
         self.detail = detail
+        self.fields = fields
 
 
 class RuleError(DomainError):

@@ -139,7 +139,10 @@ class EventType:
 
 
 RULES_VERSION = 1
-"""Raise it whenever a rule changes what `decide` does; `match_created` records it."""
+"""Raise it whenever a rule changes what `decide` does in a way its events cannot tell apart;
+`match_created` records it. A change that comes with an event of its own needs none: freeing
+a seat before deal 1 (seat_freed) replaced a player_left that evolve still applies as before,
+so every stored match replays the same and a new match is still created as before."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -633,6 +636,34 @@ class PlayerLeft(EventType):
         return cls(data["seat"], data["abandoned"], data.get("server_seed"))
 
 
+@dataclass(frozen=True, slots=True)
+class SeatFreed(EventType):
+    """A human other than the owner left a table before its first deal: the seat is open
+    again, and the next join takes it (the same human may). Leaving after deal 1 has started
+    is `player_left`, and stored logs from before this event replay as they always did."""
+
+    type: ClassVar[str] = "seat_freed"
+    DOC: ClassVar[str] = (
+        "A human left a waiting table before deal 1: the seat is open again for anyone."
+    )
+    FIELDS: ClassVar[tuple[Field, ...]] = (
+        Field(
+            "seat",
+            "seat",
+            "The seat its human left before deal 1: open again, for the next join.",
+        ),
+    )
+    PUBLIC: ClassVar[tuple[str, ...]] = _names(FIELDS)
+    seat: int
+
+    def to_dict(self) -> dict:
+        return {"type": self.type, "seat": self.seat}
+
+    @classmethod
+    def from_dict(cls, data: dict) -> "SeatFreed":
+        return cls(seat=data["seat"])
+
+
 Event = (
     MatchCreated
     | DealStarted
@@ -643,6 +674,7 @@ Event = (
     | Resigned
     | PlayerJoined
     | PlayerLeft
+    | SeatFreed
 )
 
 EVENT_TYPES: dict[str, type[EventType]] = {
@@ -657,6 +689,7 @@ EVENT_TYPES: dict[str, type[EventType]] = {
         Resigned,
         PlayerJoined,
         PlayerLeft,
+        SeatFreed,
     )
 }
 

@@ -26,6 +26,7 @@ from .events import (
     PlayerJoined,
     PlayerLeft,
     Resigned,
+    SeatFreed,
     SeatResult,
 )
 from .hands import evaluate
@@ -386,25 +387,36 @@ def _decide_join(state: MatchState, command: Join) -> list[Event]:
     if state.status is not _WAITING:
         _require_started(state)
         raise RuleError("match_full", "Every seat of this table is taken.")
-    seat = state.joined
+    seat = state.open_seat()
     client_seed = command.client_seed if state.seeds else ""
     _require_client_seed(client_seed)
     events: list[Event] = [PlayerJoined(seat, command.name, client_seed)]
-    if seat == state.humans - 1:
+    if all(other == seat or state.seated(other) for other in range(state.humans)):
         seeds = state.seeds and _with_client_seed(state.seeds, seat, client_seed)
         events.append(_deal(state.seed, 1, 1, None, seeds))
     return events
 
 
 def _decide_leave(state: MatchState, command: Leave) -> list[Event]:
+    """Before deal 1 a guest's seat is freed for the next join, and the owner's leaving closes
+    the table; after it the AI plays the seat, and the last human to leave abandons the
+    match. A finished match is over for everyone: leaving it would change nothing."""
     seat = command.seat
     _require_seat(seat)
-    if state.status is _NOT_STARTED:
+    if state.status is _NOT_STARTED or state.status is _ABANDONED:
         _require_started(state)
-    if seat >= state.joined or state.left[seat]:
+    if not state.seated(seat) or state.left[seat]:
         raise RuleError("not_seated", f"No human sits at seat {seat}.")
-    present = [other for other in range(state.joined) if not state.left[other]]
-    abandoned = present == [seat] and state.status is not _FINISHED
+    if state.status is _FINISHED:
+        raise RuleError("match_finished", "The match is finished; there is nothing to leave.")
+    if state.status is _WAITING:
+        if seat == 0:  # the owner closes the table: its series ends, never dealt
+            return [PlayerLeft(seat, abandoned=True, server_seed=_reveal(state))]
+        return [SeatFreed(seat)]
+    present = [
+        other for other in range(state.joined) if state.seated(other) and not state.left[other]
+    ]
+    abandoned = present == [seat]
     return [PlayerLeft(seat, abandoned, _reveal(state) if abandoned else None)]
 
 
@@ -465,9 +477,17 @@ def _evolve_created(state: MatchState, event: MatchCreated) -> None:
 
 
 def _evolve_joined(state: MatchState, event: PlayerJoined) -> None:
-    state.joined = event.seat + 1
+    # The next seat never handed out, or one freed before deal 1.
+    state.joined = max(state.joined, event.seat + 1)
+    state.vacated[event.seat] = False
     if state.seeds is not None:
         state.seeds.client_seeds[event.seat] = event.client_seed
+
+
+def _evolve_freed(state: MatchState, event: SeatFreed) -> None:
+    state.vacated[event.seat] = True
+    if state.seeds is not None:  # the next to take the seat brings a client seed of their own
+        state.seeds.client_seeds[event.seat] = ""
 
 
 def _revealed(state: MatchState, server_seed: str | None) -> None:
@@ -549,6 +569,7 @@ _EVOLVERS = {
     Resigned: _evolve_resigned,
     PlayerJoined: _evolve_joined,
     PlayerLeft: _evolve_left,
+    SeatFreed: _evolve_freed,
 }
 
 

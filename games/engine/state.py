@@ -9,10 +9,12 @@ from functools import lru_cache
 from .cards import SEATS, sort_hand
 from .events import DealEnded
 
-SNAPSHOT_FORMAT = 3
+SNAPSHOT_FORMAT = 4
 """1: no `format` and no `rules` key (the rules version was 1). 2: both. 3: a `table` key
-(humans, joined, left, clocked). A state without table data is still written as format 2,
-so that single-player snapshots are stored exactly as before."""
+(humans, joined, left, clocked). 4: the table's `vacated` seats too. A state without table
+data is still written as format 2, and one with no seat vacated as format 3, so that every
+snapshot is stored exactly as before unless a seat is free again (which older code would
+misread)."""
 MATCH_DEALS = 12
 OPENING_STAKE = 1
 MAX_STAKE = 4
@@ -198,7 +200,10 @@ class MatchState:
     humans: int = 1
     """Seats 0 to humans - 1 are human seats; the others are AI."""
     joined: int = 1
-    """How many human seats are taken (the owner's from the start)."""
+    """How many human seats were ever handed out, in seat order (the owner's from the
+    start): seats 0 to joined - 1, of which the `vacated` ones are open again."""
+    vacated: list[bool] = field(default_factory=_no_seats)
+    """The human seats freed before deal 1 (seat_freed), which the next joins take first."""
     left: list[bool] = field(default_factory=_no_seats)
     """The humans who left: the AI plays their seats."""
     clocked: list[bool] = field(default_factory=_no_seats)
@@ -209,6 +214,15 @@ class MatchState:
     @property
     def deal_number(self) -> int:
         return self.deal.deal_number if self.deal else 0
+
+    def seated(self, seat: int) -> bool:
+        """Whether a human holds `seat` (they may have left since: see `left`)."""
+        return seat < self.joined and not self.vacated[seat]
+
+    def open_seat(self) -> int:
+        """The human seat the next join takes: the lowest one freed, else the next one never
+        handed out."""
+        return next((seat for seat in range(self.joined) if self.vacated[seat]), self.joined)
 
     def ai_plays(self, seat: int) -> bool:
         """Whether the AI acts for `seat`: an AI seat, or a human seat whose human left."""
@@ -226,12 +240,13 @@ class MatchState:
             "joined": self.joined,
             "left": list(self.left),
             "clocked": list(self.clocked),
+            **({"vacated": list(self.vacated)} if any(self.vacated) else {}),
         }
 
     def to_dict(self) -> dict:
         table = self._table()
         return {
-            "format": SNAPSHOT_FORMAT if table else 2,
+            "format": 2 if not table else SNAPSHOT_FORMAT if "vacated" in table else 3,
             **({"table": table} if table else {}),
             "version": self.version,
             "seed": self.seed,
@@ -249,7 +264,7 @@ class MatchState:
     @classmethod
     def from_dict(cls, data: dict) -> "MatchState":
         snapshot_format = data.get("format", 1)
-        if snapshot_format not in (1, 2, SNAPSHOT_FORMAT):
+        if snapshot_format not in (1, 2, 3, SNAPSHOT_FORMAT):
             raise SnapshotFormatError(
                 f"snapshot format {snapshot_format!r}; this code reads 1 to {SNAPSHOT_FORMAT}"
             )
@@ -270,4 +285,5 @@ class MatchState:
             left=list(table.get("left", _no_seats())),
             clocked=list(table.get("clocked", _no_seats())),
             seeds=SeriesSeeds.from_dict(data["seeds"]) if "seeds" in data else None,
+            vacated=list(table.get("vacated", _no_seats())),
         )

@@ -91,6 +91,7 @@ export default {
   away: "Væk",
   left: "Gået",
   left_table: "{name} forlod bordet; AI'en spiller videre",
+  seat_freed: "En gæst gik før første runde; pladsen er ledig igen",
   joined: "{name} satte sig",
   by_clock: "tiden løb ud",
   log: "Denne runde",

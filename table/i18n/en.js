@@ -91,6 +91,7 @@ export default {
   away: "Away",
   left: "Left",
   left_table: "{name} left the table; the AI plays on",
+  seat_freed: "A guest left before the first deal; the seat is open again",
   joined: "{name} sat down",
   by_clock: "time ran out",
   log: "This deal",

@@ -91,6 +91,7 @@ export default {
   away: "Ausente",
   left: "Se fue",
   left_table: "{name} dejó la mesa; la IA sigue por él",
+  seat_freed: "Un invitado se fue antes del primer reparto; el asiento vuelve a estar libre",
   joined: "{name} se sentó",
   by_clock: "se acabó el tiempo",
   log: "Esta mano",

@@ -91,6 +91,7 @@ export default {
   away: "Absent",
   left: "Parti",
   left_table: "{name} a quitté la table ; l'IA joue à sa place",
+  seat_freed: "Un invité est parti avant la première donne ; la place est de nouveau libre",
   joined: "{name} s'est assis",
   by_clock: "temps écoulé",
   log: "Cette donne",

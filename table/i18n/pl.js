@@ -91,6 +91,7 @@ export default {
   away: "Nieobecny",
   left: "Odszedł",
   left_table: "{name} odszedł od stołu; gra za niego SI",
+  seat_freed: "Gość odszedł przed pierwszym rozdaniem; miejsce znów jest wolne",
   joined: "{name} siada do stołu",
   by_clock: "skończył się czas",
   log: "To rozdanie",

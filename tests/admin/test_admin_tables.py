@@ -4,7 +4,7 @@ import pytest
 
 from games.engine import SEAT_CHANGE_LINE
 from games.repository import match_lines_matching
-from games.services import match_clock_tick, match_leave
+from games.services import match_clock_tick, match_create, match_join, match_leave
 from players.services import player_create
 from tests.matches import seated
 
@@ -64,3 +64,26 @@ def test_seat_changes_are_found_in_the_stored_text(table):
     row, _, _ = table
     lines = [line for _, _, line in match_lines_matching(match_id=row.id, line=SEAT_CHANGE_LINE)]
     assert [line[0] for line in lines] == ["J", "J", "L"]
+
+
+def test_a_seat_freed_before_deal_1_shows_its_latest_join_or_stays_open(admin_client):
+    people = [player_create(name=name)[0] for name in ("Roya", "Babak", "Nima", "Sara")]
+    match = match_create(owner=people[0], ai_level="easy", humans=4)
+    for person in people[1:3]:
+        match_join(match_id=match.row.id, player=person, invite=match.row.invite)
+    match_leave(match_id=match.row.id, player=people[1])  # seat 1: open again
+    match_join(match_id=match.row.id, player=people[3], invite=match.row.invite)  # takes it
+    match_leave(match_id=match.row.id, player=people[2])  # seat 2: open, nobody came
+    response = admin_client.get(f"/admin/games/match/{match.row.id}/change/")
+    seats = response.context["inline_admin_formsets"][0].formset.get_queryset()
+    assert [seat.player.name if seat.player else None for seat in seats] == [
+        "Roya",
+        "Sara",
+        None,
+        None,
+    ]
+    assert [seat.left_at is not None for seat in seats] == [False, False, True, False]
+    assert not any(seat.is_away for seat in seats)
+    content = response.content.decode()
+    assert "seat 2 leaves before deal 1; the seat is open again" in content
+    assert "seat 1 (Sara) joins" in content

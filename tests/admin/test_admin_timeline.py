@@ -14,6 +14,7 @@ from games.engine import (
     MatchRestarted,
     PlayerJoined,
     PlayerLeft,
+    SeatFreed,
     SeatResult,
 )
 
@@ -61,6 +62,7 @@ def settled(outcome: str, winners: tuple[int, ...], stakes: list[int]) -> DealEn
         (PlayerJoined(1, "Babak"), "seat 1 joins"),
         (PlayerLeft(1), "seat 1 leaves; the AI plays the seat"),
         (PlayerLeft(0, abandoned=True), "seat 0 leaves; the AI plays the seat · match abandoned"),
+        (SeatFreed(2), "seat 2 leaves before deal 1; the seat is open again"),
     ],
 )
 def test_each_event_reads_at_a_glance(event, text):
@@ -87,3 +89,7 @@ NAMES = {0: "Roya", 1: "Darius", 2: "Shirin", 3: "Kaveh"}
 )
 def test_events_name_the_players_beside_their_seats(event, text):
     assert describe(event, "deal 3", NAMES) == text
+
+
+def test_an_open_seat_is_named_by_its_number_alone():
+    assert describe(PlayerJoined(1, "Babak"), None, {0: "Roya", 1: None}) == "seat 1 joins"

@@ -8,6 +8,7 @@ import pytest
 from games.engine import MatchState, event_from_dict, replay
 from games.models import Deal, Match
 from tests.api.play import play_match
+from tests.api.problems import assert_problem
 from tests.matches import stored_events, stored_seqs
 
 pytestmark = pytest.mark.django_db
@@ -170,7 +171,10 @@ def test_events_after_returns_only_later_events(client, new_match):
     assert later["events"] == everything["events"][2:]
     assert later["version"] == view["version"]
     assert later["has_more"] is False
-    assert client.get(f"/api/v1/matches/{view['id']}/events?after=999").json()["events"] == []
+    latest = client.get(f"/api/v1/matches/{view['id']}/events?after={view['version']}").json()
+    assert latest["events"] == []
+    past = client.get(f"/api/v1/matches/{view['id']}/events?after=999")
+    assert assert_problem(past, 400, "after_out_of_range")["latest"] == view["version"]
 
 
 def test_player_me_reports_stats(client, new_match):

@@ -10,6 +10,8 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
+from games import repository
+from games.engine import PlayerLeft, evolve
 from players.models import StreamTicket
 from tests.api.play import play_match
 from tests.api.problems import assert_problem
@@ -79,6 +81,57 @@ def test_a_bad_resume_point_is_a_400_before_the_stream_starts(client, new_match,
     assert_problem(response, 400, "validation_error")
 
 
+@pytest.mark.parametrize("past", [1, 50, "max"])
+@pytest.mark.parametrize(
+    ("path", "header"),
+    [
+        ("stream?after={after}", False),
+        ("stream", True),
+        ("stream?after=0", True),
+        ("events?after={after}", False),
+        ("events?after={after}&wait=5", False),
+    ],
+)
+def test_a_resume_point_past_the_latest_event_is_a_400_that_names_the_latest(
+    client, new_match, live, path, header, past
+):
+    """Read from a seq the match has not reached, a stream would skip every event up to it
+    as they come, and a long-poll would wait for one past it: the stream, the long-poll and
+    `events` all refuse it, before anything is sent, with the seq to resume after."""
+    view = new_match(seed=3)
+
+    def get(after: int):
+        headers = bearer(client.token) | ({"Last-Event-ID": str(after)} if header else {})
+        return live.get(f"/api/v1/matches/{view['id']}/{path.format(after=after)}", headers)
+
+    after = 2**31 - 1 if past == "max" else view["version"] + past
+    body = assert_problem(get(after), 400, "after_out_of_range")
+    assert body["latest"] == view["version"]
+    assert str(after) in body["detail"]
+    if path.startswith("events"):  # at the latest event itself, answered as before
+        assert get(view["version"]).status_code == 200
+
+
+def test_a_stream_ends_after_match_finished_though_events_follow_it(client, new_match, live):
+    """A resigned match restarted at once: its match_finished is not its latest event, and a
+    stream that reads past it still ends there, whatever its cursor."""
+    view = new_match(seed=3)
+    url = f"/api/v1/matches/{view['id']}"
+    finished = client.post(f"{url}/resign", {}, format="json").json()
+    client.post(f"{url}/restart", {}, format="json")
+    end = finished["version"]
+    for after in (0, end - 1):
+        stream = live.follow(f"{url}/stream?after={after}", bearer(client.token))
+        sent = [m for m in stream.result(timeout=10) if is_event(m)]  # ends by itself
+        assert [m["id"] for m in sent] == list(range(after + 1, end + 1))
+        assert sent[-1]["event"] == "match_finished"
+    # Resumed after that end, it follows the new series.
+    stream = live.follow(
+        f"{url}/stream", bearer(client.token) | {"Last-Event-ID": str(end)}, until=is_event
+    )
+    assert [m["event"] for m in stream.result(timeout=10) if is_event(m)] == ["match_restarted"]
+
+
 def test_a_stream_needs_a_token_or_ticket_and_a_match_of_yours(client, make_client, new_match):
     view = new_match()
     url = f"/api/v1/matches/{view['id']}/stream"
@@ -113,6 +166,39 @@ def test_the_stream_closes_after_match_finished_with_no_gap_or_duplicate_under_w
     # A stream of a finished match, resumed after its end, ends at once.
     again = live.follow(url, bearer(client.token) | {"Last-Event-ID": str(listed[-1]["seq"])})
     assert again.result(timeout=10) == [{"comment": "keep-alive"}]
+
+
+def test_a_stream_of_a_match_over_ends_at_its_latest_event_stored_after_the_end(
+    client, new_match, live
+):
+    """Before leaving a finished match was refused, it stored a player_left after the
+    match_finished: a stream resumed between the two, or at the latest, still ends."""
+    view = new_match(seed=3)
+    url = f"/api/v1/matches/{view['id']}"
+    end = client.post(f"{url}/resign", {}, format="json").json()["version"]
+    match = repository.match_load(match_id=view["id"], player=client.player, lock=True)
+    left = PlayerLeft(0)
+    repository.match_append(match=match, events=[left], state=evolve(match.state, left))
+    resumed = live.follow(f"{url}/stream?after={end}", bearer(client.token))
+    assert [m["event"] for m in resumed.result(timeout=10) if is_event(m)] == ["player_left"]
+    at_the_latest = live.follow(f"{url}/stream?after={end + 1}", bearer(client.token))
+    assert at_the_latest.result(timeout=10) == [{"comment": "keep-alive"}]
+
+
+def test_a_leaver_s_stream_ends_at_their_seat_freed(make_client, live):
+    """Whoever takes the seat next must not be followed with the leaver's eyes: once deal 1
+    is on, the seat's cards would show in their stream."""
+    roya, babak, nima = make_client("Roya"), make_client("Babak"), make_client("Nima")
+    view = roya.post("/api/v1/matches", {"humans": 3, "seed": 2}, format="json").json()
+    url = f"/api/v1/matches/{view['id']}"
+    babak.post(f"{url}/join", {"invite": view["invite"]}, format="json")
+    stream = live.follow(f"{url}/stream?after=2", bearer(babak.token))
+    live.wait_listening()
+    assert babak.post(f"{url}/leave", {}, format="json").status_code == 200
+    sent = [m for m in stream.result(timeout=10) if is_event(m)]  # ends by itself
+    assert [(m["event"], m["json"]["seat"]) for m in sent] == [("seat_freed", 1)]
+    joined = nima.post(f"{url}/join", {"invite": view["invite"]}, format="json").json()
+    assert joined["your_seat"] == 1 and joined["status"] == "waiting"
 
 
 def test_an_idle_stream_sends_a_comment_every_heartbeat(client, new_match, live, settings):
@@ -281,6 +367,20 @@ def test_a_long_poll_answers_as_soon_as_an_event_is_written(client, new_match, l
     assert body["events"] == events_of(client, view["id"], after=view["version"])
     assert body["version"] == view["version"] + 1 and body["has_more"] is False
     assert elapsed < 10  # woken, not timed out at 20 s
+
+
+def test_a_long_poll_of_a_guest_whose_seat_was_freed_answers_with_no_events(make_client, live):
+    roya, babak = make_client("Roya"), make_client("Babak")
+    view = roya.post("/api/v1/matches", {"humans": 3}, format="json").json()
+    url = f"/api/v1/matches/{view['id']}"
+    version = babak.post(f"{url}/join", {"invite": view["invite"]}, format="json").json()["version"]
+    polled = live.poll(f"{url}/events?after={version}&wait=20", bearer(babak.token))
+    live.wait_listening()
+    time.sleep(0.5)
+    assert babak.post(f"{url}/leave", {}, format="json").status_code == 200
+    status, body = polled.result(timeout=30)
+    assert (status, body) == (200, {"version": version, "has_more": False, "events": []})
+    assert_problem(babak.get(f"{url}/events?after={version}"), 404, "not_found")
 
 
 def test_a_long_poll_with_nothing_new_answers_empty_after_its_wait(client, new_match, live):

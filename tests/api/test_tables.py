@@ -198,3 +198,51 @@ def test_four_humans_each_see_only_their_own_cards(table, live, seed):
         assert streamed == events  # the stream is the events as this seat reads them
     print(f"\nleak test seed {seed}: {counts}")
     assert counts["shown"] > 0  # the checks saw other seats' hands at showdowns
+
+
+def test_leaving_a_waiting_table_frees_the_seat_and_the_same_person_may_rejoin(make_client):
+    roya, babak, nima = make_client("Roya"), make_client("Babak"), make_client("Nima")
+    view = post(roya, "/api/v1/matches", {"humans": 3, "seed": 2}).json()
+    url, invite = f"/api/v1/matches/{view['id']}", {"invite": view["invite"]}
+    assert post(babak, f"{url}/join", invite).json()["your_seat"] == 1
+    left = post(babak, f"{url}/leave")
+    assert left.status_code == 200
+    assert [event["type"] for event in left.json()["events"]] == ["seat_freed"]
+    assert left.json()["events"][0]["seat"] == 1 and left.json()["seats"][1]["name"] is None
+    assert_problem(babak.get(url), 404, "not_found")  # no longer seated
+    assert_problem(post(babak, f"{url}/leave"), 404, "not_found")
+    owner = roya.get(url).json()
+    assert owner["status"] == "waiting" and owner["seats"][1]["name"] is None
+    back = post(babak, f"{url}/join", invite)  # not 409 already_seated: the seat is free
+    assert back.status_code == 200, back.json()
+    assert back.json()["your_seat"] == 1 and back.json()["status"] == "waiting"
+    last = post(nima, f"{url}/join", invite).json()
+    assert last["your_seat"] == 2 and last["status"] == "in_deal"
+    assert [seat["name"] for seat in last["seats"]] == ["Roya", "Babak", "Nima", "Kaveh"]
+    assert not any(seat["away"] for seat in last["seats"])
+
+
+def test_the_owner_leaving_a_waiting_table_closes_it(make_client):
+    roya, babak, nima = make_client("Roya"), make_client("Babak"), make_client("Nima")
+    view = post(roya, "/api/v1/matches", {"humans": 3}).json()
+    url, invite = f"/api/v1/matches/{view['id']}", {"invite": view["invite"]}
+    post(babak, f"{url}/join", invite)
+    closed = post(roya, f"{url}/leave").json()
+    assert closed["status"] == "abandoned" and closed["invite"] is None
+    assert [(e["type"], e["abandoned"]) for e in closed["events"]] == [("player_left", True)]
+    assert_problem(post(nima, f"{url}/join", invite), 409, "match_abandoned")
+    assert_problem(post(babak, f"{url}/leave"), 409, "match_abandoned")
+    assert babak.get(url).json()["status"] == "abandoned"
+
+
+def test_leaving_a_finished_match_is_409_and_appends_no_event(table):
+    clients, view = table(2, seed=6)
+    final = play_table(clients, view, random.Random(6))
+    assert final["status"] == "finished"
+    url = f"/api/v1/matches/{view['id']}"
+    before = clients[0].get(f"{url}/events").json()
+    for client in clients:
+        assert_problem(post(client, f"{url}/leave"), 409, "match_finished")
+        assert_problem(post(client, f"{url}/resign"), 409, "match_finished")
+    assert clients[0].get(f"{url}/events").json() == before
+    assert post(clients[0], f"{url}/restart").json()["series"] == 2  # the owner still may

@@ -130,6 +130,8 @@ def test_a_table_shows_away_seats_the_clocks_plays_and_the_deadline():
     assert "The clock played for Kaveh: holds at 3." in screen
     assert "\nDarius holds at 3." in screen
     assert "Shirin left; the AI plays their seat." in screen
+    table.note([{"seq": 4, "type": "seat_freed", "seat": 1}], table_view())
+    assert "Seat 1 is open again: its human left before deal 1." in table.log
     assert re.search(r"Shirin\s+3\s+-17/3\s+looked, folded, away", screen), screen
     assert re.search(r"Kaveh\s+3\s+-17/3\s+dealer, looked, away", screen), screen
     assert "AI normal · 60 s a turn" in screen

@@ -173,3 +173,47 @@ def test_tables_pass_the_integrity_check(people):
     match_leave(match_id=abandoned.row.id, player=people[0])
     ids = [waiting.row.id, playing.row.id, abandoned.row.id]
     assert [problems for _, problems in check_matches(ids)] == [[], [], []]
+
+
+def test_a_guest_leaving_before_deal_1_frees_the_seat_for_anyone_the_same_guest_included(
+    people,
+):
+    match = match_create(owner=people[0], ai_level="easy", humans=3)
+    match_join(match_id=match.row.id, player=people[1], invite=match.row.invite)
+    left = match_leave(match_id=match.row.id, player=people[1])
+    assert [event.type for _, event in left.appended] == ["seat_freed"]
+    assert loaded(match, people[1]) is None  # no longer seated: nothing to see
+    owner_view = selectors.match_view(match=loaded(match, people[0]))
+    assert owner_view["status"] == "waiting" and owner_view["seats"][1]["name"] is None
+    back = match_join(match_id=match.row.id, player=people[1], invite=match.row.invite)
+    assert back.viewer_seat == 1 and back.state.status is Status.WAITING
+    match_leave(match_id=match.row.id, player=people[1])
+    other = match_join(match_id=match.row.id, player=people[2], invite=match.row.invite)
+    assert other.viewer_seat == 1  # the freed seat, before the one never taken
+    last = match_join(match_id=match.row.id, player=people[1], invite=match.row.invite)
+    assert last.viewer_seat == 2 and last.state.status is Status.IN_DEAL
+    assert not any(last.state.ai_plays(seat) for seat in range(3))
+    assert [problems for _, problems in check_matches([match.row.id])] == [[]]
+
+
+def test_the_owner_leaving_a_waiting_table_closes_it(people):
+    match = match_create(owner=people[0], ai_level="easy", humans=3)
+    match_join(match_id=match.row.id, player=people[1], invite=match.row.invite)
+    closed = match_leave(match_id=match.row.id, player=people[0])
+    assert [event.type for _, event in closed.appended] == ["player_left"]
+    assert closed.state.status is Status.ABANDONED and closed.row.status == "abandoned"
+    invite = match.row.invite
+    refused("match_abandoned", match_join, match_id=match.row.id, player=people[2], invite=invite)
+    refused("match_abandoned", match_leave, match_id=match.row.id, player=people[1])
+    assert [problems for _, problems in check_matches([match.row.id])] == [[]]
+
+
+def test_leaving_a_finished_match_is_refused_and_writes_nothing(people):
+    match = seated(people, 2, seed=6)
+    match = play_until(match, people, lambda state: state.status is Status.FINISHED)
+    version = match.row.version
+    for person in people[:2]:
+        refused("match_finished", match_leave, match_id=match.row.id, player=person)
+        refused("match_finished", match_resign, match_id=match.row.id, player=person)
+    assert loaded(match, people[0]).row.version == version
+    assert match_restart(match_id=match.row.id, player=people[0]).state.series == 2

@@ -17,6 +17,7 @@ from games.engine import (
     PlayerLeft,
     Resigned,
     Restart,
+    SeatFreed,
     SeatResult,
     Status,
     decode_event,
@@ -106,6 +107,7 @@ def test_table_events_decode_to_themselves_who_acted_and_odd_names_included():
         ActionTaken(0, "look", 1, 1, 4, 0, "player"),
         PlayerLeft(1),
         PlayerLeft(0, abandoned=True),
+        SeatFreed(2),
     ]
     for event in events:
         line = encode_event(event)
@@ -121,7 +123,7 @@ def test_table_events_decode_to_themselves_who_acted_and_odd_names_included():
     "line",
     [
         *("", "X1", "A0x,1,1,2,3", "A0c,1,1", "Dx,1,0,AKQJ", "C12", "E1,1,s,0,AAAAK.z.1.1.0.00"),
-        *("B0c,1,1,2,3,z", "J0", "L1", "H1,1"),
+        *("B0c,1,1,2,3,z", "J0", "L1", "H1,1", "V", "V1,0"),
     ],
 )
 def test_a_line_that_is_not_an_event_is_refused(line):

@@ -13,7 +13,7 @@ from games.engine import (
     event_view,
     evolve,
 )
-from games.engine.state import SnapshotFormatError
+from games.engine.state import SNAPSHOT_FORMAT, SnapshotFormatError
 from tests.engine.golden import digest, load_golden
 
 GOLDEN = load_golden()
@@ -51,7 +51,7 @@ def test_a_format_1_snapshot_still_loads():
     assert state.to_dict() == GOLDEN[0]["final"]
 
 
-@pytest.mark.parametrize("snapshot_format", [4, "2", None])
+@pytest.mark.parametrize("snapshot_format", [SNAPSHOT_FORMAT + 1, "2", None])
 def test_a_newer_or_unknown_snapshot_format_is_refused(snapshot_format):
     snapshot = {**GOLDEN[0]["final"], "format": snapshot_format}
     with pytest.raises(SnapshotFormatError, match="snapshot format"):

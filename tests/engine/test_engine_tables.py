@@ -1,8 +1,10 @@
 """Tables: one to four humans at a match. A table waits for its humans, starts when the last
-one joins, hands a leaver's seat to the AI, and is abandoned when no human is left."""
+one joins, frees a guest's seat left before deal 1 and closes when its owner leaves then,
+hands a leaver's seat to the AI after, and is abandoned when no human is left."""
 
 import json
 import random
+from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
@@ -20,10 +22,12 @@ from games.engine import (
     Resign,
     Restart,
     RuleError,
+    SeatFreed,
     StartMatch,
     Status,
     event_from_dict,
     event_view,
+    evolve,
     legal_actions,
     observe,
     replay,
@@ -116,13 +120,96 @@ def test_leaving_hands_the_seat_to_the_ai_and_the_last_leaver_abandons():
     assert table.refuse(Join("Late")) == "match_abandoned"
 
 
-def test_a_table_left_while_waiting():
+def test_a_guest_leaving_before_deal_1_frees_the_seat_and_may_take_it_again():
     table = table_of(3)
     table.do(Join("Roya"))
-    assert table.do(Leave(0)) == [PlayerLeft(0, abandoned=False)]
+    assert table.do(Leave(1)) == [SeatFreed(1)]
+    state = table.state
+    assert state.status is Status.WAITING and not state.seated(1) and not state.left[1]
+    assert not state.away(1)
+    assert table.refuse(Leave(1)) == "not_seated"
+    assert table.do(Join("Roya")) == [PlayerJoined(1, "Roya")]  # the same seat, not used up
     assert table.state.status is Status.WAITING
-    table.do(Join("Babak"))  # the last seat: deal 1 starts, with the AI at seat 0
-    assert table.state.status is Status.IN_DEAL and table.state.ai_plays(0)
+    joined, dealt = table.do(Join("Babak"))
+    assert joined == PlayerJoined(2, "Babak") and dealt.type == "deal_started"
+    assert [table.state.ai_plays(seat) for seat in range(4)] == [False, False, False, True]
+
+
+def test_a_freed_seat_is_taken_before_the_seats_never_handed_out():
+    table = table_of(4)
+    table.do(Join("Roya"))
+    table.do(Join("Babak"))
+    table.do(Leave(1))
+    assert table.state.open_seat() == 1
+    assert table.do(Join("Nima")) == [PlayerJoined(1, "Nima")]  # not seat 3: no deal yet
+    assert table.state.status is Status.WAITING
+    joined, dealt = table.do(Join("Sara"))
+    assert joined == PlayerJoined(3, "Sara") and dealt.type == "deal_started"
+    assert not any(table.state.ai_plays(seat) for seat in range(4))
+
+
+def test_the_owner_leaving_a_waiting_table_closes_it():
+    table = table_of(3)
+    table.do(Join("Roya"))
+    assert table.do(Leave(0)) == [PlayerLeft(0, abandoned=True)]
+    assert table.state.status is Status.ABANDONED and table.state.deal is None
+    assert table.refuse(Join("Babak")) == "match_abandoned"
+    assert table.refuse(Join("Roya")) == "match_abandoned"
+    assert table.refuse(Leave(1)) == "match_abandoned"  # nothing is left to leave
+    assert table.refuse(Restart(0)) == "restart_not_allowed"
+    assert table.refuse(NextDeal()) == "match_abandoned"
+
+
+@pytest.mark.parametrize("humans", [1, 2])
+def test_leaving_a_finished_match_is_refused(humans):
+    table = full_table(humans, seed=12)
+    play_out(table, random.Random(12))
+    assert table.state.status is Status.FINISHED
+    for seat in range(humans):
+        assert table.refuse(Leave(seat)) == "match_finished"
+        assert table.refuse(Resign(seat)) == "match_finished"
+    assert not any(table.state.left)
+
+
+def test_a_freed_seat_is_in_the_snapshot_and_only_then():
+    table = table_of(3)
+    table.do(Join("Roya"))
+    assert table.state.to_dict()["format"] == 3  # stored exactly as before
+    table.do(Leave(1))
+    snapshot = json.loads(json.dumps(table.state.to_dict()))
+    assert snapshot["format"] == 4 and snapshot["table"]["vacated"] == [False, True, False, False]
+    assert MatchState.from_dict(snapshot) == table.state
+    table.do(Join("Babak"))
+    assert "vacated" not in table.state.to_dict()["table"]
+    assert table.state.to_dict()["format"] == 3
+
+
+GOLDEN_TABLES = json.loads((Path(__file__).parent / "golden_tables.json").read_text())
+
+
+@pytest.mark.parametrize("match", GOLDEN_TABLES, ids=lambda match: match["name"])
+def test_tables_stored_under_the_old_leaving_rules_replay_exactly(match):
+    """Logs the engine wrote before seat_freed (recorded with it, at de66160): a guest's
+    or the owner's player_left at a waiting table, and a player_left after match_finished.
+    They replay to the states they did, each event's digest and the final snapshot."""
+    state = MatchState()
+    for payload, expected in zip(match["events"], match["after"], strict=True):
+        event = event_from_dict(payload)
+        assert event.to_dict() == payload
+        evolve(state, event)
+        deal = state.deal
+        assert [
+            state.version,
+            state.status.value,
+            state.series,
+            [str(total) for total in state.totals],
+            None
+            if deal is None
+            else [deal.deal_number, deal.turn, deal.pot, deal.high_stake, list(deal.stakes)],
+            [state.joined, list(state.left)],
+        ] == expected, payload
+    assert state.to_dict() == match["final"]
+    assert MatchState.from_dict(match["final"]) == state
 
 
 def test_at_a_shared_table_resigning_is_leaving():
@@ -140,10 +227,9 @@ def test_at_a_shared_table_only_the_owner_restarts_after_the_end():
     restarted, dealt = table.do(Restart(0))
     assert restarted.series == 2 and table.state.status is Status.IN_DEAL
     play_out(table, random.Random(4))
-    table.do(Leave(0))  # after the end: the result stands, and nobody can restart now
-    assert table.state.status is Status.FINISHED
-    assert table.refuse(Restart(0)) == "restart_not_allowed"
+    assert table.refuse(Leave(0)) == "match_finished"  # after the end: nothing to leave
     assert table.refuse(Restart(1)) == "restart_not_allowed"
+    assert table.do(Restart(0))[0].series == 3
 
 
 def test_a_single_player_may_still_restart_at_any_time():
@@ -216,11 +302,16 @@ def test_random_tables_replay_and_keep_their_promises(seed, humans, rnd):
                 if event.type != "deal_ended":
                     assert set(shown) == {"type", *event.PUBLIC}
         state = table.state
-        present = [seat for seat in range(state.joined) if not state.left[seat]]
+        seated = [seat for seat in range(state.humans) if state.seated(seat)]
+        present = [seat for seat in seated if not state.left[seat]]
         if state.status is Status.ABANDONED:
-            assert not present and state.winners is None
+            assert state.winners is None
+            # Every human left, or the owner closed the table before deal 1.
+            assert not present or (state.left[0] and state.deal is None)
         if state.status is Status.WAITING:
-            assert state.deal is None and state.joined < state.humans
+            assert state.deal is None and len(seated) < state.humans and not any(state.left)
+        elif state.deal is not None:  # a seat is freed only before deal 1
+            assert not any(state.vacated)
         assert all(state.ai_plays(seat) for seat in range(state.humans, 4))
         if state.status in (Status.FINISHED, Status.ABANDONED):
             break

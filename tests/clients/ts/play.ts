@@ -37,6 +37,8 @@ function describe(event: MatchEvent): string {
       return `${event.name} sat at seat ${event.seat}`;
     case "player_left":
       return `seat ${event.seat} left${event.abandoned ? ", the match is abandoned" : ""}`;
+    case "seat_freed":
+      return `seat ${event.seat} is open again`;
     default: {
       const unknown: never = event;
       return unknown;

@@ -24,6 +24,7 @@ const MATCH_EVENTS: Record<MatchEvent["type"], true> = {
   match_restarted: true,
   resigned: true,
   player_left: true,
+  seat_freed: true,
 };
 const NOTICES = ["your_turn", "match_started", "match_finished"] as const;
 // Keys that would carry cards anywhere but in a deal's result or your own `your_cards`.
