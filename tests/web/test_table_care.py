@@ -29,7 +29,12 @@ def axe_violations(page) -> list[str]:
     """axe-core's WCAG 2.2 A and AA violations on the page, one line each."""
     from axe_playwright_python.sync_playwright import Axe
 
-    options = {"runOnly": {"type": "tag", "values": AXE_TAGS}, "resultTypes": ["violations"]}
+    options = {
+        "runOnly": {"type": "tag", "values": AXE_TAGS},
+        # Two of axe's best practices that screen-reader users meet at this table too.
+        "rules": {"heading-order": {"enabled": True}, "empty-table-header": {"enabled": True}},
+        "resultTypes": ["violations"],
+    }
     results = Axe().run(page, options=options).response
     return [
         f"{violation['id']}: {node['target']} {node.get('failureSummary', '')[:160]}"
@@ -77,6 +82,12 @@ def test_axe_finds_no_wcag_22_aa_violation(open_table, lang, width):
     settled(page)
     check("mid-deal")
     to_deal_over(page)
+    # A deal's result with a folded seat (their text is the palest), within a few deals.
+    for _ in range(6):
+        if page.locator(".seat.folded").count():
+            break
+        button(page, "next").click()
+        to_deal_over(page)
     expect(page.locator("#deal-panel")).to_be_visible()
     check("deal result")
     resign(page)
