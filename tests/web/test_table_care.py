@@ -489,3 +489,28 @@ def test_showdown_cards_are_wide_named_and_on_one_line_on_a_phone(open_table):
     assert page.evaluate("document.documentElement.scrollWidth") <= 360
     screenshot(page, "en-360-showdown")
     assert page.errors == []
+
+
+def test_your_clock_s_last_seconds_are_announced_and_after_leave_no_button_acts(
+    open_table, api_origin
+):
+    from tests.web.play import friend_joins, new_table, record_status
+
+    owner = open_table(width=1280)
+    sit_down(owner, "Roya")
+    new_table(owner, humans=2, seconds=12)
+    friend_joins(api_origin, owner)
+    record_status(owner)
+    # Darius never moves (the clock does, for him): wait for a turn of yours, then let it run.
+    expect(owner.locator("#actions button.play").first).to_be_visible(timeout=30_000)
+    expect(owner.locator("#status")).to_have_text(re.compile(r"^(10|[1-9]) seconds? left$"), timeout=10_000)
+    # Leave asks first, then hands the seat to the AI: nothing is left for you to press.
+    owner.locator('button[data-command="leave"]').click()
+    dialog = owner.locator("#confirm")
+    expect(dialog).to_contain_text("The AI plays your seat to the end.")
+    dialog.locator('button[data-confirm="yes"]').click()
+    expect(owner.locator('button[data-command="leave"]')).to_have_count(0)
+    expect(owner.locator("#actions button")).to_have_count(0)
+    owner.wait_for_timeout(1000)
+    expect(owner.locator("#actions button")).to_have_count(0)
+    assert owner.errors == []
