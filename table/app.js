@@ -1048,7 +1048,7 @@ function standings(match) {
       ...order.map((seat) =>
         h("li", {
           class: winners.includes(seat.seat) ? "winner" : "",
-          text: `${seatName(seat)}: ${points(seat.total, locale())}${seat.seat === state.resigned ? ` (${tr("resign")})` : ""}`,
+          text: `${seatName(seat)}: ${points(seat.total, locale())}${seat.seat === state.resigned ? ` (${tr("resigned_mark")})` : ""}`,
         }),
       ),
     ),

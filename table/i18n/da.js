@@ -135,6 +135,7 @@ export default {
   your_turn: "Din tur.",
   clock_low: { one: "{n} sekund tilbage", other: "{n} sekunder tilbage" },
   resigned: "{name} opgav.",
+  resigned_mark: "opgav",
   confirm: "Bekræft",
   confirm_restart: "Starte spillet forfra? Alle summer går tilbage til nul, og de spillede givninger tæller ikke længere; en ny serie på 12 givninger begynder.",
   confirm_forget: "Glemme {name} i denne browser? Adgangen til denne spiller og alle dens spil er tabt for altid, medmindre du gemmer dens token.",

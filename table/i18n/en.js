@@ -135,6 +135,7 @@ export default {
   your_turn: "Your turn.",
   clock_low: { one: "{n} second left", other: "{n} seconds left" },
   resigned: "{name} resigned.",
+  resigned_mark: "resigned",
   confirm: "Please confirm",
   confirm_restart: "Restart this match? Every total goes back to zero and the deals played so far stop counting; a new series of 12 deals begins.",
   confirm_forget: "Forget {name} on this browser? Access to this player and all its matches is lost for good, unless you keep its token.",

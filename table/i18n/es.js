@@ -135,6 +135,7 @@ export default {
   your_turn: "Te toca.",
   clock_low: { one: "Queda {n} segundo", other: "Quedan {n} segundos" },
   resigned: "{name} abandonó.",
+  resigned_mark: "abandonó",
   confirm: "Confírmalo",
   confirm_restart: "¿Reiniciar esta partida? Todos los totales vuelven a cero y las manos jugadas dejan de contar; empieza una nueva serie de 12 manos.",
   confirm_forget: "¿Olvidar a {name} en este navegador? Perderás para siempre el acceso a este jugador y a todas sus partidas, salvo que guardes su token.",

@@ -135,6 +135,7 @@ export default {
   your_turn: "À vous de jouer.",
   clock_low: { one: "Plus que {n} seconde", other: "Plus que {n} secondes" },
   resigned: "{name} a abandonné.",
+  resigned_mark: "a abandonné",
   confirm: "Confirmez",
   confirm_restart: "Recommencer cette partie ? Tous les totaux reviennent à zéro et les donnes jouées ne comptent plus ; une nouvelle série de 12 donnes commence.",
   confirm_forget: "Oublier {name} sur ce navigateur ? L’accès à ce joueur et à toutes ses parties est perdu pour de bon, sauf si vous gardez son jeton.",

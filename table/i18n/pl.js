@@ -135,6 +135,7 @@ export default {
   your_turn: "Twój ruch.",
   clock_low: { one: "Została {n} sekunda", few: "Zostały {n} sekundy", many: "Zostało {n} sekund", other: "Zostało {n} sekundy" },
   resigned: "{name} poddaje mecz.",
+  resigned_mark: "poddał się",
   confirm: "Potwierdź",
   confirm_restart: "Zacząć mecz od nowa? Wszystkie sumy wracają do zera, a rozegrane rozdania przestają się liczyć; zaczyna się nowa seria 12 rozdań.",
   confirm_forget: "Zapomnieć gracza {name} w tej przeglądarce? Dostęp do niego i wszystkich jego meczów przepadnie na zawsze, chyba że zachowasz jego token.",

@@ -370,6 +370,15 @@ def test_persian_numbers_keep_their_signs_and_names_their_script(open_table):
         # A sign before its number, in Persian digits, e.g. "+۱" or "−۳/۲", never "۱+".
         assert re.fullmatch(r"\u200e?[+\-−]?[۰-۹]+(/[۰-۹]+)?", delta), delta
     assert page.locator("#deal-panel .delta bdi").count() == 4
+    # As drawn: each sign stands to the left of its digits, as Persian writes "−۱" and "+۳".
+    sides = page.locator("#deal-panel .delta bdi").evaluate_all(
+        """cells => cells.filter(c => /[+\u2212-]/.test(c.textContent)).map(c => {
+            const text = c.firstChild, at = (i) => { const r = document.createRange();
+              r.setStart(text, i); r.setEnd(text, i + 1); return r.getBoundingClientRect().left; };
+            const sign = text.data.search(/[+\u2212-]/);
+            return [text.data, at(sign) < at(sign + 1)]; })"""
+    )
+    assert sides and all(left for _, left in sides), sides
     screenshot(page, "fa-deal-over")
     assert page.errors == []
 
@@ -389,7 +398,7 @@ def test_a_resignation_at_nothing_all_names_who_resigned_and_who_won(open_table,
     assert 0 not in finished["winners"]
     standings = page.locator("#standings li").all_inner_texts()
     # The server's winners first; the resigning seat last, marked so.
-    assert standings[-1] == "Roya: 0 (Resign)"
+    assert standings[-1] == "Roya: 0 (resigned)"
     assert all("winner" in c for c in page.locator("#standings li").evaluate_all("l => l.slice(0, 3).map(e => e.className)"))
     expect(page.locator("#standings .won")).to_have_text(
         "Roya resigned. Darius, Shirin, and Kaveh share the win"
