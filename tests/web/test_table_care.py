@@ -102,7 +102,8 @@ def test_the_focus_ring_stands_out_at_3_to_1(open_table):
     page.keyboard.press("Tab")
     colours = page.evaluate(
         """() => { const s = getComputedStyle(document.activeElement);
-        return [s.outlineColor, s.outlineStyle, getComputedStyle(document.documentElement).backgroundColor]; }"""
+        const page = getComputedStyle(document.documentElement).backgroundColor;
+        return [s.outlineColor, s.outlineStyle, page]; }"""
     )
 
     def luminance(css: str) -> float:
@@ -212,7 +213,9 @@ def test_restart_and_forget_me_ask_first_and_say_what_is_lost(at_a_fresh_turn, a
     page.locator("#main button", has_text="Forget me").click()
     dialog.locator('button[data-confirm="yes"]').click()
     expect(page.locator("#player-name")).to_be_visible()
-    assert page.evaluate("Object.keys(localStorage).some(k => k.startsWith('asnas:token@'))") is False
+    assert (
+        page.evaluate("Object.keys(localStorage).some(k => k.startsWith('asnas:token@'))") is False
+    )
     assert page.errors == []
 
 
@@ -305,7 +308,9 @@ def english_words() -> set[str]:
         if key.split(".")[0] in SAME_EVERYWHERE or key.startswith("problem_"):
             continue
         words |= {word for word in re.findall(r"[A-Za-z]{4,}", re.sub(r"\{\w+\}", "", text))}
-    names = {word for key in SAME_EVERYWHERE for word in re.findall(r"\w+", catalogue("en").get(key, ""))}
+    names = {
+        word for key in SAME_EVERYWHERE for word in re.findall(r"\w+", catalogue("en").get(key, ""))
+    }
     return words - names - {"Wikipedia"}
 
 
@@ -360,7 +365,9 @@ def test_persian_numbers_keep_their_signs_and_names_their_script(open_table):
     # The Persian key for Look (ن, the first letter of نگاه) looks. (Playwright's keyboard
     # has no Persian layout: the key is dispatched as a Persian keyboard sends it.)
     expect(button(page, "look").locator("kbd")).to_have_text("ن")
-    page.evaluate("document.body.dispatchEvent(new KeyboardEvent('keydown', {key: 'ن', bubbles: true}))")
+    page.evaluate(
+        "document.body.dispatchEvent(new KeyboardEvent('keydown', {key: 'ن', bubbles: true}))"
+    )
     expect(page.locator(".hand .card.face")).to_have_count(5)
     to_deal_over(page)
     names = page.locator(".seat h3").all_inner_texts()
@@ -399,7 +406,12 @@ def test_a_resignation_at_nothing_all_names_who_resigned_and_who_won(open_table,
     standings = page.locator("#standings li").all_inner_texts()
     # The server's winners first; the resigning seat last, marked so.
     assert standings[-1] == "Roya: 0 (resigned)"
-    assert all("winner" in c for c in page.locator("#standings li").evaluate_all("l => l.slice(0, 3).map(e => e.className)"))
+    assert all(
+        "winner" in c
+        for c in page.locator("#standings li").evaluate_all(
+            "l => l.slice(0, 3).map(e => e.className)"
+        )
+    )
     expect(page.locator("#standings .won")).to_have_text(
         "Roya resigned. Darius, Shirin, and Kaveh share the win"
     )
@@ -409,7 +421,8 @@ def test_a_resignation_at_nothing_all_names_who_resigned_and_who_won(open_table,
     )
     expect(page.locator("#standings-title")).to_be_focused()
     assert page.locator("#standings-title").evaluate(
-        "e => { const r = e.getBoundingClientRect(); return r.top >= 0 && r.bottom <= innerHeight; }"
+        "e => { const r = e.getBoundingClientRect();"
+        " return r.top >= 0 && r.bottom <= innerHeight; }"
     )
     # Nothing is left to play: no move, no next deal, no resign.
     expect(page.locator("#actions button")).to_have_count(0)
@@ -431,7 +444,11 @@ def test_a_resignation_at_nothing_all_names_who_resigned_and_who_won(open_table,
 def test_the_sliders_apply_live_and_are_remembered(open_table):
     page = open_table(width=1000)
     sit_down(page, "Roya")
-    style = "() => { const s = getComputedStyle(document.documentElement); return [s.getPropertyValue('--fg'), s.getPropertyValue('--bg'), getComputedStyle(document.body, '::before').opacity]; }"
+    style = (
+        "() => { const s = getComputedStyle(document.documentElement);"
+        " return [s.getPropertyValue('--fg'), s.getPropertyValue('--bg'),"
+        " getComputedStyle(document.body, '::before').opacity]; }"
+    )
     for name in ("contrast", "grain", "temperature"):
         expect(page.locator(f"#{name}")).to_have_value("50")
     middle = page.evaluate(style)
@@ -446,7 +463,12 @@ def test_the_sliders_apply_live_and_are_remembered(open_table):
         set_slider(page, name, 50)
     fg, bg, grain = 0, 1, 2
     assert looks[("contrast", 100)][fg] == "#000000" != middle[fg] != looks[("contrast", 0)][fg]
-    assert float(looks[("grain", 0)][grain]) == 0 < float(middle[grain]) < float(looks[("grain", 100)][grain])
+    assert (
+        float(looks[("grain", 0)][grain])
+        == 0
+        < float(middle[grain])
+        < float(looks[("grain", 100)][grain])
+    )
     assert looks[("temperature", 0)][bg] != middle[bg] != looks[("temperature", 100)][bg]
     # Remembered: a reload keeps what was set.
     set_slider(page, "grain", 80)
@@ -473,7 +495,9 @@ def test_a_first_visit_loads_under_150_kb(open_table):
     assert [url.rsplit("/", 1)[1] for url in catalogues] == ["es.js"]
     total = sum(sizes.values())
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
-    (ARTIFACTS / "first-visit-bytes.json").write_text(json.dumps({"total": total, **sizes}, indent=1))
+    (ARTIFACTS / "first-visit-bytes.json").write_text(
+        json.dumps({"total": total, **sizes}, indent=1)
+    )
     assert total < 150_000, sizes
 
 
@@ -512,7 +536,9 @@ def test_your_clock_s_last_seconds_are_announced_and_after_leave_no_button_acts(
     record_status(owner)
     # Darius never moves (the clock does, for him): wait for a turn of yours, then let it run.
     expect(owner.locator("#actions button.play").first).to_be_visible(timeout=30_000)
-    expect(owner.locator("#status")).to_have_text(re.compile(r"^(10|[1-9]) seconds? left$"), timeout=10_000)
+    expect(owner.locator("#status")).to_have_text(
+        re.compile(r"^(10|[1-9]) seconds? left$"), timeout=10_000
+    )
     # Leave asks first, then hands the seat to the AI: nothing is left for you to press.
     owner.locator('button[data-command="leave"]').click()
     dialog = owner.locator("#confirm")
