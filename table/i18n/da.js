@@ -131,7 +131,7 @@ export default {
   now_call: "Syn: læg {points} til for at matche den højeste indsats, {high}.",
   now_hold: "Hold: din indsats matcher allerede den højeste, {high}; bliv i spillet uden at lægge til.",
   now_raise: "Forhøj: den højeste indsats stiger til {high}; du lægger {points} til.",
-  now_fold: "Fold: forlad givningen; de {points}, du har satset, bliver i puljen.",
+  now_fold: "Fold: forlad givningen; din indsats ({points}) bliver i puljen.",
   your_turn: "Din tur.",
   clock_low: { one: "{n} sekund tilbage", other: "{n} sekunder tilbage" },
   resigned: "{name} opgav.",

@@ -131,7 +131,7 @@ export default {
   now_call: "Call: add {points} to match the highest stake, {high}.",
   now_hold: "Hold: your stake already matches the highest, {high}; stay in without adding.",
   now_raise: "Raise: the highest stake goes up to {high}; you add {points}.",
-  now_fold: "Fold: leave the deal; the {points} you staked stay in the pot.",
+  now_fold: "Fold: leave the deal; your stake ({points}) stays in the pot.",
   your_turn: "Your turn.",
   clock_low: { one: "{n} second left", other: "{n} seconds left" },
   resigned: "{name} resigned.",

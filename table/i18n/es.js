@@ -131,7 +131,7 @@ export default {
   now_call: "Igualar: pones {points} más para igualar la apuesta más alta, {high}.",
   now_hold: "Pasar: tu apuesta ya iguala la más alta, {high}; sigues sin poner nada.",
   now_raise: "Subir: la apuesta más alta pasa a {high}; pones {points}.",
-  now_fold: "Retirarse: dejas la mano; los {points} que apostaste se quedan en el bote.",
+  now_fold: "Retirarse: dejas la mano; lo que apostaste ({points}) se queda en el bote.",
   your_turn: "Te toca.",
   clock_low: { one: "Queda {n} segundo", other: "Quedan {n} segundos" },
   resigned: "{name} abandonó.",

@@ -131,7 +131,7 @@ export default {
   now_call: "Suivre : ajoutez {points} pour égaler la mise la plus haute, {high}.",
   now_hold: "Attendre : votre mise égale déjà la plus haute, {high} ; vous restez sans rien ajouter.",
   now_raise: "Relancer : la mise la plus haute passe à {high} ; vous ajoutez {points}.",
-  now_fold: "Se coucher : vous quittez la donne ; vos {points} misés restent dans le pot.",
+  now_fold: "Se coucher : vous quittez la donne ; votre mise ({points}) reste dans le pot.",
   your_turn: "À vous de jouer.",
   clock_low: { one: "Plus que {n} seconde", other: "Plus que {n} secondes" },
   resigned: "{name} a abandonné.",

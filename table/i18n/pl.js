@@ -131,7 +131,7 @@ export default {
   now_call: "Sprawdź: dokładasz {points}, by wyrównać najwyższą stawkę, {high}.",
   now_hold: "Czekaj: twoja stawka już równa się najwyższej, {high}; zostajesz bez dokładania.",
   now_raise: "Podbij: najwyższa stawka rośnie do {high}; dokładasz {points}.",
-  now_fold: "Pasuj: wychodzisz z rozdania; postawione {points} zostają w puli.",
+  now_fold: "Pasuj: wychodzisz z rozdania; twoja stawka ({points}) zostaje w puli.",
   your_turn: "Twój ruch.",
   clock_low: { one: "Została {n} sekunda", few: "Zostały {n} sekundy", many: "Zostało {n} sekund", other: "Zostało {n} sekundy" },
   resigned: "{name} poddaje mecz.",
