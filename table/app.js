@@ -250,7 +250,8 @@ function applyLook() {
     if (name === "bg" || name === "paper") colour = mix(colour, warmth < 0 ? TINTS.cool : TINTS.warm, Math.abs(warmth) * 0.6);
     root.style.setProperty(`--${name}`, colour);
   }
-  root.style.setProperty("--grain", String(slider("grain") / 250));
+  // At most a light veil: the grain must not eat into the text contrast that axe cannot see.
+  root.style.setProperty("--grain", String(slider("grain") / 500));
   root.dataset.contrast = String(slider("contrast"));
   root.dataset.motion = reducedMotion() ? "reduced" : "full";
 }
