@@ -139,6 +139,7 @@ def test_the_rules_are_at_hand_in_the_lobby_and_during_play(open_table, api_orig
         "href", "https://en.wikipedia.org/wiki/As-Nas"
     )
     screenshot(page, "rules-en")
+    assert axe_violations(page) == []
     page.keyboard.press("Escape")
     expect(rules).to_be_hidden()
     expect(page.locator("#open-rules")).to_be_focused()
@@ -186,6 +187,7 @@ def test_restart_and_forget_me_ask_first_and_say_what_is_lost(at_a_fresh_turn, a
     # Cancel has the focus: Enter or Escape loses nothing.
     expect(dialog.locator("button", has_text="Cancel")).to_be_focused()
     screenshot(page, "confirm-restart")
+    assert axe_violations(page) == []
     page.keyboard.press("Escape")
     expect(dialog).to_be_hidden()
     assert api_get(api_origin, page, f"/matches/{match}")["version"] == before["version"]
@@ -299,6 +301,32 @@ def test_no_catalogue_string_is_left_in_english(language):
         if key.split(".")[0] not in same and key not in same and words == english.get(key)
     )
     assert untranslated == []
+
+
+# Buttons shown at once on your turn: their keys must differ (the hint's is "?").
+TURN_KEYS = [
+    "key_look",
+    "key_call",
+    "key_hold",
+    "key_raise",
+    "key_fold",
+    "key_restart",
+    "key_resign",
+]
+
+
+@pytest.mark.parametrize("language", ["en", "es", "fr", "pl", "da", "fa"])
+def test_each_language_has_its_keys_plurals_and_words(language):
+    strings = catalogue(language)
+    keys = [strings[key] for key in TURN_KEYS]
+    assert len(set(keys)) == len(keys), keys
+    assert all(len(key) == 1 for key in keys)
+    # Several winners get the plural (Intl.PluralRules picks the form).
+    assert strings["won.one"] != strings["won.other"]
+    if language == "es":
+        # A Spanish player shows the cards; "Enseñanza" is teaching.
+        assert strings["showdown"] == "cartas a la vista"
+        assert strings["won.other"] == "{names} ganaron la partida"
 
 
 def english_words() -> set[str]:
