@@ -147,6 +147,8 @@ def test_the_rules_are_at_hand_in_the_lobby_and_during_play(open_table, api_orig
     sit_down(page)
     new_match(page)
     fresh_turn(page)
+    # The live region says it is your turn.
+    expect(page.locator("#status")).to_contain_text("Your turn.")
     # By the buttons, what each move does now: here what Call costs.
     button(page, "look").click()
     settled(page)
@@ -541,6 +543,8 @@ def test_showdown_cards_are_wide_named_and_on_one_line_on_a_phone(open_table):
             break
         button(page, "next").click()
     assert shown, "no showdown in 12 deals"
+    # The live region tells the deal's result.
+    expect(page.locator("#status")).to_contain_text(re.compile(r"Deal \d+ is over: Showdown · "))
     hand = hands.nth(shown[0])
     boxes = [hand.locator(".card").nth(i).bounding_box() for i in range(5)]
     assert min(box["width"] for box in boxes) >= 32
