@@ -278,18 +278,29 @@ function renderSettings() {
   };
   const rules = h("button", { type: "button", id: "open-rules", class: "quiet", text: tr("rules") });
   rules.addEventListener("click", showRules);
-  $("settings").replaceChildren(
-    select("lang", tr("language"), LANGUAGES, store.get("lang") || "en", setLanguage),
-    ...SLIDERS.map(range),
-    select(
-      "motion",
-      tr("motion"),
-      Object.fromEntries(["system", "full", "reduced"].map((choice) => [choice, trAny(choice)])),
-      store.get("motion") || "system",
-      (value) => (store.set("motion", value), applyLook()),
-    ),
-    rules,
+  // The look settings fold away on a phone, where they would push the table below the fold.
+  const wasOpen = /** @type {HTMLDetailsElement | null} */ (document.getElementById("look"))?.open;
+  const look = /** @type {HTMLDetailsElement} */ (
+    h(
+      "details",
+      { id: "look", class: "look" },
+      h("summary", { text: tr("display") }),
+      h(
+        "div",
+        { class: "settings" },
+        ...SLIDERS.map(range),
+        select(
+          "motion",
+          tr("motion"),
+          Object.fromEntries(["system", "full", "reduced"].map((choice) => [choice, trAny(choice)])),
+          store.get("motion") || "system",
+          (value) => (store.set("motion", value), applyLook()),
+        ),
+      ),
+    )
   );
+  look.open = wasOpen ?? matchMedia("(min-width: 40rem)").matches;
+  $("settings").replaceChildren(select("lang", tr("language"), LANGUAGES, store.get("lang") || "en", setLanguage), rules, look);
 }
 
 // ---- the rules ----

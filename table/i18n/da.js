@@ -5,6 +5,7 @@ export default {
   language: "Sprog",
   contrast: "Kontrast",
   motion: "Bevægelse",
+  display: "Visning",
   system: "Som browseren",
   full: "Fuld",
   reduced: "Reduceret",

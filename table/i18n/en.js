@@ -5,6 +5,7 @@ export default {
   language: "Language",
   contrast: "Contrast",
   motion: "Motion",
+  display: "Display",
   system: "As the browser",
   full: "Full",
   reduced: "Reduced",

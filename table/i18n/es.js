@@ -5,6 +5,7 @@ export default {
   language: "Idioma",
   contrast: "Contraste",
   motion: "Animación",
+  display: "Pantalla",
   system: "Como el navegador",
   full: "Completa",
   reduced: "Reducida",

@@ -5,6 +5,7 @@ export default {
   language: "زبان",
   contrast: "کنتراست",
   motion: "حرکت",
+  display: "نمایش",
   system: "مانند مرورگر",
   full: "کامل",
   reduced: "کم",

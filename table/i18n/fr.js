@@ -5,6 +5,7 @@ export default {
   language: "Langue",
   contrast: "Contraste",
   motion: "Animations",
+  display: "Affichage",
   system: "Comme le navigateur",
   full: "Complètes",
   reduced: "Réduites",

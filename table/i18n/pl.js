@@ -5,6 +5,7 @@ export default {
   language: "Język",
   contrast: "Kontrast",
   motion: "Animacje",
+  display: "Wygląd",
   system: "Jak w przeglądarce",
   full: "Pełne",
   reduced: "Ograniczone",

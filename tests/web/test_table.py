@@ -50,6 +50,8 @@ def test_a_whole_match_through_the_ui(open_table, api_origin, lang, width, motio
             if "showdown" not in shots and panel.locator(".mini .card").count() >= 10:
                 shots["showdown"] = screenshot(page, f"{lang}-showdown")
             if motion and page.locator("#motion").input_value() != "reduced":
+                if not page.locator("#look").evaluate("details => details.open"):
+                    page.locator("#look > summary").click()  # folded away on a phone
                 # Seen a deal of the AI's moves played out, the player turns them off: the
                 # rest of the match goes at once (and the test takes 10 s, not 40).
                 page.locator("#motion").select_option("reduced")

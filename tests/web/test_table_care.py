@@ -43,7 +43,14 @@ def axe_violations(page) -> list[str]:
     ]
 
 
+def open_display(page) -> None:
+    """Opens the Display settings (folded away on a phone)."""
+    if not page.locator("#look").evaluate("details => details.open"):
+        page.locator("#look > summary").click()
+
+
 def set_slider(page, name: str, percent: int) -> None:
+    open_display(page)
     page.locator(f"#{name}").fill(str(percent))
 
 
