@@ -405,7 +405,9 @@ function ask(question, go, ...extra) {
 function renderLogin(focus = true) {
   leaveMatch();
   state.screen = "login";
-  const input = h("input", { id: "player-name", name: "name", required: true, maxlength: 40, autocomplete: "nickname" });
+  // A language switch keeps the name being typed.
+  const typed = /** @type {HTMLInputElement | null} */ (document.getElementById("player-name"))?.value ?? "";
+  const input = h("input", { id: "player-name", name: "name", required: true, maxlength: 40, autocomplete: "nickname", value: typed });
   const form = h(
     "form",
     { id: "login" },
