@@ -673,6 +673,9 @@ async function show(answer, events) {
   if (!state.match && events.some((event) => event.type === "deal_started"))
     Object.assign(view, { status: "waiting", deal_number: 0, dealer: null });
   remember(events, answer.series);
+  /** The others' moves said one by one; without motion they come at once, and are said
+   * together with your turn. @type {(() => string)[]} */
+  const moves = [];
   for (const event of events) {
     if (event.type === "deal_started") {
       // A new deal: the dealer's opening stake alone is in the pot (docs/rules.md, One deal 3).
@@ -706,7 +709,9 @@ async function show(answer, events) {
     }
     state.match = view;
     render();
-    say(() => logLine(event, view));
+    const line = () => logLine(event, view);
+    moves.push(line);
+    say(line);
     const element = document.querySelector(`[data-seat="${event.seat}"]`);
     element?.classList.add("acting");
     if (!reducedMotion()) await pause(STEP_MS);
@@ -714,13 +719,14 @@ async function show(answer, events) {
   state.match = answer;
   history.replaceState(null, "", `${location.pathname}${location.search}#match=${answer.id}`);
   render();
-  announce(answer, events);
+  announce(answer, events, reducedMotion() ? moves : []);
 }
 
 /** Says what the player must hear after a write or a move of others: the match's end (its
- * standings scrolled into view and focused), a deal's result, or that it is their turn.
- * @param {MatchView} match @param {MatchEvent[]} events */
-function announce(match, events) {
+ * standings scrolled into view and focused), a deal's result, or that it is their turn, after
+ * the others' `moves` not yet heard.
+ * @param {MatchView} match @param {MatchEvent[]} events @param {(() => string)[]} moves */
+function announce(match, events, moves) {
   const yourTurn = match.status === "in_deal" && match.turn === match.your_seat && !state.left.has(match.your_seat);
   if (yourTurn) performance.mark("asnas:your-turn");
   const deal = match.last_deal;
@@ -732,7 +738,7 @@ function announce(match, events) {
   } else if (deal && events.some((event) => event.type === "deal_ended")) {
     say(() => `${dealWords(match, deal)}${yourTurn ? ` ${tr("your_turn")}` : ""}`);
   } else if (yourTurn) {
-    say(() => tr("your_turn"));
+    say(() => [...moves.map((move) => move()), tr("your_turn")].join(" · "));
   } else if (events.some((event) => event.type === "match_restarted")) {
     say("");
   }

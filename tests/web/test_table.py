@@ -75,7 +75,9 @@ def test_a_whole_match_through_the_ui(open_table, api_origin, lang, width, motio
     assert last_row == [f"({seat['total']})" for seat in match["seats"]]
     assert page.locator(".chart polyline").count() == 4
     ai_names = [seat["name"] for seat in match["seats"][1:]]
-    assert any(line.startswith(tuple(ai_names)) for line in page.evaluate("said"))
+    said = page.evaluate("said")
+    (ARTIFACTS / f"{lang}-said.json").write_text(json.dumps(said, ensure_ascii=False, indent=0))
+    assert any(line.startswith(tuple(ai_names)) for line in said), said
     if width == 360:
         assert page.evaluate("document.documentElement.scrollWidth") <= 360
     assert page.errors == []
