@@ -477,6 +477,11 @@ def test_a_resignation_at_nothing_all_names_who_resigned_and_who_won(open_table,
     expect(going.locator("button")).to_have_text("Resume")
     expect(page.locator("#matches button", has_text="Resume")).to_have_count(1)
     screenshot(page, "en-lobby")
+    # The lobby, too, is drawn again in a new language.
+    page.locator("#lang").select_option("es")
+    expect(done).to_contain_text("Terminada")
+    expect(done.locator("button")).to_have_text("Ver el resultado")
+    expect(page.locator("#new-match")).to_have_text("Nueva partida")
     assert page.errors == []
 
 
