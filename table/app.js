@@ -2,7 +2,7 @@
 // public API only.
 import { apiClient, Offline, Problem, serverClock } from "./api.js";
 import { card } from "./cards.js";
-import { add, approx, signed } from "./fractions.js";
+import { add, approx, FSI, isolate, PDI, points } from "./fractions.js";
 import { follow } from "./live.js";
 
 /** @typedef {import('./api.js').MatchView} MatchView */
@@ -14,8 +14,11 @@ import { follow } from "./live.js";
 /** @typedef {typeof import('./i18n/en.js').default} Catalogue */
 
 const LANGUAGES = { en: "English", es: "Español", pl: "Polski", da: "Dansk", fr: "Français", fa: "فارسی" };
-/** Keyboard shortcuts, one per action; the catalogue names the action. */
-const KEYS = { look: "l", call: "c", hold: "h", raise: "r", fold: "f" };
+/** The game's article; the other languages' Wikipedias have none we could confirm, so they
+ * link this one and say it is in English. */
+const WIKIPEDIA = "https://en.wikipedia.org/wiki/As-Nas";
+/** The look sliders, 0 to 100 %, 50 % by default (the seed page's settings bar). */
+const SLIDERS = /** @type {const} */ (["contrast", "grain", "temperature"]);
 const STEP_MS = 450;
 const OPENING_STAKE = 1;
 const LOG_LINES = 8;
@@ -46,13 +49,19 @@ const state = {
   /** Seats whose human left the table. @type {Set<number>} */ left: new Set(),
   /** The live feed of the open match. @type {{ id: string, stop: () => void, mode: () => string } | null} */ live: null,
   /** Events the feed brought that the table does not show yet. @type {MatchEvent[]} */ pending: [],
+  /** Which screen is shown, drawn again on a language switch. @type {"login" | "lobby" | "match"} */ screen: "login",
+  /** The status line's words, said again in a new language. @type {(() => string) | null} */ said: null,
+  /** The seat that resigned the open match, if one did. @type {number | null} */ resigned: null,
+  /** The clock's last seconds already announced, for the turn it ends. @type {string | null} */ warned: null,
 };
 
 const $ = (/** @type {string} */ id) => /** @type {HTMLElement} */ (document.getElementById(id));
 
-/** A seat's name; a table's human seat that nobody has taken yet has none. */
-function seatName(/** @type {{ name: string | null }} */ seat) {
-  return seat.name ?? tr("open_seat");
+/** A seat's name; a table's human seat that nobody has taken yet has none. The AI seats'
+ * names are written in the page's script (Darius is داریوش in Persian). */
+function seatName(/** @type {{ name: string | null, kind?: string }} */ seat) {
+  if (seat.name === null) return tr("open_seat");
+  return seat.kind === "ai" && `ai_${seat.name}` in state.t ? trAny(`ai_${seat.name}`) : seat.name;
 }
 
 /**
@@ -63,28 +72,57 @@ function h(tag, attrs = {}, ...children) {
   const element = document.createElement(tag);
   for (const [name, value] of Object.entries(attrs)) {
     if (value === false) continue;
-    if (name === "text") element.textContent = String(value);
-    else element.setAttribute(name, value === true ? "" : String(value));
+    if (name === "text") fill(element, String(value));
+    else element.setAttribute(name, value === true ? "" : String(value).replace(/[\u2068\u2069]/g, ""));
   }
   for (const child of children) if (child) element.append(child);
   return element;
 }
 
-/** @param {keyof Catalogue} key @param {Record<string, string | number>} [vars] */
-function tr(key, vars = {}) {
-  return String(state.t[key] ?? key).replace(/\{(\w+)\}/g, (_, name) => String(vars[name] ?? ""));
+/** Writes `text` into `element`, each isolated run (FSI … PDI, nested) as a <bdi>.
+ * @param {HTMLElement} element @param {string} text */
+function fill(element, text) {
+  element.replaceChildren();
+  const open = [element];
+  for (const part of text.split(/([\u2068\u2069])/)) {
+    if (part === FSI) open.push(open[open.length - 1].appendChild(document.createElement("bdi")));
+    else if (part === PDI) open.length > 1 && open.pop();
+    else if (part) open[open.length - 1].append(part);
+  }
 }
-const trAny = (/** @type {string} */ key) => tr(/** @type {keyof Catalogue} */ (key));
+
+const locale = () => document.documentElement.lang || "en";
+/** A whole number in the page's language (Persian digits in Persian), isolated. @param {number} n */
+const num = (n) => isolate(new Intl.NumberFormat(locale()).format(n));
+
+/** The catalogue's text for `key`: the plural form for `vars.n` (Intl.PluralRules) where it
+ * has forms, numbers in the page's digits, and every value isolated from the sentence.
+ * @param {keyof Catalogue} key @param {Record<string, string | number>} [vars] */
+function tr(key, vars = {}) {
+  /** @type {string | Record<string, string>} */
+  const entry = state.t[key] ?? key;
+  const text =
+    typeof entry === "string" ? entry : (entry[new Intl.PluralRules(locale()).select(Number(vars.n ?? 0))] ?? entry.other);
+  return text.replace(/\{(\w+)\}/g, (whole, name) => {
+    const value = vars[name];
+    return value === undefined ? whole : typeof value === "number" ? num(value) : isolate(value);
+  });
+}
+/** A key made at run time; `fallback` when the catalogue lacks it. @param {string} key @param {keyof Catalogue} [fallback] */
+const trAny = (key, fallback) => tr(/** @type {keyof Catalogue} */ (key in state.t || !fallback ? key : fallback));
 
 function reducedMotion() {
   const choice = store.get("motion") || "system";
   return choice === "reduced" || (choice === "system" && matchMedia("(prefers-reduced-motion: reduce)").matches);
 }
 
-/** @param {string} text @param {"info" | "error"} [kind] */
-function say(text, kind = "info") {
+/** The status line, a live region: what just happened in the open match, read aloud. It is
+ * given the words as a function, so that a language switch can say them again in the new one.
+ * @param {string | (() => string)} words @param {"info" | "error"} [kind] */
+function say(words, kind = "info") {
   const status = $("status");
-  status.textContent = text;
+  state.said = typeof words === "string" ? null : words;
+  fill(status, typeof words === "string" ? words : words());
   status.dataset.kind = kind;
 }
 
@@ -93,20 +131,22 @@ async function explain(error) {
   if (error instanceof Problem) {
     if (error.code === "stale_version" && state.match) {
       await openMatch(state.match.id);
-      say(tr("stale"), "error");
+      say(() => tr("stale"), "error");
     } else if (error.status === 429) {
       holdFor(error.retryAfter || 1);
     } else if (error.status === 401) {
       store.set(tokenKey, null);
       renderLogin();
-      say(tr("signed_out"), "error");
+      say(() => tr("signed_out"), "error");
     } else {
-      say(tr("error", { detail: error.message }), "error");
+      // The catalogue's words for the problem's stable code; the server's English detail never.
+      say(() => trAny(`problem_${error.code}`, "error"), "error");
     }
   } else if (error instanceof Offline) {
-    say(tr("offline"), "error");
+    say(() => tr("offline"), "error");
   } else {
-    say(tr("error", { detail: String(error) }), "error");
+    console.error(error);
+    say(() => tr("error"), "error");
   }
 }
 
@@ -116,7 +156,7 @@ function holdFor(seconds) {
   const tick = () => {
     const left = Math.ceil((state.heldUntil - Date.now()) / 1000);
     if (left > 0) {
-      say(tr("throttled", { s: left }), "error");
+      say(() => tr("throttled", { s: left, n: left }), "error");
       setTimeout(tick, 250);
     } else {
       say("");
@@ -155,13 +195,65 @@ async function setLanguage(lang) {
   document.documentElement.lang = code;
   document.documentElement.dir = state.t.dir;
   document.title = tr("title");
+  $("brand").textContent = tr("brand");
   renderSettings();
-  render();
+  redraw();
+}
+
+/** Every screen in the language now chosen, the status line included; focus stays put. */
+function redraw() {
+  if (state.screen === "login") renderLogin(false);
+  else if (state.screen === "lobby") renderLobby(false);
+  else render();
+  if (state.said) say(state.said, $("status").dataset.kind === "error" ? "error" : "info");
+  const rules = /** @type {HTMLDialogElement | null} */ (document.getElementById("rules"));
+  if (rules?.open) rules.replaceChildren(...rulesContent());
+}
+
+/** The palette at 0 %, 50 % and 100 % contrast; every step between is mixed, and each one
+ * keeps text at 4.5:1 or more (WCAG AA). */
+const PALETTES = {
+  bg: ["#e9e4d6", "#f4f1e8", "#ffffff"],
+  fg: ["#3a372f", "#1d1b16", "#000000"],
+  muted: ["#5a5548", "#57524a", "#000000"],
+  paper: ["#f3efe3", "#fffdf6", "#ffffff"],
+  line: ["#a39c87", "#8a8272", "#000000"],
+  felt: ["#2a6b50", "#1f6b4a", "#003d1f"],
+  "felt-fg": ["#f2efe4", "#f6f3e8", "#ffffff"],
+  accent: ["#a0402f", "#9c2f1f", "#8b0000"],
+  cloth: ["#3b5278", "#27406b", "#001e52"],
+  focus: ["#1d4ea0", "#174ea6", "#0030a8"],
+};
+/** The page's paper, cooled (0 %) or warmed (100 %) by the color temperature. */
+const TINTS = { cool: "#dde8f3", warm: "#f6e2bf" };
+
+/** @param {string} a @param {string} b @param {number} t 0 gives a, 1 gives b */
+function mix(a, b, t) {
+  const channel = (/** @type {string} */ hex, /** @type {number} */ i) => parseInt(hex.slice(1 + 2 * i, 3 + 2 * i), 16);
+  return "#" + [0, 1, 2].map((i) => Math.round(channel(a, i) + (channel(b, i) - channel(a, i)) * t).toString(16).padStart(2, "0")).join("");
+}
+
+/** A slider's value, 0 to 100; the browser's "more contrast" starts Contrast at 100. @param {string} name */
+function slider(name) {
+  const kept = store.get(name);
+  if (kept !== null && kept !== "" && !Number.isNaN(Number(kept))) return Math.min(100, Math.max(0, Number(kept)));
+  return name === "contrast" && matchMedia("(prefers-contrast: more)").matches ? 100 : 50;
 }
 
 function applyLook() {
-  document.documentElement.dataset.contrast = store.get("contrast") || "system";
-  document.documentElement.dataset.motion = reducedMotion() ? "reduced" : "full";
+  const root = document.documentElement;
+  const contrast = slider("contrast") / 50;
+  const warmth = (slider("temperature") - 50) / 50;
+  for (const [name, [low, mid, high]] of Object.entries(PALETTES)) {
+    let colour = contrast <= 1 ? mix(low, mid, contrast) : mix(mid, high, contrast - 1);
+    // Only the page and the paper take the tint: the text keeps its contrast.
+    if (name === "bg" || name === "paper") colour = mix(colour, warmth < 0 ? TINTS.cool : TINTS.warm, Math.abs(warmth) * 0.6);
+    root.style.setProperty(`--${name}`, colour);
+  }
+  // At most a light veil: the grain must not eat into the text contrast that axe cannot see.
+  root.style.setProperty("--grain", String(slider("grain") / 500));
+  root.dataset.contrast = String(slider("contrast"));
+  root.dataset.motion = reducedMotion() ? "reduced" : "full";
 }
 
 function renderSettings() {
@@ -173,27 +265,149 @@ function renderSettings() {
     element.addEventListener("change", () => change(element.value));
     return h("label", { for: id }, h("span", { text: label }), element);
   };
-  /** A look preference, kept in the browser; "system" follows the browser's own. @param {"contrast" | "motion"} name @param {string[]} choices */
-  const look = (name, choices) =>
-    select(
-      name,
-      tr(name),
-      Object.fromEntries(choices.map((choice) => [choice, trAny(choice)])),
-      store.get(name) || "system",
-      (value) => (store.set(name, value), applyLook()),
-    );
-  $("settings").replaceChildren(
-    select("lang", tr("language"), LANGUAGES, store.get("lang") || "en", setLanguage),
-    look("contrast", ["system", "normal", "high"]),
-    look("motion", ["system", "full", "reduced"]),
+  /** A look slider, applied as it moves and kept in the browser. @param {typeof SLIDERS[number]} name */
+  const range = (name) => {
+    const input = /** @type {HTMLInputElement} */ (h("input", { id: name, type: "range", min: 0, max: 100, step: 5, value: slider(name) }));
+    const shown = h("output", { for: name, text: `${new Intl.NumberFormat(locale(), { style: "percent" }).format(slider(name) / 100)}` });
+    input.addEventListener("input", () => {
+      store.set(name, input.value);
+      fill(shown, new Intl.NumberFormat(locale(), { style: "percent" }).format(Number(input.value) / 100));
+      applyLook();
+    });
+    return h("label", { for: name }, h("span", { text: tr(name) }), input, shown);
+  };
+  const rules = h("button", { type: "button", id: "open-rules", class: "quiet", text: tr("rules") });
+  rules.addEventListener("click", showRules);
+  // The look settings fold away on a phone, where they would push the table below the fold.
+  const wasOpen = /** @type {HTMLDetailsElement | null} */ (document.getElementById("look"))?.open;
+  const look = /** @type {HTMLDetailsElement} */ (
+    h(
+      "details",
+      { id: "look", class: "look" },
+      h("summary", { text: tr("display") }),
+      h(
+        "div",
+        { class: "settings" },
+        ...SLIDERS.map(range),
+        select(
+          "motion",
+          tr("motion"),
+          Object.fromEntries(["system", "full", "reduced"].map((choice) => [choice, trAny(choice)])),
+          store.get("motion") || "system",
+          (value) => (store.set("motion", value), applyLook()),
+        ),
+      ),
+    )
   );
+  look.open = wasOpen ?? matchMedia("(min-width: 40rem)").matches;
+  $("settings").replaceChildren(select("lang", tr("language"), LANGUAGES, store.get("lang") || "en", setLanguage), rules, look);
+}
+
+// ---- the rules ----
+
+/** Example hands of each category, strongest first, drawn with the cards. */
+const EXAMPLES = /** @type {const} */ ([
+  ["four_of_a_kind", ["As", "As", "As", "As", "Couli"]],
+  ["full_house", ["Shah", "Shah", "Shah", "Bibi", "Bibi"]],
+  ["three_of_a_kind", ["Bibi", "Bibi", "Bibi", "As", "Sarbaz"]],
+  ["two_pair", ["As", "As", "Sarbaz", "Sarbaz", "Couli"]],
+  ["pair", ["Couli", "Couli", "As", "Shah", "Bibi"]],
+  ["high_card", ["As", "Shah", "Bibi", "Sarbaz", "Couli"]],
+]);
+
+/** A few words on the game's tradition, with its Wikipedia article. */
+function tradition() {
+  return h(
+    "p",
+    { class: "tradition" },
+    h("strong", { text: tr("tradition") }),
+    " ",
+    tr("tradition_line"),
+    " ",
+    h("a", { href: WIKIPEDIA, hreflang: "en", target: "_blank", rel: "noopener", text: tr("wikipedia") }),
+  );
+}
+
+function rulesContent() {
+  /** @param {keyof Catalogue} title @param {keyof Catalogue} text */
+  const part = (title, text) => h("section", {}, h("h3", { text: tr(title) }), h("p", { text: tr(text) }));
+  const close = h("button", { type: "button", class: "quiet", id: "close-rules", text: tr("close") });
+  close.addEventListener("click", () => /** @type {HTMLDialogElement} */ ($("rules")).close());
+  return [
+    h("h2", { id: "rules-title", text: tr("rules_title") }),
+    tradition(),
+    part("rules_goal_h", "rules_goal"),
+    part("rules_setup_h", "rules_setup"),
+    part("rules_turn_h", "rules_turn"),
+    h(
+      "section",
+      {},
+      h("h3", { text: tr("rules_ranks_h") }),
+      h("p", { text: tr("rules_ranks") }),
+      h(
+        "ol",
+        { class: "ranking" },
+        ...EXAMPLES.map(([category, hand]) => {
+          const cards = h("span", { class: "mini" });
+          for (const rank of hand) cards.append(card(rank, trAny(rank), true));
+          return h("li", {}, h("span", { class: "category", text: trAny(category) }), cards);
+        }),
+      ),
+      h("p", { text: tr("rules_ties") }),
+    ),
+    part("rules_score_h", "rules_score"),
+    close,
+  ];
+}
+
+/** The rules, in a modal dialog: Escape or Close shuts it, and focus goes back where it was. */
+function showRules() {
+  const dialog = /** @type {HTMLDialogElement} */ ($("rules"));
+  dialog.replaceChildren(...rulesContent());
+  dialog.showModal();
+  /** @type {HTMLElement} */ (dialog.querySelector("#close-rules")).focus();
+}
+
+/** Asks before something that cannot be undone: a modal dialog, Cancel focused, so Enter or
+ * Escape loses nothing. Resolves true on the go-ahead.
+ * @param {string} question @param {string} go the go-ahead button's words @param {...Node} extra */
+function ask(question, go, ...extra) {
+  const dialog = /** @type {HTMLDialogElement} */ ($("confirm"));
+  const opener = /** @type {HTMLElement | null} */ (document.activeElement);
+  const cancel = h("button", { type: "button", class: "quiet", value: "cancel", text: tr("cancel") });
+  const yes = h("button", { type: "button", class: "play", value: "yes", "data-confirm": "yes", text: go });
+  dialog.replaceChildren(
+    h("h2", { id: "confirm-title", text: tr("confirm") }),
+    h("p", { id: "confirm-text", text: question }),
+    ...extra,
+    h("div", { class: "row" }, cancel, yes),
+  );
+  dialog.returnValue = "";
+  return new Promise((resolve) => {
+    cancel.addEventListener("click", () => dialog.close("cancel"));
+    yes.addEventListener("click", () => dialog.close("yes"));
+    dialog.addEventListener(
+      "close",
+      () => {
+        resolve(dialog.returnValue === "yes");
+        if (opener?.isConnected) opener.focus();
+      },
+      { once: true },
+    );
+    dialog.showModal();
+    cancel.focus();
+  });
 }
 
 // ---- login and lobby ----
 
-function renderLogin() {
+/** @param {boolean} [focus] false keeps the focus where it is (a language switch) */
+function renderLogin(focus = true) {
   leaveMatch();
-  const input = h("input", { id: "player-name", name: "name", required: true, maxlength: 40, autocomplete: "nickname" });
+  state.screen = "login";
+  // A language switch keeps the name being typed.
+  const typed = /** @type {HTMLInputElement | null} */ (document.getElementById("player-name"))?.value ?? "";
+  const input = h("input", { id: "player-name", name: "name", required: true, maxlength: 40, autocomplete: "nickname", value: typed });
   const form = h(
     "form",
     { id: "login" },
@@ -201,6 +415,7 @@ function renderLogin() {
     h("label", { for: "player-name", text: tr("name") }),
     input,
     h("button", { type: "submit", text: tr("register") }),
+    tradition(),
   );
   form.addEventListener("submit", (event) => {
     event.preventDefault();
@@ -213,19 +428,22 @@ function renderLogin() {
       else renderLobby();
     });
   });
-  $("main").replaceChildren(form);
-  input.focus();
+  $("main").replaceChildren(h("h2", { text: tr("title") }), form);
+  if (focus) input.focus();
 }
 
-function renderLobby() {
+/** @param {boolean} [focus] false keeps the focus where it is (a language switch) */
+function renderLobby(focus = true) {
   leaveMatch();
+  state.screen = "lobby";
+  // The status line speaks of the open match: none is open here.
+  if (focus) say("");
   history.replaceState(null, "", location.pathname + location.search);
   const level = /** @type {HTMLSelectElement} */ (h("select", { id: "ai-level" }));
-  for (const name of ["easy", "normal", "hard", "expert"])
-    level.append(h("option", { value: name, text: trAny(name === "normal" ? "normal_level" : name) }));
+  for (const name of ["easy", "normal", "hard", "expert"]) level.append(h("option", { value: name, text: levelName(name) }));
   level.value = store.get("level") || "normal";
   const humans = /** @type {HTMLSelectElement} */ (h("select", { id: "humans" }));
-  for (const n of [1, 2, 3, 4]) humans.append(h("option", { value: n, text: n === 1 ? tr("alone") : String(n) }));
+  for (const n of [1, 2, 3, 4]) humans.append(h("option", { value: n, text: n === 1 ? tr("alone") : num(n) }));
   const seconds = /** @type {HTMLInputElement} */ (
     h("input", { id: "turn-seconds", type: "number", min: 10, max: 86400, value: store.get("seconds") ?? 60, placeholder: tr("no_clock") })
   );
@@ -265,7 +483,7 @@ function renderLobby() {
     });
   });
   const forget = h("button", { type: "button", class: "quiet", text: tr("forget") });
-  forget.addEventListener("click", () => (store.set(tokenKey, null), renderLogin()));
+  forget.addEventListener("click", forgetMe);
   const list = h("ul", { id: "matches" });
   $("main").replaceChildren(
     h("h2", { text: tr("hello", { name: store.get("name") || "" }) }),
@@ -273,10 +491,47 @@ function renderLobby() {
     h("h2", { text: tr("your_matches") }),
     list,
     forget,
+    tradition(),
   );
-  start.focus();
+  if (focus) start.focus();
   // The list arrives while the form is already usable.
   listMatches(list).catch(explain);
+}
+
+/** @param {string} level */
+const levelName = (level) => trAny(level === "normal" ? "normal_level" : level);
+
+/** Forgets this browser's player, once the player knows what goes with it and may keep the
+ * token to come back. */
+async function forgetMe() {
+  const token = store.get(tokenKey) ?? "";
+  const name = store.get("name") || "";
+  const field = /** @type {HTMLInputElement} */ (
+    h("input", { id: "token", readonly: true, value: token, hidden: true, "aria-label": tr("token", { name }) })
+  );
+  const reveal = h("button", { type: "button", class: "quiet", id: "show-token", text: tr("show_token") });
+  const copy = h("button", { type: "button", class: "quiet", id: "copy-token", text: tr("copy_token") });
+  const copied = h("p", { role: "status", id: "token-status" });
+  reveal.addEventListener("click", () => {
+    field.hidden = false;
+    field.select();
+    field.focus();
+  });
+  copy.addEventListener("click", async () => {
+    field.hidden = false;
+    field.select();
+    try {
+      await navigator.clipboard.writeText(token);
+      fill(copied, tr("token_copied"));
+    } catch {
+      fill(copied, tr("token_by_hand"));
+    }
+  });
+  const tools = h("div", { class: "row" }, reveal, copy);
+  if (await ask(tr("confirm_forget", { name }), tr("forget"), tools, field, copied)) {
+    store.set(tokenKey, null);
+    renderLogin();
+  }
 }
 
 /** Your matches, newest first, each with a button to resume it. @param {HTMLElement} list */
@@ -285,13 +540,18 @@ async function listMatches(list) {
   const page = await api.get("/matches?page_size=20");
   if (!page.results.length) list.append(h("li", { text: tr("no_matches") }));
   for (const summary of page.results) {
-    const resume = h("button", { type: "button", text: tr("resume") });
+    // Resume where play goes on; a finished or abandoned match only shows how it ended.
+    const over = summary.status === "finished" || summary.status === "abandoned";
+    const resume = h("button", { type: "button", "data-match": summary.id, text: tr(over ? "see_result" : "resume") });
     resume.addEventListener("click", () => guarded(() => openMatch(summary.id)));
+    const totals = summary.totals.map((total) => points(total, locale())).join(" / ");
     list.append(
       h(
         "li",
-        {},
-        h("span", { text: `${tr("deal_of", { n: summary.deal_number })} · ${trAny(summary.ai_level)} · ${summary.totals.join(" / ")}` }),
+        { "data-status": summary.status },
+        h("span", {
+          text: `${trAny(`status_${summary.status}`)} · ${tr("deal_of", { n: summary.deal_number, of: 12 })} · ${levelName(summary.ai_level)} · ${totals}`,
+        }),
         resume,
       ),
     );
@@ -312,7 +572,7 @@ async function joinTable(invite) {
   } catch (error) {
     if (error instanceof Problem && error.code === "already_seated") return openMatch(invite.match);
     renderLobby();
-    if (error instanceof Problem && error.status === 404) say(tr("invite_bad"), "error");
+    if (error instanceof Problem && error.status === 404) say(() => tr("invite_bad"), "error");
     else throw error;
   }
 }
@@ -320,7 +580,7 @@ async function joinTable(invite) {
 /** Closes the open match's live feed and forgets the match. */
 function leaveMatch() {
   state.live?.stop();
-  Object.assign(state, { match: null, live: null, pending: [], log: [], deals: [], left: new Set(), hint: null });
+  Object.assign(state, { match: null, live: null, pending: [], log: [], deals: [], left: new Set(), hint: null, resigned: null });
 }
 
 /** Follows the open match live when others (friends, or the clock) may move in it. */
@@ -383,7 +643,8 @@ async function openMatch(id) {
  * @param {MatchEvent[]} events @param {number} series */
 function remember(events, series) {
   for (const event of events) {
-    if (event.type === "match_restarted") state.deals = [];
+    if (event.type === "match_restarted") Object.assign(state, { deals: [], resigned: null });
+    if (event.type === "resigned") state.resigned = event.seat;
     if (event.type === "deal_ended" && event.series === series) state.deals.push(event);
     if (event.type === "deal_started") state.log = [];
     if (event.type === "player_left") state.left.add(event.seat);
@@ -412,6 +673,9 @@ async function show(answer, events) {
   if (!state.match && events.some((event) => event.type === "deal_started"))
     Object.assign(view, { status: "waiting", deal_number: 0, dealer: null });
   remember(events, answer.series);
+  /** The others' moves said one by one; without motion they come at once, and are said
+   * together with your turn. @type {(() => string)[]} */
+  const moves = [];
   for (const event of events) {
     if (event.type === "deal_started") {
       // A new deal: the dealer's opening stake alone is in the pot (docs/rules.md, One deal 3).
@@ -452,7 +716,9 @@ async function show(answer, events) {
     }
     state.match = view;
     render();
-    say(logLine(event, view));
+    const line = () => logLine(event, view);
+    moves.push(line);
+    say(line);
     const element = document.querySelector(`[data-seat="${event.seat}"]`);
     element?.classList.add("acting");
     if (!reducedMotion()) await pause(STEP_MS);
@@ -466,8 +732,28 @@ async function show(answer, events) {
   state.match = answer;
   history.replaceState(null, "", `${location.pathname}${location.search}#match=${answer.id}`);
   render();
-  if (answer.status === "in_deal" && answer.turn === answer.your_seat) {
-    performance.mark("asnas:your-turn");
+  announce(answer, events, reducedMotion() ? moves : []);
+}
+
+/** Says what the player must hear after a write or a move of others: the match's end (its
+ * standings scrolled into view and focused), a deal's result, or that it is their turn, after
+ * the others' `moves` not yet heard.
+ * @param {MatchView} match @param {MatchEvent[]} events @param {(() => string)[]} moves */
+function announce(match, events, moves) {
+  const yourTurn = match.status === "in_deal" && match.turn === match.your_seat && !state.left.has(match.your_seat);
+  if (yourTurn) performance.mark("asnas:your-turn");
+  const deal = match.last_deal;
+  if (events.some((event) => event.type === "match_finished") && match.status === "finished") {
+    say(() => finalWords(match));
+    const heading = document.getElementById("standings-title");
+    heading?.scrollIntoView({ block: "start", behavior: reducedMotion() ? "auto" : "smooth" });
+    heading?.focus({ preventScroll: true });
+  } else if (deal && events.some((event) => event.type === "deal_ended")) {
+    say(() => `${dealWords(match, deal)}${yourTurn ? ` ${tr("your_turn")}` : ""}`);
+  } else if (yourTurn) {
+    say(() => [...moves.map((move) => move()), tr("your_turn")].join(" · "));
+  } else if (events.some((event) => event.type === "match_restarted")) {
+    say("");
   }
 }
 
@@ -475,6 +761,7 @@ function render() {
   if (!state.t) return;
   const match = state.match;
   if (!match) return;
+  state.screen = "match";
   const you = match.your_seat;
   const seats = match.seats.map((seat) => {
     const flags = [
@@ -485,16 +772,17 @@ function render() {
       seat.away && tr(state.left.has(seat.seat) ? "left" : "away"),
     ].filter(Boolean);
     const clock = match.turn_deadline && match.status === "in_deal" && seat.seat === match.turn;
+    const name = seat.seat === you ? `${seatName(seat)} (${tr("you")})` : seatName(seat);
     return h(
       "section",
       {
         class: `seat seat-${(seat.seat - you + 4) % 4}${seat.folded ? " folded" : ""}${seat.away ? " away" : ""}${seat.name === null ? " open" : ""}${seat.seat === match.turn && match.status === "in_deal" ? " turn" : ""}`,
         "data-seat": seat.seat,
-        "aria-label": `${seatName(seat)}${seat.seat === you ? ` (${tr("you")})` : ""}`,
+        "aria-label": name,
       },
-      h("h3", { text: seat.seat === you ? `${seatName(seat)} (${tr("you")})` : seatName(seat) }),
-      h("p", { class: "stake", text: `${tr("stake")}: ${seat.stake}` }),
-      h("p", { class: "total", text: `${tr("total")}: ${seat.total}` }),
+      h("h3", { text: name }),
+      h("p", { class: "stake", text: `${tr("stake")}: ${num(seat.stake)}` }),
+      h("p", { class: "total", text: `${tr("total")}: ${points(seat.total, locale())}` }),
       h("p", { class: "flags", text: flags.join(" · ") }),
       clock && h("p", { id: "clock", class: "clock", role: "timer", "aria-label": tr("time_left") }),
     );
@@ -513,14 +801,18 @@ function render() {
       h(
         "div",
         { class: "felt" },
-        h("p", { class: "deal-no", text: match.status === "waiting" ? tr("waiting", { n: open }) : tr("deal_of", { n: match.deal_number }) }),
-        h("p", { class: "pot", text: `${tr("pot")}: ${match.pot}` }),
-        h("p", { class: "high", text: `${tr("high_stake")}: ${match.high_stake}` }),
+        h("h2", {
+          class: "deal-no",
+          text: match.status === "waiting" ? tr("waiting", { n: open }) : tr("deal_of", { n: match.deal_number, of: 12 }),
+        }),
+        h("p", { class: "pot", text: `${tr("pot")}: ${num(match.pot)}` }),
+        h("p", { class: "high", text: `${tr("high_stake")}: ${num(match.high_stake)}` }),
       ),
       ...seats,
     ),
     ...(match.status === "waiting" ? [] : [h("div", { class: "mine" }, cards, category)]),
     h("div", { id: "actions", class: "actions" }),
+    h("ul", { id: "moves", class: "moves" }),
     ...(match.invite ? [invitePanel(match, match.invite)] : []),
     ...((match.humans > 1 && state.log.length) || state.log.some((event) => "by" in event && event.by === "clock") ? [logPanel(match)] : []),
     ...(state.hint && state.hint.version === match.version ? [hintPanel(state.hint)] : []),
@@ -534,15 +826,37 @@ function render() {
   syncLive();
 }
 
-/** The turn clock, counted down by the server's time. */
+/** What each move offered now does, in points: what Call costs, what Hold keeps. @param {MatchView} match */
+function movesNow(match) {
+  const mine = match.seats[match.your_seat].stake;
+  const high = match.high_stake;
+  /** @type {Record<string, () => string>} */
+  const lines = {
+    look: () => tr("now_look"),
+    call: () => tr("now_call", { points: tr("points", { n: high - mine }), high }),
+    hold: () => tr("now_hold", { high }),
+    raise: () => tr("now_raise", { high: high + 1, points: tr("points", { n: high + 1 - mine }) }),
+    fold: () => tr("now_fold", { points: tr("points", { n: mine }) }),
+  };
+  return match.legal_actions.map((action) => h("li", { "data-action": action, text: lines[action]() }));
+}
+
+/** The turn clock, counted down by the server's time; its last ten seconds of your turn are
+ * announced once. */
 function tickClock() {
   const element = document.getElementById("clock");
-  const deadline = state.match?.turn_deadline;
-  if (!element || !deadline) return;
-  const turn = state.match?.turn_seconds ?? Infinity;
+  const match = state.match;
+  const deadline = match?.turn_deadline;
+  if (!element || !match || !deadline) return;
+  const turn = match.turn_seconds ?? Infinity;
   const left = Math.min(turn, Math.max(0, Math.ceil((Date.parse(deadline) - serverClock.now()) / 1000)));
-  element.textContent = `${Math.floor(left / 60)}:${String(left % 60).padStart(2, "0")}`;
+  const format = new Intl.NumberFormat(locale(), { minimumIntegerDigits: 2 });
+  fill(element, isolate(`${new Intl.NumberFormat(locale()).format(Math.floor(left / 60))}:${format.format(left % 60)}`));
   element.classList.toggle("low", left <= 10);
+  if (left <= 10 && left > 0 && match.turn === match.your_seat && state.warned !== deadline) {
+    state.warned = deadline;
+    say(() => tr("clock_low", { n: left }));
+  }
 }
 setInterval(tickClock, 1000);
 
@@ -577,10 +891,10 @@ function invitePanel(match, code) {
     field.select();
     try {
       await navigator.clipboard.writeText(link);
-      say(tr("copied"));
+      say(() => tr("copied"));
     } catch {
       // No clipboard (an insecure origin): the link is selected for the reader to copy.
-      say(tr("copy_by_hand"));
+      say(() => tr("copy_by_hand"));
     }
   });
   return h(
@@ -592,7 +906,8 @@ function invitePanel(match, code) {
   );
 }
 
-/** The buttons: legal actions, next deal, restart, resign; rebuilt without losing focus. */
+/** The buttons: legal actions, next deal, restart, resign; rebuilt without losing focus. Only
+ * buttons that can act are there: none for a seat whose human left, none after the end. */
 function renderActions() {
   const match = state.match;
   const box = document.getElementById("actions");
@@ -611,14 +926,16 @@ function renderActions() {
     element.addEventListener("click", () => guarded(run));
     return element;
   };
-  const mine = match.status === "in_deal" && match.turn === match.your_seat;
+  const seated = !state.left.has(match.your_seat);
+  const mine = seated && match.status === "in_deal" && match.turn === match.your_seat;
   const buttons = mine
     ? match.legal_actions.map((action) =>
-        button(action, trAny(action), KEYS[action], () => act("/actions", { action }), "play"),
+        button(action, trAny(action), trAny(`key_${action}`), () => act("/actions", { action }), "play"),
       )
     : [];
-  if (match.status === "deal_over") buttons.push(button("next", tr("next_deal"), "n", () => act("/next-deal", {}), "play"));
+  if (seated && match.status === "deal_over") buttons.push(button("next", tr("next_deal"), tr("key_next"), () => act("/next-deal", {}), "play"));
   box.replaceChildren(...buttons);
+  $("moves").replaceChildren(...(mine ? movesNow(match) : []));
   const level = store.get("level") || match.ai_level;
   const shared = match.humans > 1;
   const over = ["finished", "abandoned"].includes(match.status);
@@ -631,17 +948,19 @@ function renderActions() {
       }, "quiet"),
     // At a shared table only its owner restarts, once it is over (it would erase the others' game).
     (!shared || (match.your_seat === 0 && match.status === "finished")) &&
-      button("restart", tr("restart"), "s", () => act("/restart", { ai_level: level }), "quiet"),
+      button("restart", tr("restart"), tr("key_restart"), async () => {
+        if (await ask(tr("confirm_restart"), tr("restart"))) await act("/restart", { ai_level: level });
+      }, "quiet"),
     !over &&
       !shared &&
-      button("resign", tr("resign"), "q", async () => {
-        if (confirm(tr("confirm_resign"))) await act("/resign", {});
+      button("resign", tr("resign"), tr("key_resign"), async () => {
+        if (await ask(tr("confirm_resign"), tr("resign"))) await act("/resign", {});
       }, "quiet"),
     !over &&
       shared &&
-      !state.left.has(match.your_seat) &&
-      button("leave", tr("leave"), "q", async () => {
-        if (confirm(tr("confirm_leave"))) await act("/leave", {});
+      seated &&
+      button("leave", tr("leave"), tr("key_resign"), async () => {
+        if (await ask(tr("confirm_leave"), tr("leave"))) await act("/leave", {});
       }, "quiet"),
   ];
   const lobby = h("button", { type: "button", class: "quiet", "data-command": "lobby", text: tr("lobby") });
@@ -654,10 +973,11 @@ function renderActions() {
 
 /** The coach's advice: hard's probabilities and exact expected scores. @param {Hint} hint */
 function hintPanel(hint) {
-  const percent = (/** @type {string} */ p) => `${p} (${Math.round(approx(p) * 100)}%)`;
+  const percent = (/** @type {string} */ p) =>
+    `${points(p, locale())} (${new Intl.NumberFormat(locale(), { style: "percent" }).format(approx(p))})`;
   // To 4 places: an exact value can run to a hundred digits; it is the cell's title.
-  const points = (/** @type {string} */ v) =>
-    v === "0" ? "0" : `${approx(v) < 0 ? "−" : "+"}${Math.abs(approx(v)).toFixed(4)}`;
+  const value = (/** @type {string} */ v) =>
+    isolate(new Intl.NumberFormat(locale(), { signDisplay: "exceptZero", maximumFractionDigits: 4, minimumFractionDigits: v === "0" ? 0 : 4 }).format(approx(v)));
   const strength =
     hint.hand_rank === null
       ? tr("hint_look")
@@ -683,7 +1003,7 @@ function hintPanel(hint) {
           h("td", { text: percent(advice.hard_probability) }),
           advice.expected_value === null
             ? h("td", { text: "–" })
-            : h("td", { text: points(advice.expected_value), title: signed(advice.expected_value) }),
+            : h("td", { text: value(advice.expected_value), title: advice.expected_value }),
         ),
       ),
     ),
@@ -691,48 +1011,80 @@ function hintPanel(hint) {
   );
 }
 
-/** @param {MatchView} match @param {DealResult} deal */
+/** A deal's result: each seat's category, payout and change, its shown hand on a row of its
+ * own (cards wide enough to read, with their names, on a phone too). @param {MatchView} match @param {DealResult} deal */
 function dealPanel(match, deal) {
-  const rows = deal.seats.map((seat) => {
+  const rows = deal.seats.flatMap((seat) => {
     const hand = h("span", { class: "mini" });
-    if (seat.hand) for (const rank of seat.hand) hand.append(card(rank, trAny(rank)));
+    if (seat.hand) for (const rank of seat.hand) hand.append(card(rank, trAny(rank), true));
     else hand.append(tr(seat.folded ? "folded" : "hidden"));
-    return h(
-      "tr",
-      { class: deal.winners.includes(seat.seat) ? "winner" : "" },
-      h("th", { scope: "row", text: seatName(match.seats[seat.seat]) }),
-      h("td", {}, hand),
-      h("td", { text: seat.category ? trAny(seat.category) : "—" }),
-      h("td", { text: seat.payout }),
-      h("td", { class: "delta", text: signed(seat.delta) }),
-    );
+    const winner = deal.winners.includes(seat.seat) ? "winner" : "";
+    return [
+      h(
+        "tr",
+        { class: winner, "data-seat": seat.seat },
+        h("th", { scope: "row", text: seatName(match.seats[seat.seat]) }),
+        h("td", { text: seat.category ? trAny(seat.category) : "—" }),
+        h("td", { text: points(seat.payout, locale()) }),
+        h("td", { class: "delta", text: points(seat.delta, locale(), true) }),
+      ),
+      h("tr", { class: `hand-row ${winner}` }, h("td", { colspan: 4 }, hand)),
+    ];
   });
   return h(
     "section",
     { class: "panel", id: "deal-panel", "aria-labelledby": "deal-title" },
-    h("h2", { id: "deal-title", text: `${tr("deal_over", { n: deal.deal_number })}: ${tr(deal.outcome)}` }),
+    h("h2", { id: "deal-title", text: `${tr("deal_over", { n: deal.deal_number })}: ${trAny(deal.outcome)}` }),
     h(
       "table",
       {},
-      h("thead", {}, h("tr", {}, ...["", "hand", "category", "payout", "change"].map((key) => h("th", { scope: "col", text: key ? trAny(key) : "" })))),
+      h("thead", {}, h("tr", {}, ...["seat", "category", "payout", "change"].map((key) => h("th", { scope: "col", text: trAny(key) })))),
       h("tbody", {}, ...rows),
     ),
   );
 }
 
-/** @param {MatchView} match */
+/** Names joined in the page's language ("Darius and Shirin"). @param {number[]} seats @param {MatchView} match */
+function names(seats, match) {
+  const list = seats.map((seat) => isolate(seatName(match.seats[seat])));
+  return new Intl.ListFormat(locale(), { type: "conjunction" }).format(list);
+}
+
+/** What a deal's end says aloud: who took the pot, and with what. @param {MatchView} match @param {DealResult} deal */
+function dealWords(match, deal) {
+  const won = deal.seats.find((seat) => seat.seat === deal.winners[0]);
+  const category = won?.category ? ` (${trAny(won.category)})` : "";
+  return `${tr("deal_over", { n: deal.deal_number })}: ${trAny(deal.outcome)} · ${names(deal.winners, match)}${category} ${won ? points(won.delta, locale(), true) : ""}`;
+}
+
+/** Who won the match, and who resigned it if someone did. @param {MatchView} match */
+function finalWords(match) {
+  const winners = match.winners ?? [];
+  const won = tr("won", { names: names(winners, match), n: winners.length });
+  return state.resigned === null ? won : `${tr("resigned", { name: seatName(match.seats[state.resigned]) })} ${won}`;
+}
+
+/** The final standings, ranked as the server ranks them: its winners first (after a
+ * resignation the resigning seat is never among them, even when it leads), then by total, the
+ * resigning seat last. @param {MatchView} match */
 function standings(match) {
-  const order = [...match.seats].sort((a, b) => approx(b.total) - approx(a.total));
-  const names = (match.winners ?? []).map((seat) => seatName(match.seats[seat])).join(", ");
+  const winners = match.winners ?? [];
+  const rank = (/** @type {{ seat: number }} */ seat) => (winners.includes(seat.seat) ? 0 : seat.seat === state.resigned ? 2 : 1);
+  const order = [...match.seats].sort((a, b) => rank(a) - rank(b) || approx(b.total) - approx(a.total));
   return h(
     "section",
     { class: "panel", id: "standings", "aria-labelledby": "standings-title" },
-    h("h2", { id: "standings-title", text: tr("final") }),
-    h("p", { class: "won", text: tr("won", { names }) }),
+    h("h2", { id: "standings-title", tabindex: -1, text: tr("final") }),
+    h("p", { class: "won", text: finalWords(match) }),
     h(
       "ol",
       {},
-      ...order.map((seat) => h("li", { class: match.winners?.includes(seat.seat) ? "winner" : "", text: `${seatName(seat)}: ${seat.total}` })),
+      ...order.map((seat) =>
+        h("li", {
+          class: winners.includes(seat.seat) ? "winner" : "",
+          text: `${seatName(seat)}: ${points(seat.total, locale())}${seat.seat === state.resigned ? ` (${tr("resigned_mark")})` : ""}`,
+        }),
+      ),
     ),
   );
 }
@@ -749,8 +1101,10 @@ function scoreboard(match) {
     return h(
       "tr",
       {},
-      h("th", { scope: "row", text: String(deal.deal_number) }),
-      ...deal.seats.map((seat, i) => h("td", {}, h("span", { class: "delta", text: signed(seat.delta) }), " ", h("span", { class: "run", text: `(${running[i]})` }))),
+      h("th", { scope: "row", text: num(deal.deal_number) }),
+      ...deal.seats.map((seat, i) =>
+        h("td", {}, h("span", { class: "delta", text: points(seat.delta, locale(), true) }), " ", h("span", { class: "run", text: `(${points(running[i], locale())})` })),
+      ),
     );
   });
   return h(
@@ -793,13 +1147,14 @@ function chart(lines, match) {
   return svg;
 }
 
-// Keyboard shortcuts: a letter presses the button that shows it.
+// Keyboard shortcuts: a key presses the button that shows it (the catalogue picks each
+// language's keys). Not while a dialog is open: it has the keyboard.
 document.addEventListener("keydown", (event) => {
   if (event.ctrlKey || event.metaKey || event.altKey) return;
   const target = /** @type {HTMLElement} */ (event.target);
-  if (target.closest("input, select, textarea")) return;
+  if (target.closest("input, select, textarea") || document.querySelector("dialog[open]")) return;
   const button = /** @type {HTMLButtonElement | null} */ (
-    document.querySelector(`button[aria-keyshortcuts="${event.key.toUpperCase()}"]:not([disabled])`)
+    document.querySelector(`button[aria-keyshortcuts="${CSS.escape(event.key.toUpperCase())}"]:not([disabled])`)
   );
   if (button) {
     event.preventDefault();

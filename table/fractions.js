@@ -25,5 +25,21 @@ export const approx = (text) => {
   return num / den;
 };
 
-/** A signed display, "+7/3", "−1/2", "0". @param {string} text */
-export const signed = (text) => (text.startsWith("-") ? "−" + text.slice(1) : text === "0" ? "0" : "+" + text);
+/** First-strong isolation marks: a number or a name keeps its own direction inside a sentence
+ * of the other (a "+1" in Persian, a Persian name in English). The page turns each isolated
+ * run into a <bdi>. */
+export const FSI = "\u2068";
+export const PDI = "\u2069";
+/** @param {string} text */
+export const isolate = (text) => FSI + text + PDI;
+
+/**
+ * Exact points in the page's language: its digits, its signs, "7/3" as "۷/۳" in Persian.
+ * @param {string} text the API's "7/3", "-1/2" or "4" @param {string} locale @param {boolean} [sign]
+ */
+export function points(text, locale, sign = false) {
+  const [num, den] = parse(text);
+  const format = new Intl.NumberFormat(locale, { signDisplay: sign ? "exceptZero" : "auto", useGrouping: false });
+  const digits = new Intl.NumberFormat(locale, { useGrouping: false });
+  return isolate(format.format(num) + (den === 1 ? "" : "/" + digits.format(den)));
+}

@@ -256,7 +256,7 @@ def test_a_persian_table_runs_right_to_left_and_shows_who_left(open_table, api_o
     sit_down(owner, "رویا")
     new_table(owner, humans=2)
     match = match_id(owner)
-    expect(owner.locator(".deal-no")).to_have_text("در انتظار 1 نفر دیگر")
+    expect(owner.locator(".deal-no")).to_have_text("در انتظار ۱ نفر دیگر")
     expect(owner.locator(".seat.open h3")).to_have_text("جای خالی")
     expect(owner.locator("#invite-title")).to_have_text("دوستانتان را دعوت کنید")
     assert owner.evaluate("getComputedStyle(document.getElementById('main')).direction") == "rtl"

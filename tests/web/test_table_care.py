@@ -1,0 +1,597 @@
+"""Issue #24, a table players love: the rules at hand, the seed page's settings, As-Nas
+cards, nothing lost by accident, every language right, a clear flow, WCAG 2.2 AA (axe-core)."""
+
+import json
+import re
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.web.conftest import ARTIFACTS, screenshot
+from tests.web.play import (
+    api_get,
+    button,
+    fresh_turn,
+    match_id,
+    new_match,
+    play_on,
+    settled,
+    sit_down,
+    token,
+)
+
+pytestmark = pytest.mark.slow
+
+AXE_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"]
+
+
+def axe_violations(page) -> list[str]:
+    """axe-core's WCAG 2.2 A and AA violations on the page, one line each."""
+    from axe_playwright_python.sync_playwright import Axe
+
+    options = {
+        "runOnly": {"type": "tag", "values": AXE_TAGS},
+        # Two of axe's best practices that screen-reader users meet at this table too.
+        "rules": {"heading-order": {"enabled": True}, "empty-table-header": {"enabled": True}},
+        "resultTypes": ["violations"],
+    }
+    results = Axe().run(page, options=options).response
+    return [
+        f"{violation['id']}: {node['target']} {node.get('failureSummary', '')[:160]}"
+        for violation in results["violations"]
+        for node in violation["nodes"][:3]
+    ]
+
+
+def open_display(page) -> None:
+    """Opens the Display settings (folded away on a phone)."""
+    if not page.locator("#look").evaluate("details => details.open"):
+        page.locator("#look > summary").click()
+
+
+def set_slider(page, name: str, percent: int) -> None:
+    open_display(page)
+    page.locator(f"#{name}").fill(str(percent))
+
+
+def to_deal_over(page) -> None:
+    while settled(page) == "in_deal":
+        play_on(page)
+
+
+def resign(page) -> None:
+    button(page, "resign").click()
+    page.locator('#confirm button[data-confirm="yes"]').click()
+    expect(page.locator("#standings")).to_be_visible()
+
+
+@pytest.mark.parametrize(
+    ("lang", "width"), [("en", 1280), ("es", 360), ("fa", 1000)], ids=["en", "es-360px", "fa"]
+)
+def test_axe_finds_no_wcag_22_aa_violation(open_table, lang, width):
+    """The lobby, mid-deal, a deal's result and the final standings, in normal and high
+    contrast: not one violation of WCAG 2.0 to 2.2 A and AA, target size included."""
+    page = open_table(lang=lang, width=width)
+    sit_down(page, "Roya")
+    found = {}
+
+    def check(where: str) -> None:
+        for percent in (50, 100):
+            set_slider(page, "contrast", percent)
+            found[f"{where} at {percent}%"] = axe_violations(page)
+        set_slider(page, "contrast", 50)
+
+    check("lobby")
+    new_match(page)
+    fresh_turn(page)
+    button(page, "look").click()
+    expect(page.locator(".hand .card.face")).to_have_count(5)
+    settled(page)
+    check("mid-deal")
+    to_deal_over(page)
+    # A deal's result with a folded seat (their text is the palest), within a few deals.
+    for _ in range(6):
+        if page.locator(".seat.folded").count():
+            break
+        button(page, "next").click()
+        to_deal_over(page)
+    expect(page.locator("#deal-panel")).to_be_visible()
+    check("deal result")
+    resign(page)
+    check("final standings")
+    screenshot(page, f"axe-{lang}-final")
+    assert {where: lines for where, lines in found.items() if lines} == {}
+    assert page.errors == []
+
+
+def test_the_focus_ring_stands_out_at_3_to_1(open_table):
+    page = open_table()
+    page.keyboard.press("Tab")
+    colours = page.evaluate(
+        """() => { const s = getComputedStyle(document.activeElement);
+        const painted = [document.body, document.documentElement]
+          .map((e) => getComputedStyle(e).backgroundColor).filter((c) => !c.endsWith(", 0)"));
+        const page = painted[0];
+        return [s.outlineColor, s.outlineStyle, page]; }"""
+    )
+
+    def luminance(css: str) -> float:
+        r, g, b = (int(x) / 255 for x in re.findall(r"\d+", css)[:3])
+        lin = [c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4 for c in (r, g, b)]
+        return 0.2126 * lin[0] + 0.7152 * lin[1] + 0.0722 * lin[2]
+
+    ring, style, background = colours
+    assert style == "solid"
+    high, low = sorted((luminance(ring), luminance(background)), reverse=True)
+    assert (high + 0.05) / (low + 0.05) >= 3
+
+
+def test_the_rules_are_at_hand_in_the_lobby_and_during_play(open_table, api_origin):
+    page = open_table(width=1280)
+    # Before sitting down: by keyboard, from the settings bar.
+    page.locator("#open-rules").focus()
+    page.keyboard.press("Enter")
+    rules = page.locator("#rules")
+    expect(rules).to_be_visible()
+    expect(page.locator("#close-rules")).to_be_focused()
+    expect(rules.locator("h3")).to_have_text(
+        ["Objective", "Setup", "Playing a turn", "Hand rankings", "Scoring and end"]
+    )
+    ranking = rules.locator(".ranking li")
+    expect(ranking).to_have_count(6)
+    expect(ranking.locator(".category")).to_have_text(
+        ["Four of a kind", "Full house", "Three of a kind", "Two pair", "Pair", "High card"]
+    )
+    expect(ranking.first.locator(".card")).to_have_count(5)
+    expect(ranking.first.locator(".card .name").first).to_have_text("As")
+    expect(rules.locator("a[hreflang=en]")).to_have_attribute(
+        "href", "https://en.wikipedia.org/wiki/As-Nas"
+    )
+    screenshot(page, "rules-en")
+    assert axe_violations(page) == []
+    page.keyboard.press("Escape")
+    expect(rules).to_be_hidden()
+    expect(page.locator("#open-rules")).to_be_focused()
+
+    sit_down(page)
+    new_match(page)
+    fresh_turn(page)
+    # The live region says it is your turn.
+    expect(page.locator("#status")).to_contain_text("Your turn.")
+    # By the buttons, what each move does now: here what Call costs.
+    button(page, "look").click()
+    settled(page)
+    match = api_get(api_origin, page, f"/matches/{match_id(page)}")
+    mine = match["seats"][match["your_seat"]]["stake"]
+    high = match["high_stake"]
+    moves = page.locator("#moves li")
+    expect(moves).to_have_count(len(match["legal_actions"]))
+    if "call" in match["legal_actions"]:
+        owed = high - mine
+        expect(page.locator('#moves li[data-action="call"]')).to_have_text(
+            f"Call: add {owed} point{'s' if owed > 1 else ''} to match the highest stake, {high}."
+        )
+    else:
+        expect(page.locator('#moves li[data-action="hold"]')).to_contain_text(
+            f"already matches the highest, {high}"
+        )
+    page.locator("#open-rules").click()
+    expect(rules).to_be_visible()
+    # Every language has its own rules.
+    page.keyboard.press("Escape")
+    page.locator("#lang").select_option("fa")
+    page.locator("#open-rules").click()
+    expect(rules.locator("h2")).to_have_text("آس‌ناس چگونه بازی می‌شود")
+    expect(rules.locator(".ranking .card .name").first).to_have_text("آس")
+    screenshot(page, "rules-fa")
+    assert page.errors == []
+
+
+def test_restart_and_forget_me_ask_first_and_say_what_is_lost(at_a_fresh_turn, api_origin):
+    page = at_a_fresh_turn()
+    match = match_id(page)
+    before = api_get(api_origin, page, f"/matches/{match}")
+    page.keyboard.press("S")
+    dialog = page.locator("#confirm")
+    expect(dialog).to_be_visible()
+    expect(dialog).to_contain_text("Every total goes back to zero")
+    # Cancel has the focus: Enter or Escape loses nothing.
+    expect(dialog.locator("button", has_text="Cancel")).to_be_focused()
+    screenshot(page, "confirm-restart")
+    assert axe_violations(page) == []
+    page.keyboard.press("Escape")
+    expect(dialog).to_be_hidden()
+    assert api_get(api_origin, page, f"/matches/{match}")["version"] == before["version"]
+    page.keyboard.press("S")
+    dialog.locator('button[data-confirm="yes"]').click()
+    expect(page.locator("#table")).to_have_attribute("data-status", re.compile("in_deal|deal_over"))
+    settled(page)
+    assert api_get(api_origin, page, f"/matches/{match}")["series"] == before["series"] + 1
+
+    button(page, "lobby").click()
+    # The status line belongs to the match: the lobby shows none.
+    expect(page.locator("#status")).to_have_text("")
+    kept = token(page)
+    page.locator("#main button", has_text="Forget me").click()
+    expect(dialog).to_contain_text("lost for good, unless you keep its token")
+    dialog.locator("#show-token").click()
+    expect(dialog.locator("#token")).to_have_value(kept)
+    dialog.locator("#copy-token").click()
+    expect(dialog.locator("#token-status")).to_have_text("The token is copied.")
+    assert page.evaluate("navigator.clipboard.readText()") == kept
+    screenshot(page, "confirm-forget")
+    dialog.locator("button", has_text="Cancel").click()
+    expect(page.locator("#new-match")).to_be_visible()
+    assert token(page) == kept
+    page.locator("#main button", has_text="Forget me").click()
+    dialog.locator('button[data-confirm="yes"]').click()
+    expect(page.locator("#player-name")).to_be_visible()
+    assert (
+        page.evaluate("Object.keys(localStorage).some(k => k.startsWith('asnas:token@'))") is False
+    )
+    assert page.errors == []
+
+
+def test_problems_read_from_the_catalogue_by_code_and_a_switch_redraws_all(
+    at_a_fresh_turn, api_origin
+):
+    page = at_a_fresh_turn()
+    answers = iter(
+        [
+            (409, {"code": "match_full", "detail": "Every seat of this table is taken."}),
+            (409, {"code": "some_new_code", "detail": "A reason in English."}),
+        ]
+    )
+
+    def refuse(route):
+        status, body = next(answers)
+        route.fulfill(
+            status=status,
+            content_type="application/problem+json",
+            body=json.dumps({"status": status, **body}),
+        )
+
+    page.route(f"{api_origin}/api/v1/matches/*/actions", refuse)
+    page.locator("#lang").select_option("es")
+    button(page, "look").click()
+    status = page.locator("#status")
+    expect(status).to_have_text("Todos los asientos de esta mesa están ocupados.")
+    page.keyboard.press("M")
+    # A code the catalogue does not know: its generic words, never the English detail.
+    expect(status).to_have_text("Algo salió mal. Inténtalo de nuevo.")
+    # A switch says it again in the new language, and redraws the table and its buttons.
+    page.locator("#lang").select_option("fr")
+    expect(status).to_have_text("Un problème est survenu. Réessayez.")
+    expect(page.locator(".deal-no")).to_have_text(re.compile(r"Donne \d+ sur 12"))
+    expect(button(page, "look")).to_contain_text("Regarder")
+    expect(page.locator("#brand")).to_have_text("As-Nas")
+    page.locator("#lang").select_option("fa")
+    expect(page.locator("#brand")).to_have_text("آس‌ناس")
+    expect(page).to_have_title("میز آس‌ناس")
+    assert page.errors == []
+
+
+# Words that are rightly the same as the English ones, per language, and what is the same
+# everywhere: the names of the cards and of the AI seats, the brand, format-only strings.
+SAME_EVERYWHERE = {"dir", "acted", "brand", "As", "Shah", "Bibi", "Sarbaz", "Couli"}
+SAME_EVERYWHERE |= {"ai_Darius", "ai_Shirin", "ai_Kaveh"}
+SAME = {
+    "es": {"normal_level", "total", "key_next"},
+    "fr": {"normal_level", "expert", "pot", "total", "hint_action", "grain", "points"},
+    "fr+": {"key_raise", "key_next", "key_resign"},
+    "pl": {"key_next"},
+    "da": {"normal_level", "lobby", "hold", "fold", "showdown", "points.one"},
+    "da+": {"key_hold", "key_fold", "key_next"},
+    "fa": set(),
+}
+
+
+def catalogue(language: str) -> dict[str, str]:
+    """A catalogue's strings by key, plural forms as "key.form"."""
+    from django.conf import settings
+
+    text = (settings.WHITENOISE_ROOT / "i18n" / f"{language}.js").read_text()
+    strings = {}
+    for key, value in re.findall(r"^  (\w+): (.+),$", text, flags=re.MULTILINE):
+        if value.startswith("{"):
+            for form, words in re.findall(r'(\w+): ("(?:[^"\\]|\\.)*")', value):
+                strings[f"{key}.{form}"] = json.loads(words)
+        else:
+            strings[key] = json.loads(value)
+    return strings
+
+
+@pytest.mark.parametrize("language", ["es", "fr", "pl", "da", "fa"])
+def test_no_catalogue_string_is_left_in_english(language):
+    english = catalogue("en")
+    same = SAME_EVERYWHERE | SAME[language] | SAME.get(f"{language}+", set())
+    theirs = catalogue(language)
+    untranslated = sorted(
+        key
+        for key, words in theirs.items()
+        if key.split(".")[0] not in same and key not in same and words == english.get(key)
+    )
+    assert untranslated == []
+
+
+# Buttons shown at once on your turn: their keys must differ (the hint's is "?").
+TURN_KEYS = [
+    "key_look",
+    "key_call",
+    "key_hold",
+    "key_raise",
+    "key_fold",
+    "key_restart",
+    "key_resign",
+]
+
+
+@pytest.mark.parametrize("language", ["en", "es", "fr", "pl", "da", "fa"])
+def test_each_language_has_its_keys_plurals_and_words(language):
+    strings = catalogue(language)
+    keys = [strings[key] for key in TURN_KEYS]
+    assert len(set(keys)) == len(keys), keys
+    assert all(len(key) == 1 for key in keys)
+    # Several winners get the plural (Intl.PluralRules picks the form).
+    assert strings["won.one"] != strings["won.other"]
+    if language == "es":
+        # A Spanish player shows the cards; "Enseñanza" is teaching.
+        assert strings["showdown"] == "cartas a la vista"
+        assert strings["won.other"] == "{names} ganaron la partida"
+
+
+def english_words() -> set[str]:
+    """Every word of four letters or more in the English catalogue, but names and the brand."""
+    words = set()
+    for key, text in catalogue("en").items():
+        if key.split(".")[0] in SAME_EVERYWHERE or key.startswith("problem_"):
+            continue
+        words |= {word for word in re.findall(r"[A-Za-z]{4,}", re.sub(r"\{\w+\}", "", text))}
+    names = {
+        word for key in SAME_EVERYWHERE for word in re.findall(r"\w+", catalogue("en").get(key, ""))
+    }
+    return words - names - {"Wikipedia"}
+
+
+# Words the screen shows in English and in this language alike.
+SAME_ON_SCREEN = {
+    "es": {"Total", "Normal", "Full"},
+    "fr": {"Grain", "Total", "Normal", "Full", "Action", "point", "points", "Iran"},
+    "pl": {"Full", "Iran"},
+    "da": {"Hold", "Fold", "Showdown", "point", "Iran", "Lobby"},
+    "fa": set(),
+}
+
+
+def test_no_english_word_shows_on_the_screen_of_another_language(open_table):
+    """Spanish at 360 px, mid-deal and at a deal's result; then every other language on the
+    same page by the language menu (which redraws the whole screen)."""
+    page = open_table(lang="es", width=360)
+    sit_down(page, "Roya")
+    new_match(page)
+    fresh_turn(page)
+    page.keyboard.press("M")
+    expect(page.locator(".hand .card.face")).to_have_count(5)
+    settled(page)
+    english = english_words()
+
+    def leaks(language: str) -> set[str]:
+        text = page.evaluate("document.body.innerText")
+        shown = set(re.findall(r"[A-Za-z]{4,}", text))
+        return (shown & english) - SAME_ON_SCREEN[language]
+
+    found = {"es mid-deal": leaks("es")}
+    screenshot(page, "es-360-mid-deal")
+    to_deal_over(page)
+    found["es deal over"] = leaks("es")
+    for language in ("fr", "pl", "da", "fa"):
+        page.locator("#lang").select_option(language)
+        expect(page.locator("html")).to_have_attribute("lang", language)
+        found[language] = leaks(language)
+    assert {where: words for where, words in found.items() if words} == {}
+    # Persian: Persian digits, and no Latin letters but the player's own name.
+    persian = page.evaluate("document.getElementById('main').innerText").replace("Roya", "")
+    assert re.findall(r"[0-9]", persian) == []
+    assert re.findall(r"[A-Za-z]", persian) == []
+    assert page.errors == []
+
+
+def test_persian_numbers_keep_their_signs_and_names_their_script(open_table):
+    page = open_table(lang="fa")
+    sit_down(page, "رویا")
+    new_match(page)
+    fresh_turn(page)
+    # The Persian key for Look (ن, the first letter of نگاه) looks. (Playwright's keyboard
+    # has no Persian layout: the key is dispatched as a Persian keyboard sends it.)
+    expect(button(page, "look").locator("kbd")).to_have_text("ن")
+    page.evaluate(
+        "document.body.dispatchEvent(new KeyboardEvent('keydown', {key: 'ن', bubbles: true}))"
+    )
+    expect(page.locator(".hand .card.face")).to_have_count(5)
+    to_deal_over(page)
+    names = page.locator(".seat h3").all_inner_texts()
+    assert {"داریوش", "شیرین", "کاوه"} <= set(names)
+    deltas = page.locator("#deal-panel .delta").all_inner_texts()
+    for delta in deltas:
+        # A sign before its number, in Persian digits, e.g. "+۱" or "−۳/۲", never "۱+".
+        assert re.fullmatch(r"\u200e?[+\-−]?[۰-۹]+(/[۰-۹]+)?", delta), delta
+    assert page.locator("#deal-panel .delta bdi").count() == 4
+    # As drawn: each sign stands to the left of its digits, as Persian writes "−۱" and "+۳".
+    sides = page.locator("#deal-panel .delta bdi").evaluate_all(
+        """cells => cells.filter(c => /[+\u2212-]/.test(c.textContent)).map(c => {
+            const text = c.firstChild, at = (i) => { const r = document.createRange();
+              r.setStart(text, i); r.setEnd(text, i + 1); return r.getBoundingClientRect().left; };
+            const sign = text.data.search(/[+\u2212-]/);
+            return [text.data, at(sign) < at(sign + 1)]; })"""
+    )
+    assert sides and all(left for _, left in sides), sides
+    screenshot(page, "fa-deal-over")
+    assert page.errors == []
+
+
+def test_a_resignation_at_nothing_all_names_who_resigned_and_who_won(open_table, api_origin):
+    page = open_table(width=1280)
+    sit_down(page, "Roya")
+    new_match(page)
+    unfinished = match_id(page)
+    button(page, "lobby").click()
+    new_match(page)
+    settled(page)
+    match = api_get(api_origin, page, f"/matches/{match_id(page)}")
+    assert {seat["total"] for seat in match["seats"]} == {"0"}
+    resign(page)
+    finished = api_get(api_origin, page, f"/matches/{match_id(page)}")
+    assert 0 not in finished["winners"]
+    standings = page.locator("#standings li").all_inner_texts()
+    # The server's winners first; the resigning seat last, marked so.
+    assert standings[-1] == "Roya: 0 (resigned)"
+    assert all(
+        "winner" in c
+        for c in page.locator("#standings li").evaluate_all(
+            "l => l.slice(0, 3).map(e => e.className)"
+        )
+    )
+    expect(page.locator("#standings .won")).to_have_text(
+        "Roya resigned. Darius, Shirin, and Kaveh share the win"
+    )
+    # The end is announced, brought into view and focused.
+    expect(page.locator("#status")).to_have_text(
+        "Roya resigned. Darius, Shirin, and Kaveh share the win"
+    )
+    expect(page.locator("#standings-title")).to_be_focused()
+    assert page.locator("#standings-title").evaluate(
+        "e => { const r = e.getBoundingClientRect();"
+        " return r.top >= 0 && r.bottom <= innerHeight; }"
+    )
+    # Nothing is left to play: no move, no next deal, no resign.
+    expect(page.locator("#actions button")).to_have_count(0)
+    expect(button(page, "resign")).to_have_count(0)
+    screenshot(page, "en-resigned")
+    button(page, "lobby").click()
+    rows = page.locator("#matches li")
+    expect(rows).to_have_count(2)
+    done = page.locator("#matches li[data-status=finished]")
+    expect(done).to_contain_text("Finished")
+    expect(done.locator("button")).to_have_text("See the result")
+    going = page.locator(f'#matches li:has(button[data-match="{unfinished}"])')
+    expect(going.locator("button")).to_have_text("Resume")
+    expect(page.locator("#matches button", has_text="Resume")).to_have_count(1)
+    screenshot(page, "en-lobby")
+    # The lobby, too, is drawn again in a new language.
+    page.locator("#lang").select_option("es")
+    expect(done).to_contain_text("Terminada")
+    expect(done.locator("button")).to_have_text("Ver el resultado")
+    expect(page.locator("#new-match")).to_have_text("Nueva partida")
+    assert page.errors == []
+
+
+def test_the_sliders_apply_live_and_are_remembered(open_table):
+    page = open_table(width=1000)
+    sit_down(page, "Roya")
+    style = (
+        "() => { const s = getComputedStyle(document.documentElement);"
+        " return [s.getPropertyValue('--fg'), s.getPropertyValue('--bg'),"
+        " getComputedStyle(document.body, '::before').opacity]; }"
+    )
+    for name in ("contrast", "grain", "temperature"):
+        expect(page.locator(f"#{name}")).to_have_value("50")
+    middle = page.evaluate(style)
+    looks = {}
+    for name in ("contrast", "grain", "temperature"):
+        for percent in (0, 100):
+            set_slider(page, name, percent)
+            looks[(name, percent)] = page.evaluate(style)
+            screenshot(page, f"slider-{name}-{percent}")
+            # At either end every text still meets AA: axe's color-contrast rule agrees.
+            assert [v for v in axe_violations(page) if v.startswith("color-contrast")] == []
+        set_slider(page, name, 50)
+    fg, bg, grain = 0, 1, 2
+    assert looks[("contrast", 100)][fg] == "#000000" != middle[fg] != looks[("contrast", 0)][fg]
+    assert (
+        float(looks[("grain", 0)][grain])
+        == 0
+        < float(middle[grain])
+        < float(looks[("grain", 100)][grain])
+    )
+    assert looks[("temperature", 0)][bg] != middle[bg] != looks[("temperature", 100)][bg]
+    # Remembered: a reload keeps what was set.
+    set_slider(page, "grain", 80)
+    page.reload()
+    expect(page.locator("#grain")).to_have_value("80")
+    expect(page.locator("#motion")).to_be_visible()
+    assert page.errors == []
+
+
+def test_a_first_visit_loads_under_150_kb(open_table):
+    """A first visit in one language: the page, its JS and CSS, its one catalogue and the card
+    art (drawn in cards.js), as the browser received them, before compression."""
+    sizes = {}
+
+    def count(page):
+        page.on("response", lambda response: sizes.__setitem__(response.url, len(response.body())))
+
+    page = open_table(lang="es", before=count)
+    expect(page.locator("#player-name")).to_be_visible()
+    page.locator("#open-rules").click()
+    expect(page.locator("#rules .ranking .card").first).to_be_visible()
+    page.wait_for_load_state("networkidle")
+    catalogues = [url for url in sizes if "/i18n/" in url]
+    assert [url.rsplit("/", 1)[1] for url in catalogues] == ["es.js"]
+    total = sum(sizes.values())
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    (ARTIFACTS / "first-visit-bytes.json").write_text(
+        json.dumps({"total": total, **sizes}, indent=1)
+    )
+    assert total < 150_000, sizes
+
+
+def test_showdown_cards_are_wide_named_and_on_one_line_on_a_phone(open_table):
+    page = open_table(width=360)
+    sit_down(page, "Roya")
+    new_match(page)
+    for _ in range(12):
+        to_deal_over(page)
+        hands = page.locator("#deal-panel .hand-row .mini")
+        shown = [i for i in range(hands.count()) if hands.nth(i).locator(".card").count() == 5]
+        if shown:
+            break
+        button(page, "next").click()
+    assert shown, "no showdown in 12 deals"
+    # The live region tells the deal's result.
+    expect(page.locator("#status")).to_contain_text(re.compile(r"Deal \d+ is over: Showdown · "))
+    hand = hands.nth(shown[0])
+    boxes = [hand.locator(".card").nth(i).bounding_box() for i in range(5)]
+    assert min(box["width"] for box in boxes) >= 32
+    assert len({round(box["y"]) for box in boxes}) == 1, "the hand wraps"
+    names = hand.locator(".card .name").all_inner_texts()
+    assert len(names) == 5 and set(names) <= {"As", "Shah", "Bibi", "Sarbaz", "Couli"}
+    assert page.evaluate("document.documentElement.scrollWidth") <= 360
+    screenshot(page, "en-360-showdown")
+    assert page.errors == []
+
+
+def test_your_clock_s_last_seconds_are_announced_and_after_leave_no_button_acts(
+    open_table, api_origin
+):
+    from tests.web.play import friend_joins, new_table, record_status
+
+    owner = open_table(width=1280)
+    sit_down(owner, "Roya")
+    new_table(owner, humans=2, seconds=12)
+    friend_joins(api_origin, owner)
+    record_status(owner)
+    # Darius never moves (the clock does, for him): wait for a turn of yours, then let it run.
+    expect(owner.locator("#actions button.play").first).to_be_visible(timeout=30_000)
+    expect(owner.locator("#status")).to_have_text(
+        re.compile(r"^(10|[1-9]) seconds? left$"), timeout=10_000
+    )
+    # Leave asks first, then hands the seat to the AI: nothing is left for you to press.
+    owner.locator('button[data-command="leave"]').click()
+    dialog = owner.locator("#confirm")
+    expect(dialog).to_contain_text("The AI plays your seat to the end.")
+    dialog.locator('button[data-confirm="yes"]').click()
+    expect(owner.locator('button[data-command="leave"]')).to_have_count(0)
+    expect(owner.locator("#actions button")).to_have_count(0)
+    owner.wait_for_timeout(1000)
+    expect(owner.locator("#actions button")).to_have_count(0)
+    assert owner.errors == []
