@@ -266,3 +266,26 @@ def test_the_typescript_snippet_stops_on_an_answer_that_is_no_problem_body(ts_sn
     assert result.returncode == 1
     assert result.stderr.startswith("404 Not Found from "), result.stderr
     assert "SyntaxError" not in result.stderr
+
+
+def test_the_python_verification_snippet_verifies_the_finished_match(server_url, asnas_client):
+    code = block(CLIENTS, "python", "def ok(answer)") + block(CLIENTS, "python", "def draw(")
+    client_dir = asnas_client.__path__[0].rsplit("/", 1)[0]
+    result = subprocess.run(
+        [sys.executable, "-c", code.replace("http://127.0.0.1:8000", server_url)],
+        env={"PYTHONPATH": client_dir},
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert result.returncode == 0, result.stderr
+    assert "verified: every dealer, and" in result.stdout.splitlines()[-1]
+    tampered = code.replace('record[-1]["server_seed"]', '"ab" * 32')
+    broken = subprocess.run(
+        [sys.executable, "-c", tampered.replace("http://127.0.0.1:8000", server_url)],
+        env={"PYTHONPATH": client_dir},
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert broken.returncode != 0 and "seed != commitment" in broken.stderr
