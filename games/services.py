@@ -13,8 +13,8 @@ from django.conf import settings
 from django.db import DatabaseError, transaction
 from django.utils import timezone
 
-from games import ai, repository
-from games.ai.coach import coach
+from games import ai, hints, repository
+from games.ai.coach import advice_key, coach
 from games.engine import (
     HUMAN_SEAT,
     Act,
@@ -358,7 +358,11 @@ def hint_create(*, match_id: uuid.UUID, player: Player) -> dict:
         raise DomainError("deal_over", "The deal is over; start the next deal.")
     if state.deal.turn != HUMAN_SEAT:
         raise DomainError("not_your_turn", f"It is seat {state.deal.turn}'s turn.")
-    advice = coach(observe(state, HUMAN_SEAT), legal_actions(state, HUMAN_SEAT), match.row.ai_level)
+    view, legal = observe(state, HUMAN_SEAT), legal_actions(state, HUMAN_SEAT)
+    advice = hints.cached_advice(
+        advice_key(view, legal, match.row.ai_level),
+        lambda: coach(view, legal, match.row.ai_level),
+    )
     body = {
         "version": state.version,
         "series": state.series,
