@@ -80,6 +80,8 @@ class HintPlayer:
             elif response.status in (429, 503):
                 self.refused[response.status] = self.refused.get(response.status, 0) + 1
                 stop.wait(int(response.getheader("Retry-After", "1")))
+                # The wait may outlast the server's keep-alive: the next request connects anew.
+                self.client.close()
             else:
                 raise BenchError(f"a hint answered {response.status}: {raw[:500]!r}")
 
