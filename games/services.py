@@ -342,7 +342,9 @@ def _exact(value: Fraction | None) -> str | None:
 @transaction.atomic
 def hint_create(*, match_id: uuid.UUID, player: Player) -> dict:
     """The coach's advice for the owner's current decision, logged as a Hint row. The match
-    itself is not written: its version stays as it was."""
+    itself is not written: its version stays as it was. The advice comes from the worker's
+    cache when any match asked it before, else is computed within the worker's cap
+    (games.hints: 503 `hints_busy` past it)."""
     match = repository.match_load(match_id=match_id, player=player)
     if match is None:
         raise DomainError("not_found", "No such match.")
