@@ -290,6 +290,12 @@ ASNAS_CLOCK_POLL_SECONDS = float(os.environ.get("ASNAS_CLOCK_POLL_SECONDS", "0.5
 ASNAS_CLOCK_GRACE_SECONDS = float(os.environ.get("ASNAS_CLOCK_GRACE_SECONDS", "0.5"))
 ASNAS_NEXT_DEAL_SECONDS = float(os.environ.get("ASNAS_NEXT_DEAL_SECONDS", "5"))
 
+# Hints (games/hints.py): how many a worker process computes at once (the rest answer 503
+# hints_busy; its one interpreter runs one at a time anyway), and how many of the coach's
+# answers it keeps for every match to share (about 1.5 KB each: 15 MB a worker at 10,000).
+ASNAS_HINTS_AT_ONCE = int(os.environ.get("ASNAS_HINTS_AT_ONCE", "1"))
+ASNAS_HINT_CACHE_SIZE = int(os.environ.get("ASNAS_HINT_CACHE_SIZE", "10000"))
+
 REST_FRAMEWORK = {
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "DEFAULT_AUTHENTICATION_CLASSES": ["players.auth.BearerTokenAuthentication"],
@@ -306,6 +312,8 @@ REST_FRAMEWORK = {
         "match_create": os.environ.get("ASNAS_RATE_MATCH_CREATE", "60/hour"),
         # A hint costs up to a third of a second of CPU (docs/ai.md), a view a millisecond.
         "hint": os.environ.get("ASNAS_RATE_HINT", "60/min"),
+        # Per address too: otherwise ten players made from one address get ten budgets.
+        "hint_address": os.environ.get("ASNAS_RATE_HINT_ADDRESS", "120/min"),
     },
     "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
     "DEFAULT_PARSER_CLASSES": ["asnas_api.parsers.LimitedJSONParser"],

@@ -30,6 +30,7 @@ SCOPE_IDENTITY = {
     "player_create": "address",
     "match_create": "player",
     "hint": "player",
+    "hint_address": "address",
 }
 
 _TABLE = RateCounter._meta.db_table

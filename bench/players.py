@@ -39,13 +39,19 @@ class Client:
         )
         self.headers = {"Content-Type": "application/json"}
 
-    def call(self, method: str, path: str, body: dict | None = None) -> tuple[dict, Sample]:
+    def send(
+        self, method: str, path: str, body: dict | None = None
+    ) -> tuple[http.client.HTTPResponse, bytes, float]:
+        """The response (read), its body and the seconds it took, whatever its status."""
         data = None if body is None else json.dumps(body)
         started = time.perf_counter()
         self.connection.request(method, path, body=data, headers=self.headers)
         response = self.connection.getresponse()
         raw = response.read()
-        seconds = time.perf_counter() - started
+        return response, raw, time.perf_counter() - started
+
+    def call(self, method: str, path: str, body: dict | None = None) -> tuple[dict, Sample]:
+        response, raw, seconds = self.send(method, path, body)
         if response.status >= 300:
             raise BenchError(f"{method} {path} answered {response.status}: {raw[:500]!r}")
         sample = Sample(

@@ -182,3 +182,29 @@ def _cells(row: dict) -> list[str]:
         queries,
         f"{row['cpu_ms']:.2f}",
     ]
+
+
+def show_hint_burst(console: Console, result: dict) -> None:
+    """The report of `bench --hint-burst` (bench/hint_burst.py)."""
+    config, quiet, burst = result["config"], result["quiet"], result["burst"]
+    console.print(
+        f"[bold]hint burst: {result['players']} players from {result['addresses']} "
+        f"address(es), {result['repeats']} hint(s) a spot, {result['seconds']:.0f} s; "
+        f"{config['workers']} workers; load average {config['load_before'][0]:.2f} before, "
+        f"{config['load_after'][0]:.2f} after"
+    )
+    refused = result["hints_refused"]
+    per_hint = result["server_cpu_ms_per_hint"]
+    console.print(
+        f"hints: {result['hints_answered']:,} answered, {refused['429']:,} refused 429, "
+        f"{refused['503']:,} refused 503; server CPU {result['server_cpu_s']:.1f} s, "
+        + (f"{per_hint:.1f} ms per hint answered" if per_hint is not None else "no hint answered")
+        + f" (the reads' share out: {result['server_cpu_ms_per_get']:.2f} ms each)"
+    )
+    table = Table(title="Another player's GET of its match")
+    for column in ("phase", "count", "p50 ms", "p99 ms"):
+        table.add_column(column, justify="left" if column == "phase" else "right")
+    for name, row in (("quiet", quiet), ("hint burst", burst)):
+        table.add_row(name, f"{row['count']:,}", f"{row['p50_ms']:.1f}", f"{row['p99_ms']:.1f}")
+    table.add_row("burst / quiet", "", f"x{result['p50_ratio']:.2f}", f"x{result['p99_ratio']:.2f}")
+    console.print(table)

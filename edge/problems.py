@@ -227,6 +227,13 @@ PROBLEMS: dict[str, Problem] = {
         "The server failed to answer; the error was logged under this request_id.",
         framework=True,
     ),
+    "hints_busy": Problem(
+        503,
+        "A hint that this server would have to compute while it computes as many as it does"
+        " at once (`ASNAS_HINTS_AT_ONCE` per worker); retry after `Retry-After`.",
+        "This server is computing 1 hint(s), as many as it does at once; retry shortly.",
+        retry_after=1,
+    ),
     "database_unavailable": Problem(
         503,
         "The database is down, or did not answer within the request's deadline"

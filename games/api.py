@@ -171,7 +171,7 @@ class MatchViewSet(MatchWriteViewSet):
     lookup_value_converter = "uuid"
     # Named here, drf-spectacular documents the page envelope and its query parameters.
     pagination_class = MatchPagination
-    action_rate_scopes = {"create": ("match_create",), "hint": ("hint",)}
+    action_rate_scopes = {"create": ("match_create",), "hint": ("hint", "hint_address")}
 
     def _found(self) -> LoadedMatch:
         match = selectors.match_get(match_id=self.kwargs["match_id"], player=self.request.user)
@@ -553,7 +553,10 @@ class MatchViewSet(MatchWriteViewSet):
         "still possible, not sampled), and, once you have looked, your hand's rank and its "
         "exact chance to win a showdown. Before you look it says look and tells nothing of "
         "your cards. A hint is logged for the staff but is not a match event: the match's "
-        "`version` does not change. Single-player matches only.",
+        "`version` does not change. Single-player matches only. Limited per player (`hint`) "
+        "and per address (`hint_address`); a server computes a few at once and answers 503 "
+        "`hints_busy` past them, while an answer it has already computed (for any match: "
+        "same AI table, betting and hand) costs nothing.",
         responses={
             200: HintSerializer,
             401: UNAUTHORIZED,
@@ -565,6 +568,12 @@ class MatchViewSet(MatchWriteViewSet):
                 "deal_over",
                 "match_finished",
                 "hints_not_allowed",
+            ),
+            503: problem_response(
+                "The server computes as many hints as it does at once, or the database is "
+                "unavailable; retry after Retry-After.",
+                "hints_busy",
+                "database_unavailable",
             ),
         },
     )

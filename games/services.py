@@ -14,8 +14,8 @@ from django.core.exceptions import ObjectDoesNotExist
 from django.db import DatabaseError, transaction
 from django.utils import timezone
 
-from games import ai, repository
-from games.ai.coach import coach
+from games import ai, hints, repository
+from games.ai.coach import advice_key, coach
 from games.engine import (
     HUMAN_SEAT,
     Act,
@@ -444,7 +444,9 @@ def _exact(value: Fraction | None) -> str | None:
 @transaction.atomic
 def hint_create(*, match_id: uuid.UUID, player: Player) -> dict:
     """The coach's advice for the owner's current decision, logged as a Hint row. The match
-    itself is not written: its version stays as it was."""
+    itself is not written: its version stays as it was. The advice comes from the worker's
+    cache when any match asked it before, else is computed within the worker's cap
+    (games.hints: 503 `hints_busy` past it)."""
     match = repository.match_load(match_id=match_id, player=player)
     if match is None:
         raise DomainError("not_found", "No such match.")
@@ -460,7 +462,11 @@ def hint_create(*, match_id: uuid.UUID, player: Player) -> dict:
         raise DomainError("deal_over", "The deal is over; start the next deal.")
     if state.deal.turn != HUMAN_SEAT:
         raise DomainError("not_your_turn", f"It is seat {state.deal.turn}'s turn.")
-    advice = coach(observe(state, HUMAN_SEAT), legal_actions(state, HUMAN_SEAT), match.row.ai_level)
+    view, legal = observe(state, HUMAN_SEAT), legal_actions(state, HUMAN_SEAT)
+    advice = hints.cached_advice(
+        advice_key(view, legal, match.row.ai_level),
+        lambda: coach(view, legal, match.row.ai_level),
+    )
     body = {
         "version": state.version,
         "series": state.series,

@@ -79,6 +79,22 @@ def warm() -> None:
         _warm.set()
 
 
+def advice_key(view: SeatView, legal: tuple[str, ...], ai_level: str) -> tuple:
+    """Everything `coach` reads, and nothing more: the AI seats' table (expert's is hard's),
+    the betting node (which fixes the seat's position from the dealer), the seat's own hand
+    class, and the legal actions; before looking, the legal actions alone. Two calls with
+    equal keys give equal advice, whichever match they come from. It holds only what the
+    asking seat may see (its own hand and the public betting), never another seat's cards."""
+    if view.your_cards is None:
+        return ("blind", legal)
+    return (
+        _table_of(ai_level),
+        TREE.index[tuple(action for _, action in view.history if action != "look")],
+        hand_class(view.your_cards),
+        legal,
+    )
+
+
 def coach(view: SeatView, legal: tuple[str, ...], ai_level: str) -> Hint:
     """Advice for the seat of `view` whose turn it is (`legal`: its legal actions)."""
     if view.your_cards is None:
@@ -134,10 +150,15 @@ def _reach_of_history(node: int, hands, weights, ai_level: str) -> list[int]:
     return reach
 
 
+def _table_of(ai_level: str) -> str:
+    """The table the coach plays the AI seats with: an expert seat's is its blueprint, hard's."""
+    return "hard" if ai_level == "expert" else ai_level
+
+
 def _columns(ai_level: str):
-    """The AI seats' table as whole numbers out of SCALE, per node and action; an expert
-    seat's is its blueprint, hard's, built once for both."""
-    return _table_columns("hard" if ai_level == "expert" else ai_level)
+    """The AI seats' table as whole numbers out of SCALE, per node and action, built once for
+    the levels that share it."""
+    return _table_columns(_table_of(ai_level))
 
 
 @cache

@@ -7,7 +7,7 @@ import pytest
 
 from games.ai import AI_LEVELS
 from games.ai.coach import _table_columns as coach_columns
-from games.ai.coach import coach, showdown_chances, warm
+from games.ai.coach import advice_key, coach, showdown_chances, warm
 from games.ai.deals import TOTAL_WEIGHT
 from games.ai.exploit import position_deals, position_values
 from games.ai.hands import N_HANDS, STRENGTH
@@ -66,6 +66,26 @@ def test_hints_depend_only_on_what_the_seat_has_seen():
     assert len(looked) == 1
     (hint,) = looked
     assert hint.hand_rank is not None and hint.actions[0].expected_value is not None
+    # The key the API caches hints under sees no more than the coach: one key for all three.
+    keys = {advice_key(observe(s, seat), legal_actions(s, seat), "normal") for s in states}
+    assert len(keys) == 1
+
+
+def test_the_advice_key_names_what_decides_the_advice():
+    state = replay([MatchCreated(3), DealStarted(1, 1, 0, DECK)])
+    seat = state.deal.turn
+    blind = advice_key(observe(state, seat), legal_actions(state, seat), "hard")
+    for event in decide(state, Act(seat, "look")):
+        evolve(state, event)
+    view, legal = observe(state, seat), legal_actions(state, seat)
+    looked = advice_key(view, legal, "hard")
+    assert blind != looked
+    # Expert's seats are hard's table to the coach; the other levels are tables of their own.
+    assert advice_key(view, legal, "expert") == looked
+    assert advice_key(view, legal, "normal") != looked != advice_key(view, legal, "easy")
+    assert coach(view, legal, "expert") == coach(view, legal, "hard")
+    # Nothing in it is a card: only the hand's class among the 121.
+    assert not set(DECK) & set(looked)
 
 
 @pytest.mark.slow

@@ -44,3 +44,27 @@ def test_bench_plays_over_http_and_reports(tmp_path):
     assert set(report["by_deal"]) == {str(deal) for deal in range(1, 13)}
     # CPU is counted in clock ticks of 10 ms; 1,000 requests of /healthz span several.
     assert report["action_vs_healthz"]["cpu_over_ms"] > 0
+
+
+def test_hint_burst_reports_both_phases_and_their_ratio(tmp_path):
+    out = tmp_path / "hint-burst.json"
+    result = subprocess.run(
+        [sys.executable, "manage.py", "bench", "--hint-burst", "--hint-players", "2"]
+        + ["--workers", "1", "--quiet-seconds", "1", "--burst-seconds", "2"]
+        + ["--no-progress", "--json", str(out)],
+        cwd=BASE_DIR,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "Another player's GET of its match" in result.stdout
+    report = json.loads(out.read_text())
+    assert (report["players"], report["addresses"]) == (2, 1)
+    for phase in ("quiet", "burst"):
+        assert report[phase]["count"] > 0
+        assert 0 < report[phase]["p50_ms"] <= report[phase]["p99_ms"]
+    assert report["p99_ratio"] == report["burst"]["p99_ms"] / report["quiet"]["p99_ms"]
+    assert report["hints_answered"] + sum(report["hints_refused"].values()) > 0
+    assert set(report["hints_refused"]) == {"429", "503"}
+    assert report["server_cpu_ms_per_get"] > 0

@@ -17,7 +17,9 @@ pytestmark = [pytest.mark.django_db, pytest.mark.simulation]
 def test_hint_latency(settings):
     # One player asks for every hint of 100 matches: more than its rate limits allow.
     rates = settings.REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"]
-    unlimited = {scope: "100000/min" for scope in ("hint", "match_create", "token", "ip")}
+    unlimited = {
+        scope: "100000/min" for scope in ("hint", "hint_address", "match_create", "token", "ip")
+    }
     settings.REST_FRAMEWORK = {
         **settings.REST_FRAMEWORK,
         "DEFAULT_THROTTLE_RATES": {**rates, **unlimited},

@@ -11,7 +11,8 @@ def rates(settings):
 
     def set_rates(**limits):
         table = {
-            scope: GENEROUS for scope in ("token", "ip", "player_create", "match_create", "hint")
+            scope: GENEROUS
+            for scope in ("token", "ip", "player_create", "match_create", "hint", "hint_address")
         }
         settings.REST_FRAMEWORK = {
             **settings.REST_FRAMEWORK,

@@ -140,3 +140,25 @@ def test_hints_have_a_limit_of_their_own(rates, client, new_match):
     assert_problem(client.get(f"/api/v1/matches/{match_id}/hint"), 429, "throttled")
     # Other reads of the match are not held back.
     assert client.get(f"/api/v1/matches/{match_id}").status_code == 200
+
+
+def test_hints_are_limited_per_address_across_players(rates, make_client):
+    # Each player keeps a budget of its own, but players made from one address share one.
+    # Windows of a day: the four hints never straddle two (a minute's might).
+    rates(hint="5/day", hint_address="3/day")
+    players = [make_client(name) for name in ("Roya", "Babak", "Nima", "Sara")]
+    # A seed that deals seat 0 the first turn: a hint is always there to be asked for.
+    matches = [
+        player.post("/api/v1/matches", {"seed": 5}, format="json").json() for player in players
+    ]
+    for player, match in zip(players[:3], matches[:3], strict=True):
+        assert player.get(f"/api/v1/matches/{match['id']}/hint").status_code == 200
+    refused = players[3].get(f"/api/v1/matches/{matches[3]['id']}/hint")
+    body = assert_problem(refused, 429, "throttled")
+    assert "'hint_address' (3/day)" in body["detail"]
+    assert 0 < int(refused["Retry-After"]) <= 86400
+    assert parse_list(refused["RateLimit"])["hint_address"]["r"] == 0
+    # Other requests from the address go on, and another address has its own budget.
+    assert players[3].get(f"/api/v1/matches/{matches[3]['id']}").status_code == 200
+    players[3].defaults["REMOTE_ADDR"] = "10.0.0.9"
+    assert players[3].get(f"/api/v1/matches/{matches[3]['id']}/hint").status_code == 200

@@ -12,7 +12,7 @@ from pathlib import Path
 from django.core.management.base import BaseCommand, CommandError
 from rich.console import Console
 
-from bench import report
+from bench import hint_burst, report
 from bench.players import Player, hit
 from bench.seed import seed_finished_matches
 from bench.server import SERVERS, Server, cpu_between
@@ -64,6 +64,27 @@ class Command(BaseCommand):
         )
         parser.add_argument("--ai-level", choices=AI_LEVELS, default=DEFAULT_AI_LEVEL)
         parser.add_argument("--seed", type=int, default=1, help="seeds every match and action")
+        parser.add_argument(
+            "--hint-burst",
+            action="store_true",
+            help="instead of play: one player's GET latency alone, then while --hint-players "
+            "ask for hints as fast as their limits allow (bench/hint_burst.py)",
+        )
+        parser.add_argument("--hint-players", type=int, default=10)
+        parser.add_argument(
+            "--hint-addresses",
+            type=int,
+            default=1,
+            help="the addresses the hint players come from (1: all from one)",
+        )
+        parser.add_argument(
+            "--hint-repeats",
+            type=int,
+            default=1,
+            help="hints each asks at one spot before it plays on (1: every hint a new spot)",
+        )
+        parser.add_argument("--quiet-seconds", type=float, default=20)
+        parser.add_argument("--burst-seconds", type=float, default=60)
         parser.add_argument("--json", type=Path, help="also write the report to this file")
         parser.add_argument("--no-progress", action="store_true", help="hide the progress bars")
 
@@ -71,6 +92,9 @@ class Command(BaseCommand):
         for name in ("players", "matches_per_player", "workers", "healthz_requests"):
             if options[name] < 1:
                 raise CommandError(f"--{name.replace('_', '-')} must be at least 1")
+        if options["hint_burst"]:
+            self._hint_burst(options)
+            return
         console = Console(stderr=True)
         self.progress = progress_bar(disable=options["no_progress"], console=console)
         load_before = os.getloadavg()
@@ -93,6 +117,32 @@ class Command(BaseCommand):
         if streams:
             result["streams"] = streams
         report.show(Console(file=self.stdout, width=120), result)
+        if options["json"]:
+            options["json"].write_text(json.dumps(result, indent=2) + "\n")
+
+    def _hint_burst(self, options: dict) -> None:
+        for name in ("hint_players", "hint_addresses", "hint_repeats", "workers"):
+            if options[name] < 1:
+                raise CommandError(f"--{name.replace('_', '-')} must be at least 1")
+        load_before = os.getloadavg()
+        with Server(options["workers"], options["server"]) as server:
+            result = hint_burst.run(
+                server,
+                players=options["hint_players"],
+                addresses=options["hint_addresses"],
+                repeats=options["hint_repeats"],
+                quiet_seconds=options["quiet_seconds"],
+                seconds=options["burst_seconds"],
+                seed=options["seed"],
+            )
+        result["config"] = {
+            "server": options["server"],
+            "workers": options["workers"],
+            "cpus": os.cpu_count(),
+            "load_before": load_before,
+            "load_after": os.getloadavg(),
+        }
+        report.show_hint_burst(Console(file=self.stdout, width=120), result)
         if options["json"]:
             options["json"].write_text(json.dumps(result, indent=2) + "\n")
 
