@@ -818,12 +818,41 @@ function render() {
     ...(state.hint && state.hint.version === match.version ? [hintPanel(state.hint)] : []),
     ...(match.status !== "in_deal" && match.last_deal ? [dealPanel(match, match.last_deal)] : []),
     ...(match.status === "finished" ? [standings(match)] : []),
+    ...(match.status === "waiting" ? [] : [fairnessPanel(match)]),
     h("div", { id: "match-tools", class: "tools" }),
     ...(match.status === "waiting" ? [] : [scoreboard(match)]),
   );
   renderActions();
   tickClock();
   syncLive();
+}
+
+/** How the deals are made and what proves it: the commitment while the series is played, the
+ * revealed seed once it ended (docs/fairness.md), and the record to keep. @param {MatchView} match */
+function fairnessPanel(match) {
+  const fair = match.fairness;
+  const short = (/** @type {string} */ hex) => h("code", { title: hex, text: `${hex.slice(0, 16)}…` });
+  const lines = !fair.verifiable
+    ? [h("p", { text: tr("fair_not_verifiable") })]
+    : [
+        h("p", {}, `${tr("fair_commitment")}: `, short(/** @type {string} */ (fair.commitment))),
+        fair.server_seed
+          ? h("p", { class: "revealed" }, `${tr("fair_revealed")}: `, short(fair.server_seed))
+          : h("p", { text: tr("fair_hidden") }),
+      ];
+  const download = h("button", { type: "button", id: "download-record", text: tr("download_record") });
+  download.addEventListener("click", () =>
+    guarded(async () => {
+      const record = await api.get(`/matches/${match.id}/record`);
+      const link = h("a", {
+        href: URL.createObjectURL(new Blob([JSON.stringify(record, null, 1)], { type: "application/json" })),
+        download: `as-nas-${match.id}.json`,
+      });
+      link.click();
+      URL.revokeObjectURL(link.href);
+    }),
+  );
+  return h("section", { class: "panel fairness", id: "fairness", "aria-label": tr("fair_title") }, ...lines, download);
 }
 
 /** What each move offered now does, in points: what Call costs, what Hold keeps. @param {MatchView} match */

@@ -176,4 +176,10 @@ export default {
   problem_not_found: "Dette spil findes ikke blandt dine.",
   problem_database_unavailable: "Serveren har travlt; prøv igen om lidt.",
   problem_validation_error: "Serveren godtog ikke denne forespørgsel.",
+  fair_title: "Retfærdige uddelinger",
+  fair_commitment: "Denne serie gives fra et frø, der blev forpligtet før spillet",
+  fair_revealed: "Dens frø, afsløret nu: tjek hver uddeling",
+  fair_hidden: "Frøet afsløres, når serien slutter.",
+  fair_not_verifiable: "Dette bord blev ikke oprettet som verificerbart: dets frø forbliver hemmelige.",
+  download_record: "Hent spilleprotokollen",
 };

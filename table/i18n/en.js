@@ -176,4 +176,10 @@ export default {
   problem_not_found: "This match cannot be found among yours.",
   problem_database_unavailable: "The server is busy; try again in a moment.",
   problem_validation_error: "The server did not accept this request.",
+  fair_title: "Fair deals",
+  fair_commitment: "This series is dealt from a seed committed to before the game",
+  fair_revealed: "Its seed, revealed now: check every deal",
+  fair_hidden: "The seed is revealed when the series ends.",
+  fair_not_verifiable: "This table was not created verifiable: its seeds stay secret.",
+  download_record: "Download the record",
 };

@@ -176,4 +176,10 @@ export default {
   problem_not_found: "Esta partida no está entre las tuyas.",
   problem_database_unavailable: "El servidor está ocupado; inténtalo de nuevo en un momento.",
   problem_validation_error: "El servidor no ha aceptado esta petición.",
+  fair_title: "Repartos justos",
+  fair_commitment: "Esta serie se reparte con una semilla comprometida antes de jugar",
+  fair_revealed: "Su semilla, revelada ahora: comprueba cada reparto",
+  fair_hidden: "La semilla se revela al terminar la serie.",
+  fair_not_verifiable: "Esta mesa no se creó verificable: sus semillas quedan en secreto.",
+  download_record: "Descargar el registro",
 };

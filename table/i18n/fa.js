@@ -176,4 +176,10 @@ export default {
   problem_not_found: "این بازی در میان بازی‌های شما نیست.",
   problem_database_unavailable: "سرور مشغول است؛ کمی بعد دوباره بکوشید.",
   problem_validation_error: "سرور این درخواست را نپذیرفت.",
+  fair_title: "پخش منصفانه",
+  fair_commitment: "این دور با بذری پخش می‌شود که پیش از بازی به آن متعهد شده‌ایم",
+  fair_revealed: "بذر آن، اکنون آشکار شده: هر پخش را بررسی کنید",
+  fair_hidden: "بذر در پایان دور آشکار می‌شود.",
+  fair_not_verifiable: "این میز قابل‌بررسی ساخته نشده است: بذرهایش پنهان می‌مانند.",
+  download_record: "دریافت گزارش بازی",
 };

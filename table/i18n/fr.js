@@ -176,4 +176,10 @@ export default {
   problem_not_found: "Cette partie ne figure pas parmi les vôtres.",
   problem_database_unavailable: "Le serveur est occupé ; réessayez dans un instant.",
   problem_validation_error: "Le serveur n’a pas accepté cette demande.",
+  fair_title: "Donnes équitables",
+  fair_commitment: "Cette série est distribuée avec une graine engagée avant la partie",
+  fair_revealed: "Sa graine, révélée maintenant : vérifiez chaque donne",
+  fair_hidden: "La graine est révélée à la fin de la série.",
+  fair_not_verifiable: "Cette table n’a pas été créée vérifiable : ses graines restent secrètes.",
+  download_record: "Télécharger le relevé",
 };

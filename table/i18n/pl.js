@@ -176,4 +176,10 @@ export default {
   problem_not_found: "Tego meczu nie ma wśród twoich.",
   problem_database_unavailable: "Serwer jest zajęty; spróbuj za chwilę.",
   problem_validation_error: "Serwer nie przyjął tego żądania.",
+  fair_title: "Uczciwe rozdania",
+  fair_commitment: "Ta seria jest rozdawana z ziarna zadeklarowanego przed grą",
+  fair_revealed: "Jej ziarno, teraz ujawnione: sprawdź każde rozdanie",
+  fair_hidden: "Ziarno zostanie ujawnione po zakończeniu serii.",
+  fair_not_verifiable: "Ten stół nie został utworzony jako weryfikowalny: jego ziarna pozostają tajne.",
+  download_record: "Pobierz zapis partii",
 };

@@ -3,6 +3,7 @@ cards, nothing lost by accident, every language right, a clear flow, WCAG 2.2 AA
 
 import json
 import re
+from pathlib import Path
 
 import pytest
 from playwright.sync_api import expect
@@ -389,8 +390,13 @@ def test_no_english_word_shows_on_the_screen_of_another_language(open_table):
         expect(page.locator("html")).to_have_attribute("lang", language)
         found[language] = leaks(language)
     assert {where: words for where, words in found.items() if words} == {}
-    # Persian: Persian digits, and no Latin letters but the player's own name.
-    persian = page.evaluate("document.getElementById('main').innerText").replace("Roya", "")
+    # Persian: Persian digits, and no Latin letters but the player's own name (and the hex of
+    # the fairness panel's seeds, which are data in <code>, not words).
+    persian = page.evaluate(
+        """(() => { const main = document.getElementById('main').cloneNode(true);
+        main.querySelectorAll('code').forEach((code) => code.remove());
+        return main.textContent; })()"""
+    ).replace("Roya", "")
     assert re.findall(r"[0-9]", persian) == []
     assert re.findall(r"[A-Za-z]", persian) == []
     assert page.errors == []
@@ -595,3 +601,25 @@ def test_your_clock_s_last_seconds_are_announced_and_after_leave_no_button_acts(
     owner.wait_for_timeout(1000)
     expect(owner.locator("#actions button")).to_have_count(0)
     assert owner.errors == []
+
+
+def test_the_fairness_panel_reveals_the_seed_at_the_end_and_the_record_downloads(
+    open_table, api_origin
+):
+    page = open_table(width=1280)
+    sit_down(page, "Roya")
+    new_match(page)
+    settled(page)
+    match = api_get(api_origin, page, f"/matches/{match_id(page)}")
+    short = match["fairness"]["commitment"][:16]
+    expect(page.locator("#fairness")).to_contain_text(short)
+    expect(page.locator("#fairness .revealed")).to_have_count(0)
+    resign(page)
+    seed = api_get(api_origin, page, f"/matches/{match_id(page)}")["fairness"]["server_seed"]
+    expect(page.locator("#fairness .revealed code")).to_have_attribute("title", seed)
+    with page.expect_download() as download:
+        page.locator("#download-record").click()
+    record = json.loads(Path(download.value.path()).read_text())
+    assert record["format"] == "asnas-record/1" and record["series"][0]["server_seed"] == seed
+    screenshot(page, "en-fairness-revealed")
+    assert page.errors == []
