@@ -155,6 +155,8 @@ HAPPY = {
     "POST /api/v1/matches/{match_id}/leave": lambda w: _in(w["to_leave"], body={}),
     "GET /api/v1/": lambda w: {},
     "POST /api/v1/stream-tickets": lambda w: {"body": {"match_id": w["finished"]["id"]}},
+    "POST /api/v1/commitments": lambda w: {},
+    "GET /api/v1/matches/{match_id}/record": lambda w: _in(w["finished"]),
     "POST /api/v1/players/me/tokens": lambda w: {},
     # These two end the token in use; each case gets a fresh one (ENDS_ITS_TOKEN).
     "POST /api/v1/players/me/tokens/rotate": lambda w: {},
