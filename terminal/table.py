@@ -132,14 +132,17 @@ class TableState:
         match, so that the keys always show."""
         log = self.log[-LOG_LINES:] if not is_over(view) else []
         showdown = view["status"] != "in_deal" and bool(view["last_deal"])
+        proof = fairness_line(view)
         while True:
-            screen = self._screen(view, keys, notice, hint, log, showdown)
+            screen = self._screen(view, keys, notice, hint, log, showdown, proof)
             if fit_to is None or _height(screen, fit_to) <= fit_to.height:
                 return screen
             if log:
                 log = log[1:]
             elif showdown and is_over(view):
                 showdown = False
+            elif proof:
+                proof = ""
             else:
                 return screen
 
@@ -151,6 +154,7 @@ class TableState:
         hint: dict | None,
         log: list[str],
         showdown: bool,
+        proof: str = "",
     ) -> Group:
         clock = f" · {view['turn_seconds']} s a turn" if view["turn_seconds"] else ""
         parts: list[RenderableType] = [
@@ -169,6 +173,8 @@ class TableState:
             parts.append(_showdown(view))
         if is_over(view):
             parts.append(self.standings(view))
+        if proof:
+            parts.append(Text(proof, style="dim"))
         if hint:
             parts.append(_hint_table(hint))
         if notice:
@@ -199,6 +205,15 @@ class TableState:
                 style="bold" if winner else None,
             )
         return table
+
+
+def fairness_line(view: dict) -> str:
+    """Once a verifiable series ended: its revealed seed, which anyone can check every deal
+    with (docs/fairness.md); nothing before, and nothing for a match that is not verifiable."""
+    seed = view.get("fairness", {}).get("server_seed")
+    if not seed or not is_over(view):
+        return ""
+    return f"Seed {seed[:16]}… revealed: every deal can be checked (verify_match)."
 
 
 def waiting_room(view: dict, keys: dict[str, str], server: str) -> Group:

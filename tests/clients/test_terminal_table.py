@@ -10,7 +10,14 @@ import pytest
 import yaml
 from rich.console import Console
 
-from terminal.table import EVENT_LINES, LOG_LINES, TableState, next_tick, waiting_room
+from terminal.table import (
+    EVENT_LINES,
+    LOG_LINES,
+    TableState,
+    fairness_line,
+    next_tick,
+    waiting_room,
+)
 
 LONG_HAND = ["Sarbaz", "Sarbaz", "Sarbaz", "Couli", "Couli"]
 NAMES = ["A player with a long name", "Darius", "Shirin", "Kaveh"]
@@ -201,3 +208,22 @@ def test_a_restart_that_changed_the_level_says_so():
     restarted = {"seq": 4, "type": "match_restarted", "series": 2, "ai_level": "easy"}
     table.note([restarted], view("in_deal"))
     assert table.log == ["Series 2 begins. The AI now plays at easy."]
+
+
+def test_a_finished_verifiable_match_shows_its_revealed_seed_and_a_playing_one_does_not():
+    seed = "ab" * 32
+    finished = view("finished") | {"fairness": {"server_seed": seed}}
+    assert seed[:16] in fairness_line(finished)
+    assert fairness_line(view("in_deal") | {"fairness": {"server_seed": None}}) == ""
+    assert fairness_line(view("finished") | {"fairness": {"server_seed": None}}) == ""
+
+
+def test_the_revealed_seed_fits_at_80_by_24_or_gives_way_before_the_keys():
+    keys = {"s": "restart", "q": "quit (resume later)"}
+    for height in (24, 18):  # 18: the standings and the keys, no room left for the seed
+        terminal = Console(file=io.StringIO(), width=80, height=height)
+        finished = view("finished") | {"fairness": {"server_seed": "cd" * 32}}
+        screen = shown(table_with_log().render(finished, keys, fit_to=terminal))
+        lines = screen.splitlines()
+        assert len(lines) <= height and lines[-1].startswith("Keys: s restart"), screen
+        assert ("cd" * 8 in screen) == (height == 24), screen
