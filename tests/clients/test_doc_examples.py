@@ -250,6 +250,7 @@ def test_the_typescript_snippet_plays_a_whole_match(ts_snippet, server_url):
     assert result.returncode == 0, result.stderr
     lines = result.stdout.splitlines()
     assert any(line.endswith(" match_finished") for line in lines), lines[-5:]
+    assert lines[-2].startswith("verified: every dealer, and")  # from the public record alone
     assert lines[-1].startswith("[")  # the winners, then the totals
 
 
