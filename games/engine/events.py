@@ -145,8 +145,26 @@ a seat before deal 1 (seat_freed) replaced a player_left that evolve still appli
 so every stored match replays the same and a new match is still created as before."""
 
 
+class SeriesStart(EventType):
+    """An event that starts a series dealt from `seeds`: what it publishes of them."""
+
+    __slots__ = ()
+
+    @property
+    def client_seed(self) -> str:
+        return self.seeds.client_seed if self.seeds else ""
+
+    @property
+    def commitment(self) -> str | None:
+        return commitments(self.seeds)["commitment"]
+
+    @property
+    def next_commitment(self) -> str | None:
+        return commitments(self.seeds)["next_commitment"]
+
+
 @dataclass(frozen=True, slots=True)
-class MatchCreated(EventType):
+class MatchCreated(SeriesStart):
     type: ClassVar[str] = "match_created"
     DOC: ClassVar[str] = (
         "The match was created: how its deals are made, and, where they can be verified, "
@@ -177,18 +195,6 @@ class MatchCreated(EventType):
     @property
     def verifiable(self) -> bool:
         return self.seeds is not None and self.seeds.verifiable
-
-    @property
-    def client_seed(self) -> str:
-        return self.seeds.client_seed if self.seeds else ""
-
-    @property
-    def commitment(self) -> str | None:
-        return commitments(self.seeds)["commitment"]
-
-    @property
-    def next_commitment(self) -> str | None:
-        return commitments(self.seeds)["next_commitment"]
 
     def to_dict(self) -> dict:
         data = {"type": self.type, "seed": self.seed, "rules": self.rules}
@@ -464,7 +470,7 @@ class MatchFinished(EventType):
 
 
 @dataclass(frozen=True, slots=True)
-class MatchRestarted(EventType):
+class MatchRestarted(SeriesStart):
     type: ClassVar[str] = "match_restarted"
     DOC: ClassVar[str] = "A new series began: every total is zero again."
     FIELDS: ClassVar[tuple[Field, ...]] = (
@@ -514,18 +520,6 @@ class MatchRestarted(EventType):
                 verifiable=self.seeds.verifiable,
             )
         return data
-
-    @property
-    def client_seed(self) -> str:
-        return self.seeds.client_seed if self.seeds else ""
-
-    @property
-    def commitment(self) -> str | None:
-        return commitments(self.seeds)["commitment"]
-
-    @property
-    def next_commitment(self) -> str | None:
-        return commitments(self.seeds)["next_commitment"]
 
     @classmethod
     def from_dict(cls, data: dict) -> "MatchRestarted":
