@@ -46,7 +46,17 @@ from .state import (
     Outcome,
     Status,
 )
-from .views import SeatView, event_view, observe, result_view
+from .views import (
+    ADMIN,
+    Role,
+    SeatView,
+    Viewer,
+    event_view,
+    horizon,
+    observe,
+    result_view,
+    visible_events,
+)
 
 __all__ = [
     "DEAL_NUMBER",
@@ -114,4 +124,9 @@ __all__ = [
     "observe",
     "replay",
     "result_view",
+    "ADMIN",
+    "Role",
+    "Viewer",
+    "horizon",
+    "visible_events",
 ]
