@@ -6,4 +6,5 @@ router = SimpleRouter(trailing_slash=False, use_regex_path=False)
 router.register("matches", api.MatchViewSet, basename="match")
 router.register("players/me/stream", api.PlayerStreamViewSet, basename="player-stream")
 router.register("stream-tickets", api.StreamTicketViewSet, basename="stream-ticket")
+router.register("watch", api.WatchViewSet, basename="watch")
 urlpatterns = router.urls
