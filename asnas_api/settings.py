@@ -344,6 +344,8 @@ SPECTACULAR_SETTINGS = {
         "AiLevel": "games.ai.AI_LEVELS",
         "SeatKind": "games.serializers.SEAT_KINDS",
         "DealOutcome": "games.serializers.DEAL_OUTCOMES",
+        "Spectators": "games.serializers.SPECTATOR_MODES",
+        "SpectatorMatchStatus": "games.serializers.SPECTATOR_STATUSES",
     },
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",

@@ -37,6 +37,8 @@ MAX_WAIT_SECONDS = 30
 """The longest a long-poll of `events` waits."""
 ACTORS = ("player", "ai", "clock")
 SPECTATOR_MODES = ("off", "delayed", "live")
+# A delayed spectator may see a match as it stood before deal 1 was dealt.
+SPECTATOR_STATUSES = tuple(status.value for status in Status)
 SPECTATORS_DOC = (
     "Who may watch with the watch code: `off` (nobody), `delayed` (a deal's moves once that "
     "deal has ended) or `live` (public moves as they happen). Spectators never see a hand "
@@ -529,12 +531,13 @@ WatchViewSerializer = type(
         ),
         **_fields_of(MatchViewSerializer, ("series", "deal_number")),
         "status": ChoiceField(
-            choices=tuple(status.value for status in Status),
+            choices=SPECTATOR_STATUSES,
             help_text=STATUS_DOC + " Delayed, the status as the last deal that ended left it "
             "(`not_started` until deal 1 has ended).",
         ),
         "spectators": ChoiceField(
-            choices=SPECTATOR_MODES[1:], help_text="How you watch: `delayed` or `live`."
+            choices=SPECTATOR_MODES,
+            help_text="How you watch: `delayed` or `live` (a code watches nothing while off).",
         ),
         **_fields_of(
             MatchViewSerializer,
@@ -676,7 +679,7 @@ NOTICE_SHAPES = {
     Notice.YOUR_TURN: Rendered(YourTurnNoticeSerializer),
     Notice.MATCH_STARTED: Rendered(MatchStartedNoticeSerializer),
     Notice.MATCH_FINISHED: Rendered(MatchFinishedNoticeSerializer),
-    Notice.WATCHERS: Rendered(WatchersNoticeSerializer),
+    Notice.WATCHERS_CHANGED: Rendered(WatchersNoticeSerializer),
 }
 """Each notice of the player's stream, rendered by its serializer."""
 
