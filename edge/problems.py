@@ -160,7 +160,6 @@ PROBLEMS: dict[str, Problem] = {
         401,
         "A stream's `ticket` that was used already, has expired, or is for another stream.",
         "The ticket was used already, has expired, or is for another stream.",
-        framework=True,
     ),
     "not_owner": Problem(
         403,

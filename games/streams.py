@@ -230,7 +230,9 @@ def _notices_of(*, player: Player, match_id: str, watch: TurnWatch) -> list[tupl
     watch.version = events[-1]["seq"] if events else watch.version
     if match.watchers != watch.watchers:
         watch.watchers = match.watchers
-        found.append(_notice(Notice.WATCHERS_CHANGED, match_id=match.row.id, watchers=match.watchers))
+        found.append(
+            _notice(Notice.WATCHERS_CHANGED, match_id=match.row.id, watchers=match.watchers)
+        )
     watch.my_turn = _is_my_turn(match)
     if watch.my_turn and new_turn:
         found.append(_your_turn(match))

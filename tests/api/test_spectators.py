@@ -140,7 +140,9 @@ def test_a_delayed_spectator_sees_a_deal_once_it_ended(client, new_match):
 
 def test_watch_tickets_are_single_use(client, new_match, live):
     code = new_match(spectators="live")["watch_code"]
-    assert_problem(post(APIClient(), "/api/v1/watch/tickets", {"watch_code": "x"}), 404, "not_found")
+    assert_problem(
+        post(APIClient(), "/api/v1/watch/tickets", {"watch_code": "x"}), 404, "not_found"
+    )
     ticket = post(APIClient(), "/api/v1/watch/tickets", {"watch_code": code})
     assert ticket.status_code == 201
     ticket = ticket.json()["ticket"]

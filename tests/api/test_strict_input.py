@@ -16,7 +16,7 @@ def test_an_unknown_field_on_create_is_refused_naming_it(client):
         {
             "field": "ai_levle",
             "code": "unknown_field",
-            "message": "Unknown field; allowed: ai_level, seed, humans, turn_seconds.",
+            "message": "Unknown field; allowed: ai_level, seed, humans, turn_seconds, spectators.",
         }
     ]
     assert "ai_levle" in body["detail"]
