@@ -494,7 +494,7 @@ class MatchViewSet(MatchWriteViewSet):
         "has ended) or `live` (public moves as they happen). Turning spectators on, or "
         "`new_code`, draws a watch code: the answer's `watch_code` shows it, this once (the "
         "server keeps only its hash); share it as a link with the code in the fragment, "
-        "`/table/#watch=CODE`. A new code, or `off`, ends every watch stream of the old one. "
+        "`/watch.html#watch=CODE`. A new code, or `off`, ends every watch stream of the old one. "
         "Not a match event: the version does not change.",
         request=SpectatorsSerializer,
         responses={
