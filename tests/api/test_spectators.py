@@ -9,6 +9,7 @@ from rest_framework.test import APIClient
 from games.models import IdempotencyRecord, Match, WatchStream
 from tests.api.problems import assert_problem
 from tests.api.secrecy import hands_in
+from tests.live import bearer
 
 pytestmark = pytest.mark.django_db
 
@@ -170,3 +171,42 @@ def test_watch_streams_are_limited_and_counted(client, new_match, live, settings
     refused = live.get("/api/v1/watch/stream", headers={"Watch-Code": other})
     assert_problem(refused, 429, "watch_limit_server")
     assert WatchStream.objects.count() == 2
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_players_stream_announces_how_many_are_watching(client, new_match, live):
+    live.wait_listening()
+    view = new_match(spectators="live")
+    notices = live.open("/api/v1/players/me/stream", bearer(client.token))
+    assert notices.get(timeout=10) == {"comment": "keep-alive"}
+    watched = live.open("/api/v1/watch/stream", {"Watch-Code": view["watch_code"]})
+    assert watched.get(timeout=10) == {"comment": "keep-alive"}
+    message = notices.get(timeout=10)
+    if message.get("event") == "your_turn":  # the turn waiting as the stream opened
+        message = notices.get(timeout=10)
+    assert message["event"] == "watchers_changed"
+    assert message["json"] == {"match_id": view["id"], "watchers": 1}
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_watch_stream_ends_when_its_code_is_drawn_again(client, new_match, live):
+    live.wait_listening()
+    view = new_match(spectators="live")
+    ticket = post(APIClient(), "/api/v1/watch/tickets", {"watch_code": view["watch_code"]})
+    watched = live.open(f"/api/v1/watch/stream?ticket={ticket.json()['ticket']}", {})
+    messages = [watched.get(timeout=10)]
+    while messages[-1] is not None and messages[-1].get("id") != view["version"]:
+        messages.append(watched.get(timeout=10))
+    assert [m["event"] for m in messages[1:]] == [
+        "match_created",
+        "deal_started",
+        *["action"] * (view["version"] - 2),
+    ]
+    post(
+        client, f"/api/v1/matches/{view['id']}/spectators", {"spectators": "live", "new_code": True}
+    )
+    while (message := watched.get(timeout=10)) is not None:
+        assert "comment" in message
+    # The ticket was used up by the first opening.
+    again = APIClient().get(f"/api/v1/watch/stream?ticket={ticket.json()['ticket']}")
+    assert_problem(again, 401, "invalid_ticket")
