@@ -13,7 +13,7 @@ KEYS = {"q": "stop watching"}
 
 
 def watch_code(text: str) -> str:
-    """The code from a watch link (`.../table/#watch=CODE`) or the code itself."""
+    """The code from a watch link (`.../watch.html#watch=CODE`) or the code itself."""
     code = text.rsplit("#watch=", 1)[-1].strip()
     if not code:
         raise ValueError("a watch code, or the watch link its owner shared")
