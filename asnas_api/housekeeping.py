@@ -4,15 +4,18 @@ from django.utils import timezone
 
 from asnas_api.throttling import LONGEST_PERIOD, purge_rate_counters
 from games.idempotency import purge_idempotency_records
-from games.services import commitments_purge
+from games.services import commitments_purge, watch_streams_purge, watch_tickets_purge
 from players.services import stream_tickets_purge
 
 
 def purge_expired() -> tuple[int, int, int, int]:
     """Delete rate counters of closed windows, idempotency keys past their 24 hours,
-    expired stream tickets and expired commitments; return how many of each."""
+    expired stream and watch tickets (and the rows of watch streams whose process died) and
+    expired commitments; return how many of each: counters, keys, tickets, commitments."""
     counters = purge_rate_counters(before=time.time() - LONGEST_PERIOD)
-    keys = purge_idempotency_records(now=timezone.now())
-    tickets = stream_tickets_purge(now=timezone.now())
-    commitments = commitments_purge(now=timezone.now())
+    now = timezone.now()
+    keys = purge_idempotency_records(now=now)
+    watch_streams_purge(now=now)
+    tickets = stream_tickets_purge(now=now) + watch_tickets_purge(now=now)
+    commitments = commitments_purge(now=now)
     return counters, keys, tickets, commitments

@@ -13,9 +13,9 @@ from django.conf import settings
 from django.db import DEFAULT_DB_ALIAS, DatabaseError, connection, connections, transaction
 from django.http import HttpResponse, JsonResponse
 
-from asnas_api.client_address import client_address
 from asnas_api.errors import database_unavailable
 from asnas_api.housekeeping import purge_expired
+from edge.client_address import client_address
 from edge.database import DATABASE_FAILURES, watchdog
 from edge.problems import problem
 

@@ -194,6 +194,11 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 ASNAS_LISTEN_DATABASE_URL = os.environ.get("ASNAS_LISTEN_DATABASE_URL") or None
 # An open stream sends a comment at least this often, so proxies and clients see it alive.
 ASNAS_STREAM_HEARTBEAT_SECONDS = float(os.environ.get("ASNAS_STREAM_HEARTBEAT_SECONDS", "15"))
+# Open watch streams (spectators, docs/spectators.md) each of a match, of a client address and
+# of a server process may have; past one, 429 with Retry-After.
+ASNAS_WATCH_STREAMS_PER_MATCH = int(os.environ.get("ASNAS_WATCH_STREAMS_PER_MATCH", "100"))
+ASNAS_WATCH_STREAMS_PER_ADDRESS = int(os.environ.get("ASNAS_WATCH_STREAMS_PER_ADDRESS", "8"))
+ASNAS_WATCH_STREAMS_PER_PROCESS = int(os.environ.get("ASNAS_WATCH_STREAMS_PER_PROCESS", "500"))
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": f"django.contrib.auth.password_validation.{name}"}
@@ -257,7 +262,7 @@ CORS_ALLOW_ALL_ORIGINS = ASNAS_CORS_ORIGINS == ["*"]
 CORS_ALLOWED_ORIGINS = [] if CORS_ALLOW_ALL_ORIGINS else ASNAS_CORS_ORIGINS
 CORS_ALLOW_CREDENTIALS = False
 CORS_URLS_REGEX = r"^/api/"
-CORS_ALLOW_HEADERS = ["authorization", "content-type", "idempotency-key"]
+CORS_ALLOW_HEADERS = ["authorization", "content-type", "idempotency-key", "watch-code"]
 CORS_EXPOSE_HEADERS = [
     "RateLimit",
     "RateLimit-Policy",
@@ -275,7 +280,7 @@ ASNAS_METRICS_PUBLIC = env_bool("ASNAS_METRICS_PUBLIC", default=False)
 ASNAS_MAX_BODY_BYTES = int(os.environ.get("ASNAS_MAX_BODY_BYTES", "16384"))
 DATA_UPLOAD_MAX_MEMORY_SIZE = ASNAS_MAX_BODY_BYTES * 64  # the admin's forms
 
-# X-Forwarded-For counts only behind proxies the operator names (asnas_api.client_address):
+# X-Forwarded-For counts only behind proxies the operator names (edge.client_address):
 # their number in front of the service, or their networks.
 ASNAS_NUM_PROXIES = int(os.environ.get("ASNAS_NUM_PROXIES", "0"))
 ASNAS_TRUSTED_PROXIES = [
@@ -347,6 +352,8 @@ SPECTACULAR_SETTINGS = {
         "AiLevel": "games.ai.AI_LEVELS",
         "SeatKind": "games.serializers.SEAT_KINDS",
         "DealOutcome": "games.serializers.DEAL_OUTCOMES",
+        "Spectators": "games.serializers.SPECTATOR_MODES",
+        "SpectatorMatchStatus": "games.serializers.SPECTATOR_STATUSES",
     },
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",

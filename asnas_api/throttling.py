@@ -20,8 +20,8 @@ from rest_framework import exceptions
 from rest_framework.settings import api_settings
 from rest_framework.throttling import BaseThrottle
 
-from asnas_api.client_address import client_address
 from asnas_api.models import RateCounter
+from edge.client_address import client_address
 
 # Which identity each scope counts: the client's address or the authenticated player.
 SCOPE_IDENTITY = {

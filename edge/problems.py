@@ -188,7 +188,11 @@ PROBLEMS: dict[str, Problem] = {
         401,
         "A stream's `ticket` that was used already, has expired, or is for another stream.",
         "The ticket was used already, has expired, or is for another stream.",
-        framework=True,
+    ),
+    "not_owner": Problem(
+        403,
+        "Choosing who may watch a match you do not own.",
+        "Only the match's owner chooses who may watch.",
     ),
     "not_found": Problem(
         404,
@@ -219,6 +223,24 @@ PROBLEMS: dict[str, Problem] = {
         " valid token count against their address too.",
         "Rate limit 'token' (1200/min) reached. Expected available in 37 seconds.",
         framework=True,
+    ),
+    "watch_limit_match": Problem(
+        429,
+        "Opening a watch stream of a match that has `ASNAS_WATCH_STREAMS_PER_MATCH` open.",
+        "This match has as many spectators as it takes.",
+        retry_after=30,
+    ),
+    "watch_limit_address": Problem(
+        429,
+        "Opening more watch streams from one address than `ASNAS_WATCH_STREAMS_PER_ADDRESS`.",
+        "Your address watches as many streams as it may.",
+        retry_after=30,
+    ),
+    "watch_limit_server": Problem(
+        429,
+        "Opening a watch stream on a server process that serves `ASNAS_WATCH_STREAMS_PER_PROCESS`.",
+        "This server has no room for another spectator.",
+        retry_after=30,
     ),
     "server_error": Problem(
         500,

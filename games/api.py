@@ -10,9 +10,11 @@ from drf_spectacular.utils import OpenApiExample, OpenApiParameter, OpenApiRespo
 from rest_framework import status, viewsets
 from rest_framework.decorators import action
 from rest_framework.pagination import PageNumberPagination
+from rest_framework.permissions import AllowAny
 from rest_framework.response import Response
 
 from edge.api import RateScopedViewSet, valid
+from edge.client_address import client_address
 from edge.schema import (
     NOT_FOUND,
     UNAUTHORIZED,
@@ -27,6 +29,7 @@ from games.serializers import (
     COMMITMENT,
     MATCH_VIEW,
     MATCH_WRITE_VIEW,
+    WATCH_VIEW,
     ActionSerializer,
     CommitmentSerializer,
     EventsQuerySerializer,
@@ -40,10 +43,14 @@ from games.serializers import (
     MatchViewSerializer,
     MatchWriteViewSerializer,
     RestartSerializer,
+    SpectatorsSerializer,
     StreamQuerySerializer,
     StreamTicketCreateSerializer,
     StreamTicketSerializer,
     VersionSerializer,
+    WatchCodeSerializer,
+    WatchStreamQuerySerializer,
+    WatchViewSerializer,
     match_event_field,
     player_notice_field,
 )
@@ -146,24 +153,27 @@ class MatchWriteViewSet(RateScopedViewSet, EventStreamViewSet):
     ) -> Response:
         data = valid(body_serializer, request.data)
 
+        drawn: list[str | None] = [None]
+
         def call() -> tuple[int, dict]:
-            return status_code, MATCH_WRITE_VIEW.render(
-                selectors.match_write_view(match=service(data))
-            )
+            body = MATCH_WRITE_VIEW.render(selectors.match_write_view(match=service(data)))
+            # A watch code is stored only hashed, so the stored reply leaves it out.
+            drawn[0], body["watch_code"] = body["watch_code"], None
+            return status_code, body
 
         key = request.headers.get("Idempotency-Key")
         if key is None:
             code, body = call()
-            return Response(body, status=code)
+            return Response({**body, "watch_code": drawn[0]}, status=code)
         code, body, replayed = idempotency.idempotent_call(
             player=request.user,
             key=idempotency.validate_key(key),
             fingerprint=idempotency.fingerprint(request.method, request.path, request.data),
             call=call,
         )
-        return Response(
-            body, status=code, headers={"Idempotent-Replayed": "true"} if replayed else None
-        )
+        if replayed:
+            return Response(body, status=code, headers={"Idempotent-Replayed": "true"})
+        return Response({**body, "watch_code": drawn[0]}, status=code)
 
 
 class MatchViewSet(MatchWriteViewSet):
@@ -248,6 +258,7 @@ class MatchViewSet(MatchWriteViewSet):
                 commitment=data.get("commitment"),
                 client_seed=data.get("client_seed", ""),
                 verifiable=data.get("verifiable"),
+                spectators=data.get("spectators", services.SPECTATORS_OFF),
             ),
             status_code=status.HTTP_201_CREATED,
         )
@@ -546,6 +557,43 @@ class MatchViewSet(MatchWriteViewSet):
         return streams.event_stream_response(streams.match_stream(match=match, after=after))
 
     @extend_schema(
+        operation_id="matches_spectators",
+        summary="Choose who may watch your match, or draw a new watch code",
+        description="The owner only. `off` (nobody), `delayed` (a deal's moves once that deal "
+        "has ended) or `live` (public moves as they happen). Turning spectators on, or "
+        "`new_code`, draws a watch code: the answer's `watch_code` shows it, this once (the "
+        "server keeps only its hash); share it as a link with the code in the fragment, "
+        "`/watch.html#watch=CODE`. A new code, or `off`, ends every watch stream of the old one. "
+        "Not a match event: the version does not change.",
+        request=SpectatorsSerializer,
+        responses={
+            200: MatchViewSerializer,
+            400: VALIDATION_ERROR,
+            401: UNAUTHORIZED,
+            403: problem_response("You do not own the match.", "not_owner"),
+            404: NOT_FOUND,
+        },
+        examples=[
+            OpenApiExample("live", value={"spectators": "live"}, request_only=True),
+            OpenApiExample(
+                "a new code",
+                value={"spectators": "delayed", "new_code": True},
+                request_only=True,
+            ),
+        ],
+    )
+    @action(detail=True, methods=["post"])
+    def spectators(self, request, match_id):
+        data = valid(SpectatorsSerializer, request.data)
+        match = services.match_spectators_set(
+            match_id=match_id,
+            player=request.user,
+            spectators=data["spectators"],
+            new_code=data.get("new_code", False),
+        )
+        return Response(MATCH_VIEW.render(selectors.match_view(match=match)))
+
+    @extend_schema(
         operation_id="matches_hint",
         summary="The coach's advice for your current decision",
         description="For your turn: the `hard` strategy's probability of each legal action, "
@@ -658,3 +706,148 @@ class CommitmentViewSet(RateScopedViewSet):
         commitment_id, commitment, expires_at = services.commitment_create(player=request.user)
         body = {"id": commitment_id, "commitment": commitment, "expires_at": expires_at}
         return Response(COMMITMENT.render(body), status=status.HTTP_201_CREATED)
+
+
+WATCH_CODE = OpenApiParameter(
+    "Watch-Code",
+    OpenApiTypes.STR,
+    OpenApiParameter.HEADER,
+    required=True,
+    description="The watch code the match's owner shared. A header, never the URL: a URL "
+    "reaches logs and histories.",
+)
+NO_MATCH_TO_WATCH = problem_response(
+    "No match to watch with this code: unknown, drawn again since, or spectators off.",
+    ("not_found", "No match to watch with this code."),
+)
+WATCH_LIMITS = problem_response(
+    "Too many watch streams: of this match, from your address, or on this server; retry "
+    "after `Retry-After`.",
+    "watch_limit_match",
+    "watch_limit_address",
+    "watch_limit_server",
+    "throttled",
+)
+
+
+class WatchViewSet(RateScopedViewSet, EventStreamViewSet):
+    # Spectators have no account: the watch code (in a body or a header, never a URL) or a
+    # watch ticket is what lets them in. Rate limits count their address.
+    authentication_classes = []
+    permission_classes = [AllowAny]
+
+    def _watched(self, watch_code: str | None) -> LoadedMatch:
+        code = valid(WatchCodeSerializer, {"watch_code": watch_code})["watch_code"]
+        match = selectors.watch_get_by_code(watch_code=code)
+        if match is None:
+            raise DomainError("not_found", "No match to watch with this code.")
+        return match
+
+    @extend_schema(
+        operation_id="watch",
+        summary="Watch a match: the spectator's view",
+        description="No account needed: the `watch_code` its owner shared. Seats, names, "
+        "stakes, totals and public moves; no hand but those a showdown showed, once their "
+        "deal has ended. `delayed`: the match as the last deal that ended left it, with "
+        "nothing of the deal still being played (docs/spectators.md).",
+        request=WatchCodeSerializer,
+        responses={200: WatchViewSerializer, 400: VALIDATION_ERROR, 404: NO_MATCH_TO_WATCH},
+        auth=[],
+    )
+    def create(self, request):
+        match = self._watched(valid(WatchCodeSerializer, request.data)["watch_code"])
+        return Response(WATCH_VIEW.render(selectors.watch_view(match=match)))
+
+    @extend_schema(
+        operation_id="watch_events",
+        summary="The watched match's events after seq `after`, as spectators may see them",
+        description="As a player's `events`, with the `Watch-Code` header: each event's public "
+        "fields, hands only as a showdown showed them. `delayed`: no event of the deal still "
+        "being played, its deal_started included; they all come once it has ended, and "
+        "`version` is the last event you may see. `wait` long-polls as for players.",
+        parameters=[EventsQuerySerializer, WATCH_CODE],
+        responses={200: MatchEventsSerializer, 400: VALIDATION_ERROR, 404: NO_MATCH_TO_WATCH},
+        auth=[],
+    )
+    @action(detail=False, methods=["get"])
+    def events(self, request):
+        query = valid(EventsQuerySerializer, request.query_params)
+        match = self._watched(request.headers.get("Watch-Code"))
+        page = selectors.watch_events(match=match, after=query["after"])
+        if page["events"] or not query["wait"]:
+            return Response(page)
+        waiting = streams.watch_long_poll(match=match, after=query["after"], wait=query["wait"])
+        return StreamingHttpResponse(waiting, content_type="application/json")
+
+    @extend_schema(
+        operation_id="watch_tickets_create",
+        summary="A ticket to open the watch stream where no header can be sent",
+        description="A browser's EventSource cannot send `Watch-Code`: this single-use ticket, "
+        "good for 60 s, opens `/watch/stream?ticket=...`. Any server redeems it.",
+        request=WatchCodeSerializer,
+        responses={201: StreamTicketSerializer, 400: VALIDATION_ERROR, 404: NO_MATCH_TO_WATCH},
+        auth=[],
+    )
+    @action(detail=False, methods=["post"])
+    def tickets(self, request):
+        data = valid(WatchCodeSerializer, request.data)
+        ticket, expires_at = services.watch_ticket_create(watch_code=data["watch_code"])
+        body = StreamTicketSerializer({"ticket": ticket, "expires_at": expires_at}).data
+        return Response(body, status=status.HTTP_201_CREATED)
+
+    @extend_schema(
+        operation_id="watch_stream",
+        summary="Watch a match live: Server-Sent Events, one per event spectators may see",
+        description="As a player's match stream, with the events of `watch/events`: `id:` the "
+        "seq, `event:` the type, `data:` the event as spectators may see it; a comment line at "
+        "least every 15 s. It ends with the match, or when the code stops working (a new code "
+        "was drawn, or spectators were turned off). Open it with a `ticket` from POST "
+        "/watch/tickets, or the `Watch-Code` header. Limits per match, per address and per "
+        "server process answer 429 with `Retry-After`; every player's view counts the open "
+        "streams as `watchers`.",
+        parameters=[
+            WatchStreamQuerySerializer,
+            LAST_EVENT_ID,
+            OpenApiParameter(
+                "Watch-Code",
+                OpenApiTypes.STR,
+                OpenApiParameter.HEADER,
+                description="The watch code, where no `ticket` is given.",
+            ),
+        ],
+        responses={
+            (200, "text/event-stream"): OpenApiResponse(
+                match_event_field(),
+                description="Server-Sent Events; each `data:` line is one MatchEvent.",
+            ),
+            400: VALIDATION_ERROR,
+            401: problem_response(
+                "A ticket used, expired or unknown.",
+                ("invalid_ticket", "The ticket was used already, has expired, or is unknown."),
+            ),
+            404: NO_MATCH_TO_WATCH,
+            429: WATCH_LIMITS,
+        },
+        auth=[],
+    )
+    @action(detail=False, methods=["get"])
+    def stream(self, request):
+        query = dict(request.query_params.items())
+        if "Last-Event-ID" in request.headers:
+            query["after"] = request.headers["Last-Event-ID"]
+        query = valid(WatchStreamQuerySerializer, query)
+        if "ticket" in query:
+            code_hash = services.watch_ticket_redeem(ticket=query["ticket"])
+            if code_hash is None:
+                raise DomainError(
+                    "invalid_ticket", "The ticket was used already, has expired, or is unknown."
+                )
+            match = selectors.watch_get(watch_code_hash=code_hash)
+            if match is None:
+                raise DomainError("not_found", "No match to watch with this code.")
+        else:
+            match = self._watched(request.headers.get("Watch-Code"))
+        stream_id = services.watch_stream_open(match=match, address=client_address(request))
+        return streams.event_stream_response(
+            streams.watch_stream(match=match, after=query["after"], stream_id=stream_id)
+        )

@@ -16,6 +16,7 @@ STATUS_CHOICES = [
     if status is not Status.NOT_STARTED
 ]
 OUTCOME_CHOICES = [(outcome.value, outcome.name.title()) for outcome in Outcome]
+SPECTATOR_CHOICES = [("off", "Off"), ("delayed", "Delayed"), ("live", "Live")]
 
 
 class Match(models.Model):
@@ -38,6 +39,19 @@ class Match(models.Model):
     )
     turn_seconds = models.PositiveIntegerField(
         null=True, blank=True, help_text="The turn clock; null: no clock."
+    )
+    spectators = models.CharField(
+        max_length=8,
+        choices=SPECTATOR_CHOICES,
+        default="off",
+        help_text="Who may watch with the watch code: nobody, a deal once it ended, or live.",
+    )
+    # Only its SHA-256, like a token's: a watch code is a bearer secret, shown once.
+    watch_code_hash = models.CharField(
+        max_length=64,
+        blank=True,
+        default="",
+        help_text="The SHA-256 of the watch code; empty while spectators are off.",
     )
     turn_deadline = models.DateTimeField(
         null=True,
@@ -70,6 +84,13 @@ class Match(models.Model):
                 fields=["updated_at"],
                 name="match_clocked_deal_over",
                 condition=models.Q(status="deal_over", turn_seconds__isnull=False),
+            ),
+        ]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["watch_code_hash"],
+                name="match_unique_watch_code",
+                condition=~models.Q(watch_code_hash=""),
             ),
         ]
 
@@ -206,3 +227,40 @@ class Commitment(models.Model):
 
     def __str__(self) -> str:
         return f"commitment {self.id}"
+
+
+class WatchTicket(models.Model):
+    """A single-use pass to open a match's watch stream (`?ticket=`), for a spectator's
+    browser, which cannot send the Watch-Code header from an EventSource. Only hashes are
+    kept: of the ticket, and of the watch code it was issued for, so a code drawn again or
+    spectators turned off make its tickets useless too."""
+
+    ticket_hash = models.CharField(max_length=64, primary_key=True, editable=False)
+    watch_code_hash = models.CharField(max_length=64)
+    expires_at = models.DateTimeField(db_index=True)
+
+    def __str__(self) -> str:
+        return f"watch ticket until {self.expires_at:%H:%M:%S}"
+
+
+class WatchStream(models.Model):
+    """One open watch stream, for counting them across every server process: the stream
+    renews `expires_at` on each heartbeat and deletes its row when it closes; a row whose
+    process died expires by itself."""
+
+    id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="+", db_index=False)
+    address = models.CharField(max_length=64, help_text="The SHA-256 of the client's address.")
+    process = models.CharField(max_length=64, help_text="The server process that serves it.")
+    expires_at = models.DateTimeField()
+
+    class Meta:
+        indexes = [
+            models.Index(fields=["match", "expires_at"], name="watch_stream_match"),
+            models.Index(fields=["address", "expires_at"], name="watch_stream_address"),
+            models.Index(fields=["process", "expires_at"], name="watch_stream_process"),
+            models.Index(fields=["expires_at"], name="watch_stream_expires"),
+        ]
+
+    def __str__(self) -> str:
+        return f"watch stream until {self.expires_at:%H:%M:%S}"

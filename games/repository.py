@@ -27,7 +27,7 @@ from games.engine import (
     encode_event,
     starts_turn,
 )
-from games.models import Commitment, Deal, EventBatch, Match, Seat
+from games.models import Commitment, Deal, EventBatch, Match, Seat, WatchStream
 from games.notices import NOTIFY_SQL, notice_payload
 from players.models import Player
 
@@ -55,6 +55,11 @@ class LoadedMatch:
     """None when loaded for someone not seated (a join)."""
     appended: list[tuple[int, Event]] = field(default_factory=list)
     """The events this request appended, with their seqs; empty for a match only read."""
+    watchers: int = 0
+    """How many watch streams are open on the match, over every server process."""
+    watch_code: str | None = None
+    """The watch code this request drew: only its hash is stored, so only this answer can
+    show it."""
 
 
 # --- The projection -------------------------------------------------------------------------
@@ -163,7 +168,11 @@ _MATCH_WITH_SEATS = (
     "(SELECT json_agg(json_build_object('name', p.name, 'kind', coalesce(p.kind, 'human'),"
     " 'player', s.player_id) ORDER BY s.number)"
     f" FROM {Seat._meta.db_table} s LEFT JOIN {Player._meta.db_table} p ON p.id = s.player_id"
-    " WHERE s.match_id = m.id)::text"
+    " WHERE s.match_id = m.id)::text,"
+    # Counted only where spectators may watch: most matches pay nothing for it.
+    " CASE WHEN m.spectators = 'off' THEN 0 ELSE"
+    f" (SELECT count(*) FROM {WatchStream._meta.db_table} w"
+    " WHERE w.match_id = m.id AND w.expires_at > now()) END"
     f" FROM {Match._meta.db_table} m WHERE m.id = %s"
 )
 _SEATED = (
@@ -186,12 +195,26 @@ def match_load(
         found = cursor.fetchone()
     if found is None:
         return None
-    *values, seats_json = found
+    *values, seats_json, watchers = found
     row = Match.from_db(connection.alias, _MATCH_ATTNAMES, _from_db(values))
     seats = [SeatInfo(**seat) for seat in json.loads(seats_json)]
     viewer = None if player is None else str(player.pk)
     viewer_seat = next((n for n, seat in enumerate(seats) if seat.player == viewer), None)
-    return LoadedMatch(row, MatchState.from_dict(row.state), seats, viewer_seat)
+    return LoadedMatch(row, MatchState.from_dict(row.state), seats, viewer_seat, watchers=watchers)
+
+
+def match_id_watched(*, watch_code_hash: str) -> uuid.UUID | None:
+    """The match whose watch code has this hash, if its spectators are not off."""
+    found = Match.objects.filter(watch_code_hash=watch_code_hash).exclude(spectators="off")
+    return found.values_list("id", flat=True).first() if watch_code_hash else None
+
+
+def deal_in_play_from(*, match_id: uuid.UUID) -> int | None:
+    """The seq of the deal_started of the match's deal still being played, or None. Read it
+    after the events it is to judge: a deal that started after them is not among them, and
+    one that ended since has ended."""
+    in_play = Deal.objects.filter(match_id=match_id, outcome="").order_by("-started_seq")
+    return in_play.values_list("started_seq", flat=True).first()
 
 
 def match_lock_due(
@@ -492,6 +515,8 @@ def match_insert(
     state: MatchState,
     invite: str = "",
     turn_seconds: int | None = None,
+    spectators: str = "off",
+    watch_code_hash: str = "",
 ) -> LoadedMatch:
     """Store a new match owned by `players[0]`: its row, its seats (`players` in seat order,
     None for an open human seat), its first events and their projection. Call inside a
@@ -505,6 +530,8 @@ def match_insert(
         seeded=seeded,
         invite=invite,
         turn_seconds=turn_seconds,
+        spectators=spectators,
+        watch_code_hash=watch_code_hash,
     )
     _set_projection(row, state, events, now)
     seats = [
@@ -544,6 +571,23 @@ def match_free_seat(*, match: LoadedMatch, seat: int) -> None:
     match loaded with its lock."""
     Seat.objects.filter(match_id=match.row.id, number=seat).update(player=None)
     match.seats[seat] = SeatInfo(None, Player.Kind.HUMAN, None)
+
+
+def match_set_spectators(*, match: LoadedMatch, spectators: str, watch_code_hash: str) -> None:
+    """Store who may watch and the hash of the watch code, and wake the match's streams (a
+    watch stream whose code no longer works ends). Call on a match loaded with its lock."""
+    Match.objects.filter(id=match.row.id).update(
+        spectators=spectators, watch_code_hash=watch_code_hash
+    )
+    match.row.spectators, match.row.watch_code_hash = spectators, watch_code_hash
+    match_announce(match_id=match.row.id, version=match.row.version, seats=match.seats)
+
+
+def match_announce(*, match_id: uuid.UUID, version: int, seats: Iterable[SeatInfo]) -> None:
+    """Wake the streams of the match and of its human players, which read what changed: for
+    what is not an event (who may watch, how many are watching)."""
+    with connection.cursor() as cursor:
+        cursor.execute(NOTIFY_SQL, [notice_payload(match_id, version, _humans(seats))])
 
 
 def match_append(*, match: LoadedMatch, events: list[Event], state: MatchState) -> None:

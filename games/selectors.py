@@ -9,17 +9,24 @@ from games import repository
 from games.engine import (
     DomainError,
     Event,
+    MatchState,
+    SeatView,
     Status,
+    Viewer,
     evaluate,
     event_view,
     fairness_view,
+    horizon,
     legal_actions,
     observe,
+    replay,
+    visible_events,
 )
 from games.engine.record import build_record
 from games.models import Match
 from games.repository import LoadedMatch
 from players.models import Player
+from players.tokens import hash_token
 
 EVENTS_PAGE_LIMIT = 1000
 
@@ -41,21 +48,34 @@ def match_view(*, match: LoadedMatch) -> dict:
     # The invite is the owner's to share, and only while seats are open.
     invite = row.invite if viewer == 0 and state.status is Status.WAITING else None
     return {
-        "id": row.id,
-        "version": state.version,
-        "series": state.series,
-        "deal_number": view.deal_number,
-        "status": view.status,
-        "ai_level": row.ai_level,
-        "seeded": row.seeded,
-        "dealer": view.dealer,
-        "turn": view.turn,
-        "pot": view.pot,
-        "high_stake": view.high_stake,
+        **_table(match, state, view),
         "your_seat": viewer,
         "your_cards": view.your_cards,
         "your_category": evaluate(view.your_cards).category if view.your_cards else None,
         "legal_actions": [] if state.left[viewer] else legal_actions(state, viewer),
+        "seeded": row.seeded,
+        "invite": invite,
+        "spectators": row.spectators,
+        "watch_code": match.watch_code if viewer == 0 else None,
+        "turn_deadline": row.turn_deadline,
+        "created_at": row.created_at,
+        "updated_at": row.updated_at,
+    }
+
+
+def _table(match: LoadedMatch, state: MatchState, view: SeatView) -> dict:
+    """What a player's and a spectator's views share: the table as `view` sees it."""
+    return {
+        "id": match.row.id,
+        "version": state.version,
+        "series": state.series,
+        "deal_number": view.deal_number,
+        "status": view.status,
+        "ai_level": match.row.ai_level,
+        "dealer": view.dealer,
+        "turn": view.turn,
+        "pot": view.pot,
+        "high_stake": view.high_stake,
         "seats": [
             {
                 "seat": number,
@@ -72,12 +92,9 @@ def match_view(*, match: LoadedMatch) -> dict:
         "last_deal": view.last_result,
         "winners": view.winners,
         "humans": state.humans,
-        "invite": invite,
-        "turn_seconds": row.turn_seconds,
-        "turn_deadline": row.turn_deadline,
+        "turn_seconds": match.row.turn_seconds,
+        "watchers": match.watchers,
         "fairness": fairness_view(state),
-        "created_at": row.created_at,
-        "updated_at": row.updated_at,
     }
 
 
@@ -85,11 +102,12 @@ def match_write_view(*, match: LoadedMatch) -> dict:
     """The MatchWriteView's data, which a write answers with: the MatchView, and the events
     the write appended as the writer may see them, so a client can show what the other seats
     did."""
-    return {**match_view(match=match), "events": events_seen(match.appended, match.viewer_seat)}
+    seen = visible_events(match.appended, Viewer.at_seat(match.viewer_seat))
+    return {**match_view(match=match), "events": seen}
 
 
 def events_seen(events: list[tuple[int, Event]], viewer: int) -> list[dict]:
-    return [{"seq": seq, **event_view(event, viewer)} for seq, event in events]
+    return visible_events(events, Viewer.at_seat(viewer))
 
 
 def match_cursor(*, match: LoadedMatch, after: int) -> int:
@@ -154,3 +172,65 @@ def match_ids_unfinished(*, player: Player, limit: int) -> list[uuid.UUID]:
 
 def match_count_in_play() -> int:
     return repository.match_count_in_play()
+
+
+# --- Spectators (docs/spectators.md) --------------------------------------------------------
+
+
+def watch_get(*, watch_code_hash: str) -> LoadedMatch | None:
+    """The match the watch code with this hash watches, loaded for no seat; None when the
+    code watches nothing (unknown, drawn again since, or spectators off)."""
+    match_id = repository.match_id_watched(watch_code_hash=watch_code_hash)
+    return None if match_id is None else repository.match_load(match_id=match_id, player=None)
+
+
+def watch_get_by_code(*, watch_code: str) -> LoadedMatch | None:
+    return watch_get(watch_code_hash=hash_token(watch_code))
+
+
+def spectator(match: LoadedMatch) -> Viewer:
+    return Viewer.spectator(match.row.spectators)
+
+
+def watch_view(*, match: LoadedMatch) -> dict:
+    """The WatchView's data: the table as a spectator may see it. Live, the match as it is;
+    delayed, the match as it stood just before the deal still being played was dealt (the
+    end of the last deal that ended), so no move of a deal shows before it has ended."""
+    viewer = spectator(match)
+    state = match.state
+    last = horizon(viewer, state.version, repository.deal_in_play_from(match_id=match.row.id))
+    if last < state.version:
+        state = replay(
+            event for _, event in repository.match_events(match_id=match.row.id, last=last)
+        )
+    view = observe(state, None)
+    return {
+        **_table(match, state, view),
+        "spectators": match.row.spectators,
+        # A delayed spectator learns nothing of the deal in play, its clock included.
+        "turn_deadline": match.row.turn_deadline if last == match.state.version else None,
+    }
+
+
+def watch_events(*, match: LoadedMatch, after: int, limit: int = EVENTS_PAGE_LIMIT) -> dict:
+    """Events after seq `after`, as the match's spectators may see them: a delayed spectator
+    gets no event of the deal in play, and the page's `version` is the last event they may
+    see."""
+    rows = repository.match_events_after(match_id=match.row.id, after=after, limit=limit + 1)
+    # Read after the events: see repository.deal_in_play_from.
+    in_play = repository.deal_in_play_from(match_id=match.row.id)
+    viewer = spectator(match)
+    seen = visible_events(rows[:limit], viewer, in_play_from=in_play)
+    version = rows[-1][0] if rows else after
+    return {
+        "version": horizon(viewer, max(version, match.row.version), in_play),
+        "has_more": len(rows) > limit and len(seen) == limit,
+        "events": seen,
+    }
+
+
+def watch_events_now(*, watch_code_hash: str, after: int) -> dict | None:
+    """`watch_events` as a request made now would get them; None once the code watches
+    nothing any more."""
+    match = watch_get(watch_code_hash=watch_code_hash)
+    return None if match is None else watch_events(match=match, after=after)

@@ -1,6 +1,8 @@
 """Request and response serializers of the match API. Component names in the OpenAPI
 schema come from the class names without "Serializer", so every name is unique."""
 
+import copy
+
 from django.conf import settings
 from drf_spectacular.serializers import PolymorphicProxySerializerExtension
 from drf_spectacular.utils import PolymorphicProxySerializer, extend_schema_field
@@ -36,6 +38,14 @@ MAX_VERSION = 2**31 - 1
 MAX_WAIT_SECONDS = 30
 """The longest a long-poll of `events` waits."""
 ACTORS = ("player", "ai", "clock")
+SPECTATOR_MODES = ("off", "delayed", "live")
+# A delayed spectator may see a match as it stood before deal 1 was dealt.
+SPECTATOR_STATUSES = tuple(status.value for status in Status)
+SPECTATORS_DOC = (
+    "Who may watch with the watch code: `off` (nobody), `delayed` (a deal's moves once that "
+    "deal has ended) or `live` (public moves as they happen). Spectators never see a hand "
+    "but those a showdown showed (docs/spectators.md)."
+)
 
 
 # What a field means wherever it occurs.
@@ -164,6 +174,12 @@ class MatchCreateSerializer(RequestBodySerializer):
         help_text="Whether each series' server seed is revealed when it ends, so that anyone "
         "can deal every deal again, folded hands included (docs/fairness.md). Default: true "
         "alone, false at a table; joiners see it before they join.",
+    )
+    spectators = ChoiceField(
+        choices=SPECTATOR_MODES,
+        required=False,
+        help_text=SPECTATORS_DOC + " Default `off`; unless off, your answer carries the "
+        "`watch_code`, once.",
     )
 
     def validate_seed(self, seed: int) -> int:
@@ -438,6 +454,16 @@ class MatchViewSerializer(serializers.Serializer):
     turn_seconds = serializers.IntegerField(
         allow_null=True, help_text="Seconds per turn, or null for no clock."
     )
+    spectators = ChoiceField(choices=SPECTATOR_MODES, help_text=SPECTATORS_DOC)
+    watch_code = serializers.CharField(
+        allow_null=True,
+        help_text="The code spectators watch with (POST /watch), in the owner's view only and "
+        "only in the answer of the request that drew it: the server keeps only its hash. "
+        "Null otherwise, and always when spectators are off.",
+    )
+    watchers = serializers.IntegerField(
+        min_value=0, help_text="How many watch streams are open on this match, on every server."
+    )
     turn_deadline = UtcDateTimeField(
         allow_null=True,
         help_text="When the human to act runs out of time (RFC 3339 UTC): then the server "
@@ -582,6 +608,90 @@ COMMITMENT = Rendered(CommitmentSerializer)
 MATCH_WRITE_VIEW = Rendered(MatchWriteViewSerializer)
 
 
+class SpectatorsSerializer(RequestBodySerializer):
+    """Who may watch your match, and whether to draw a new watch code."""
+
+    spectators = ChoiceField(choices=SPECTATOR_MODES, help_text=SPECTATORS_DOC)
+    new_code = serializers.BooleanField(
+        required=False,
+        help_text="Draw a new watch code: the old one stops working at once, and every watch "
+        "stream opened with it ends. A code is drawn anyway when spectators were off.",
+    )
+
+
+class WatchCodeSerializer(RequestBodySerializer):
+    """The watch code a match's owner shared."""
+
+    watch_code = serializers.CharField(
+        max_length=128, help_text="The code from the owner's `watch_code`."
+    )
+
+
+def _fields_of(serializer: type[serializers.Serializer], names: tuple[str, ...]) -> dict:
+    """Copies of `serializer`'s fields by name: a field is defined once, for every view."""
+    return {name: copy.deepcopy(serializer._declared_fields[name]) for name in names}
+
+
+WatchViewSerializer = type(
+    "WatchViewSerializer",
+    (serializers.Serializer,),
+    {
+        "__doc__": "The match as its spectators may see it: seats, names, stakes, totals and "
+        "public moves, and no hand but those a showdown showed, once their deal has ended.",
+        **_fields_of(MatchViewSerializer, ("id",)),
+        "version": serializers.IntegerField(
+            help_text="The seq of the last event you may see: live, the match's version; "
+            "delayed, the last event before the deal still being played."
+        ),
+        **_fields_of(MatchViewSerializer, ("series", "deal_number")),
+        "status": ChoiceField(
+            choices=SPECTATOR_STATUSES,
+            help_text=STATUS_DOC + " Delayed, the status as the last deal that ended left it "
+            "(`not_started` until deal 1 has ended).",
+        ),
+        "spectators": ChoiceField(
+            choices=SPECTATOR_MODES,
+            help_text="How you watch: `delayed` or `live` (a code watches nothing while off).",
+        ),
+        **_fields_of(
+            MatchViewSerializer,
+            (
+                "ai_level",
+                "dealer",
+                "turn",
+                "pot",
+                "high_stake",
+                "seats",
+                "last_deal",
+                "winners",
+                "humans",
+                "turn_seconds",
+                "turn_deadline",
+                "watchers",
+                "fairness",
+            ),
+        ),
+    },
+)
+
+
+WATCH_VIEW = Rendered(WatchViewSerializer)
+
+
+class WatchStreamQuerySerializer(serializers.Serializer):
+    after = serializers.IntegerField(
+        min_value=0,
+        max_value=MAX_VERSION,
+        default=0,
+        help_text="Send the events with seq > after; the Last-Event-ID header wins over it.",
+    )
+    ticket = serializers.CharField(
+        required=False,
+        help_text="A single-use ticket from POST /watch/tickets; without one, the Watch-Code "
+        "header.",
+    )
+
+
 @extend_schema_field(
     {
         "type": "string",
@@ -673,10 +783,18 @@ class MatchFinishedNoticeSerializer(serializers.Serializer):
     totals = serializers.ListField(child=PointsField(), help_text="Each seat's total, exactly.")
 
 
+class WatchersNoticeSerializer(serializers.Serializer):
+    match_id = serializers.UUIDField(help_text="The match whose spectators changed.")
+    watchers = serializers.IntegerField(
+        min_value=0, help_text="How many watch streams are open on it now."
+    )
+
+
 NOTICE_SHAPES = {
     Notice.YOUR_TURN: Rendered(YourTurnNoticeSerializer),
     Notice.MATCH_STARTED: Rendered(MatchStartedNoticeSerializer),
     Notice.MATCH_FINISHED: Rendered(MatchFinishedNoticeSerializer),
+    Notice.WATCHERS_CHANGED: Rendered(WatchersNoticeSerializer),
 }
 """Each notice of the player's stream, rendered by its serializer."""
 
@@ -689,6 +807,7 @@ def player_notice_field() -> PolymorphicProxySerializer:
             YourTurnNoticeSerializer,
             MatchStartedNoticeSerializer,
             MatchFinishedNoticeSerializer,
+            WatchersNoticeSerializer,
         ],
         resource_type_field_name=None,
         many=False,

@@ -2,7 +2,9 @@
 engine, lets the AI seats act, and stores the new events with their projection, all in
 one transaction."""
 
+import os
 import secrets
+import socket
 import uuid
 from collections.abc import Callable, Collection
 from dataclasses import dataclass, field
@@ -11,7 +13,7 @@ from fractions import Fraction
 
 from django.conf import settings
 from django.core.exceptions import ObjectDoesNotExist
-from django.db import DatabaseError, transaction
+from django.db import DatabaseError, connection, transaction
 from django.utils import timezone
 
 from games import ai, hints, repository
@@ -40,11 +42,12 @@ from games.engine import (
     new_seed,
     observe,
 )
-from games.models import Hint
+from games.models import Hint, WatchStream, WatchTicket
 from games.repository import LoadedMatch
 from players import selectors as player_selectors
 from players.models import Player
 from players.services import player_ai_personas, stream_ticket_issue
+from players.tokens import hash_token
 
 AI_PERSONAS = ("Darius", "Shirin", "Kaveh")
 
@@ -92,6 +95,13 @@ TABLE_TURN_SECONDS = 60
 """The turn clock of a table when its owner names none."""
 INVITE_BYTES = 24
 """192 random bits: an invite cannot be guessed."""
+SPECTATORS_OFF = "off"
+WATCH_CODE_BYTES = 24
+"""192 random bits, like an invite: a watch code cannot be guessed."""
+
+
+def _watch_code_draw() -> str:
+    return secrets.token_urlsafe(WATCH_CODE_BYTES)
 
 
 def default_turn_seconds(humans: int) -> int | None:
@@ -172,10 +182,12 @@ def match_create(
     commitment: uuid.UUID | None = None,
     client_seed: str = "",
     verifiable: bool | None = None,
+    spectators: str = SPECTATORS_OFF,
 ) -> LoadedMatch:
     """A new match with the owner at seat 0, open human seats up to `humans` - 1 and AI
     personas at the others. Alone, deal 1 starts at once and the AI seats that act before
-    the owner have acted; a table waits for its humans, who join with its invite.
+    the owner have acted; a table waits for its humans, who join with its invite. Unless
+    `spectators` is off, a watch code is drawn, shown in this answer only.
 
     It deals verifiably (docs/fairness.md) from the `commitment`'s server seed if given,
     else from one drawn now. `verifiable` (whether the seeds are revealed as each series
@@ -194,7 +206,8 @@ def match_create(
     step.apply(StartMatch(new_seed() if seed is None else seed, humans, seeds))
     run_ai_seats(step, ai_level=ai_level)
     ai_players = player_ai_personas(names=AI_PERSONAS)[humans - 1 :]
-    return repository.match_insert(
+    watch_code = _watch_code_draw() if spectators != SPECTATORS_OFF else None
+    match = repository.match_insert(
         players=[owner, *[None] * (humans - 1), *ai_players],
         ai_level=ai_level,
         seeded=seed is not None,
@@ -202,7 +215,11 @@ def match_create(
         state=step.state,
         invite=secrets.token_urlsafe(INVITE_BYTES) if humans > 1 else "",
         turn_seconds=turn_seconds,
+        spectators=spectators,
+        watch_code_hash=hash_token(watch_code) if watch_code else "",
     )
+    match.watch_code = watch_code
+    return match
 
 
 def _next_server_seed(match: LoadedMatch) -> str | None:
@@ -508,3 +525,129 @@ def stream_ticket_create(*, player: Player, match_id: uuid.UUID | None) -> tuple
     if not seated:
         raise DomainError("not_found", "No such match.")
     return stream_ticket_issue(player=player, match_id=match_id, seconds=STREAM_TICKET_SECONDS)
+
+
+# --- Spectators (docs/spectators.md) --------------------------------------------------------
+
+
+@transaction.atomic
+def match_spectators_set(
+    *, match_id: uuid.UUID, player: Player, spectators: str, new_code: bool = False
+) -> LoadedMatch:
+    """The owner chooses who may watch: `off`, `delayed` or `live`. A watch code is drawn
+    when spectators are turned on, or on `new_code` (the old one stops working at once);
+    turning them off forgets the code. Only its hash is stored: the answer of the request
+    that drew it is the one place it is ever shown. Not an event: a table setting, not a
+    game fact, so it changes no version."""
+    match = repository.match_load(match_id=match_id, player=player, lock=True)
+    if match is None:
+        raise DomainError("not_found", "No such match.")
+    if match.viewer_seat != 0:
+        raise DomainError("not_owner", "Only the match's owner chooses who may watch.")
+    code_hash = match.row.watch_code_hash
+    if spectators == SPECTATORS_OFF:
+        code_hash = ""
+    elif new_code or not code_hash:
+        match.watch_code = _watch_code_draw()
+        code_hash = hash_token(match.watch_code)
+    repository.match_set_spectators(match=match, spectators=spectators, watch_code_hash=code_hash)
+    return match
+
+
+WATCH_TICKET_SECONDS = STREAM_TICKET_SECONDS
+
+
+def watch_ticket_create(*, watch_code: str) -> tuple[str, datetime]:
+    """A single-use ticket, good for WATCH_TICKET_SECONDS, to open the watch stream of the
+    match this code watches; `not_found` for a code that watches nothing."""
+    code_hash = hash_token(watch_code)
+    if repository.match_id_watched(watch_code_hash=code_hash) is None:
+        raise DomainError("not_found", "No match to watch with this code.")
+    ticket = secrets.token_urlsafe(32)
+    expires_at = timezone.now() + timedelta(seconds=WATCH_TICKET_SECONDS)
+    WatchTicket.objects.create(
+        ticket_hash=hash_token(ticket), watch_code_hash=code_hash, expires_at=expires_at
+    )
+    return ticket, expires_at
+
+
+_WATCH_TICKET_REDEEM = (
+    f"DELETE FROM {WatchTicket._meta.db_table} WHERE ticket_hash = %s"
+    " RETURNING watch_code_hash, expires_at"
+)
+
+
+def watch_ticket_redeem(*, ticket: str) -> str | None:
+    """The hash of the watch code `ticket` was issued for, or None if it is not good (used,
+    expired, unknown). Used up either way: the DELETE lets exactly one server redeem it."""
+    with connection.cursor() as cursor:
+        cursor.execute(_WATCH_TICKET_REDEEM, [hash_token(ticket)])
+        found = cursor.fetchone()
+    if found is None or found[1] <= timezone.now():
+        return None
+    return found[0]
+
+
+def watch_tickets_purge(*, now: datetime) -> int:
+    return WatchTicket.objects.filter(expires_at__lt=now).delete()[0]
+
+
+PROCESS = f"{socket.gethostname()}:{os.getpid()}"
+"""This server process, as its watch streams are counted."""
+
+
+def _watch_stream_life() -> timedelta:
+    # Three heartbeats: a live stream renews its row at each one; a dead process's rows expire.
+    return timedelta(seconds=3 * settings.ASNAS_STREAM_HEARTBEAT_SECONDS)
+
+
+_WATCH_COUNTS = (
+    "SELECT count(*) FILTER (WHERE match_id = %s), count(*) FILTER (WHERE address = %s),"
+    f" count(*) FILTER (WHERE process = %s) FROM {WatchStream._meta.db_table}"
+    " WHERE expires_at > now() AND (match_id = %s OR address = %s OR process = %s)"
+)
+
+
+@transaction.atomic
+def watch_stream_open(*, match: LoadedMatch, address: str) -> uuid.UUID:
+    """Count a new watch stream of `match` from `address` in this process, within the limits
+    per match, per address and per process (settings ASNAS_WATCH_STREAMS_PER_*): over one,
+    `watch_limit_*` (429). The match's advisory lock makes its count exact across servers.
+    Returns the stream's id, for watch_stream_renew and watch_stream_close."""
+    address_hash = hash_token(address)
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_advisory_xact_lock(hashtext(%s))", [f"watch:{match.row.id}"])
+        ids = [match.row.id, address_hash, PROCESS]
+        cursor.execute(_WATCH_COUNTS, [*ids, *ids])
+        per_match, per_address, per_process = cursor.fetchone()
+    if per_process >= settings.ASNAS_WATCH_STREAMS_PER_PROCESS:
+        raise DomainError("watch_limit_server", "This server has no room for another spectator.")
+    if per_match >= settings.ASNAS_WATCH_STREAMS_PER_MATCH:
+        raise DomainError("watch_limit_match", "This match has as many spectators as it takes.")
+    if per_address >= settings.ASNAS_WATCH_STREAMS_PER_ADDRESS:
+        raise DomainError("watch_limit_address", "Your address watches as many streams as it may.")
+    stream = WatchStream.objects.create(
+        match_id=match.row.id,
+        address=address_hash,
+        process=PROCESS,
+        expires_at=timezone.now() + _watch_stream_life(),
+    )
+    repository.match_announce(match_id=match.row.id, version=match.row.version, seats=match.seats)
+    return stream.id
+
+
+def watch_stream_renew(*, stream_id: uuid.UUID) -> None:
+    WatchStream.objects.filter(id=stream_id).update(
+        expires_at=timezone.now() + _watch_stream_life()
+    )
+
+
+@transaction.atomic
+def watch_stream_close(*, match: LoadedMatch, stream_id: uuid.UUID) -> None:
+    WatchStream.objects.filter(id=stream_id).delete()
+    repository.match_announce(match_id=match.row.id, version=match.row.version, seats=match.seats)
+
+
+def watch_streams_purge(*, now: datetime) -> int:
+    """Delete the rows of watch streams that expired (their process died)."""
+    return WatchStream.objects.filter(expires_at__lt=now).delete()[0]

@@ -7,6 +7,7 @@ selectors in a worker thread, whose connection goes back to the pool at once, so
 send is exactly what the same reads answer over plain requests, filtered for the viewer's
 seat by the same code (selectors.events_seen)."""
 
+import contextlib
 import logging
 import time
 from collections.abc import AsyncIterator, Callable
@@ -18,7 +19,7 @@ from django.http import StreamingHttpResponse
 from rest_framework.renderers import JSONRenderer
 
 from edge.database import DATABASE_FAILURES, watchdog
-from games import notices, selectors
+from games import notices, selectors, services
 from games.engine import (
     MatchFinished,
     Notice,
@@ -122,27 +123,84 @@ def _events_now(*, match_id: str, player: Player, after: int) -> dict | None:
     return None if match is None else selectors.match_events(match=match, after=after)
 
 
-async def long_poll(*, match: LoadedMatch, player: Player, after: int, wait: float):
+def long_poll(*, match: LoadedMatch, player: Player, after: int, wait: float) -> AsyncIterator[str]:
     """The `events` answer once there is an event after `after`, or with none after `wait`
     seconds: the JSON body, sent when known."""
+    return _long_poll(
+        match, wait, _events_now, match_id=str(match.row.id), player=player, after=after
+    )
+
+
+def watch_long_poll(*, match: LoadedMatch, after: int, wait: float) -> AsyncIterator[str]:
+    """The `watch/events` answer, as `long_poll`: a spectator's page once there is an event
+    they may see after `after`."""
+    return _long_poll(
+        match,
+        wait,
+        selectors.watch_events_now,
+        watch_code_hash=match.row.watch_code_hash,
+        after=after,
+    )
+
+
+async def _long_poll(match: LoadedMatch, wait: float, page_now: Callable, **kwargs):
     deadline = time.monotonic() + wait
-    match_id = str(match.row.id)
-    with notices.watching(match_id=match_id) as waiter:
+    nothing = {"version": match.row.version, "has_more": False, "events": []}
+    with notices.watching(match_id=str(match.row.id)) as waiter:
         while True:
             waiter.take()
-            nothing = {"version": match.row.version, "has_more": False, "events": []}
             try:
-                page = await read(_events_now, match_id=match_id, player=player, after=after)
+                # None: the reader no longer sits at the match (their seat was freed), so
+                # nothing to see, as the next poll's 404 says.
+                page = await read(page_now, **kwargs) or nothing
             except DATABASE_FAILURES:
                 # Answered 200 already: say "nothing yet", and the next poll gets the 503.
-                page = nothing
-                break
-            if page is None:  # no longer seated: nothing to see, as the next poll's 404 says
                 page = nothing
                 break
             if page["events"] or not await waiter.wait(deadline - time.monotonic()):
                 break
     yield _json(page)
+
+
+async def watch_stream(*, match: LoadedMatch, after: int, stream_id) -> AsyncIterator[str]:
+    """A spectator's stream: as `match_stream`, with the events the match's spectators may
+    see (a delayed spectator gets a deal's events once it has ended). It ends with the match,
+    or when its watch code stops working (drawn again, or spectators off). Counted open in
+    the database (services.watch_stream_open) until it ends; renewed at each heartbeat."""
+    code_hash = match.row.watch_code_hash
+    try:
+        with notices.watching(match_id=str(match.row.id)) as waiter:
+            yield HEARTBEAT
+            last = after
+            if match.state.status.ended and last >= match.row.version:
+                return
+            while True:
+                waiter.take()
+                try:
+                    page = await read(
+                        selectors.watch_events_now, watch_code_hash=code_hash, after=last
+                    )
+                except DATABASE_FAILURES:
+                    logger.warning(
+                        "a watch stream of match %s lost the database; closed", match.row.id
+                    )
+                    return
+                if page is None:
+                    return  # the code no longer watches this match
+                for event in page["events"]:
+                    yield sse(event["type"], event, event["seq"])
+                    last = event["seq"]
+                if page["has_more"]:
+                    continue
+                if page["events"] and ends_match(page["events"][-1]):
+                    return
+                while not await waiter.wait(settings.ASNAS_STREAM_HEARTBEAT_SECONDS):
+                    await read(services.watch_stream_renew, stream_id=stream_id)
+                    yield HEARTBEAT
+    finally:
+        # A client gone: the row would expire by itself; closing it now updates the count.
+        with contextlib.suppress(Exception):
+            await read(services.watch_stream_close, match=match, stream_id=stream_id)
 
 
 # --- The player's stream -------------------------------------------------------------------
@@ -152,11 +210,12 @@ class TurnWatch:
     """What the player's stream knows of one match: the last version read, and whether it
     was the player's turn then."""
 
-    __slots__ = ("version", "my_turn")
+    __slots__ = ("version", "my_turn", "watchers")
 
     def __init__(self) -> None:
         self.version = 0
         self.my_turn = False
+        self.watchers = 0
 
 
 def _is_my_turn(match: LoadedMatch) -> bool:
@@ -191,6 +250,11 @@ def _notices_of(*, player: Player, match_id: str, watch: TurnWatch) -> list[tupl
                 )
             )
     watch.version = events[-1]["seq"] if events else watch.version
+    if match.watchers != watch.watchers:
+        watch.watchers = match.watchers
+        found.append(
+            _notice(Notice.WATCHERS_CHANGED, match_id=match.row.id, watchers=match.watchers)
+        )
     watch.my_turn = _is_my_turn(match)
     if watch.my_turn and new_turn:
         found.append(_your_turn(match))
@@ -215,6 +279,7 @@ def _open_turns(*, player: Player, watches: dict[str, TurnWatch]) -> list[tuple[
             continue
         watch = watches[str(match_id)] = TurnWatch()
         watch.version, watch.my_turn = match.row.version, _is_my_turn(match)
+        watch.watchers = match.watchers
         if watch.my_turn:
             found.append(_your_turn(match))
     return found

@@ -7,4 +7,5 @@ router.register("matches", api.MatchViewSet, basename="match")
 router.register("players/me/stream", api.PlayerStreamViewSet, basename="player-stream")
 router.register("stream-tickets", api.StreamTicketViewSet, basename="stream-ticket")
 router.register("commitments", api.CommitmentViewSet, basename="commitment")
+router.register("watch", api.WatchViewSet, basename="watch")
 urlpatterns = router.urls

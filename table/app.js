@@ -4,6 +4,7 @@ import { apiClient, Offline, Problem, serverClock } from "./api.js";
 import { card } from "./cards.js";
 import { add, approx, FSI, isolate, PDI, points } from "./fractions.js";
 import { follow } from "./live.js";
+import { spectatorsPanel } from "./spectators.js";
 
 /** @typedef {import('./api.js').MatchView} MatchView */
 /** @typedef {import('./api.js').MatchEvent} MatchEvent */
@@ -814,6 +815,7 @@ function render() {
     h("div", { id: "actions", class: "actions" }),
     h("ul", { id: "moves", class: "moves" }),
     ...(match.invite ? [invitePanel(match, match.invite)] : []),
+    spectatorsPanel(match, api, (view) => { state.match = view; render(); }),
     ...((match.humans > 1 && state.log.length) || state.log.some((event) => "by" in event && event.by === "clock") ? [logPanel(match)] : []),
     ...(state.hint && state.hint.version === match.version ? [hintPanel(state.hint)] : []),
     ...(match.status !== "in_deal" && match.last_deal ? [dealPanel(match, match.last_deal)] : []),

@@ -21,11 +21,15 @@ class Api:
     def __init__(self, base_url: str):
         self.base_url = base_url.rstrip("/") + "/api/v1"
         self.token: str | None = None
+        self.watch_code: str | None = None
+        """A spectator's: sent as the Watch-Code header, never in a URL."""
 
     def __call__(self, method: str, path: str, body: dict | None = None) -> dict:
         headers = {"Content-Type": "application/json", "Accept": "application/json"}
         if self.token:
             headers["Authorization"] = f"Bearer {self.token}"
+        if self.watch_code:
+            headers["Watch-Code"] = self.watch_code
         data = json.dumps(body or {}).encode() if method == "POST" else None
         request = urllib.request.Request(self.base_url + path, data, headers, method=method)
         try:

@@ -16,14 +16,15 @@ MIN_POLL_SECONDS = 1.0
 
 
 class Follower:
-    """The events of one match after `after`, as this player may see them, delivered while the
-    game loop waits for keys. `wake` is a file descriptor that turns readable when there is
-    news; `news()` takes it. Stops by itself after an error, which `news()` then raises."""
+    """The events of one match after `after` from `path` (its events, as this player or a
+    spectator may see them), delivered while the game loop waits for keys. `wake` is a file
+    descriptor that turns readable when there is news; `news()` takes it. Stops by itself
+    after an error, which `news()` then raises."""
 
-    def __init__(self, api: Api, match_id: str, after: int):
+    def __init__(self, api: Api, path: str, after: int):
         self.wake, self._signal = os.pipe()
         self._api = api
-        self._path = f"/matches/{match_id}/events"
+        self._path = path
         self._after = after
         self._news: queue.SimpleQueue[list[dict] | Exception] = queue.SimpleQueue()
         self._stopped = threading.Event()

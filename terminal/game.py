@@ -122,7 +122,7 @@ def play(
             sessions.save(session)
         table.read_events(api, view)
         if follower is None and _shared(view) and not is_over(view):
-            follower = Follower(api, view["id"], after=table.seen)
+            follower = Follower(api, f"/matches/{view['id']}/events", after=table.seen)
         if is_over(view):
             if follower:
                 follower.stop()

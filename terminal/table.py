@@ -70,7 +70,8 @@ EVENT_LINES = {
 # At most this many of the deal's last actions; fewer where the terminal is too short.
 LOG_LINES = 6
 # Every status in which the match goes on; any other (finished, abandoned) is an end.
-PLAYING = frozenset({"waiting", "in_deal", "deal_over"})
+# not_started: what a delayed spectator sees until deal 1 has ended.
+PLAYING = frozenset({"not_started", "waiting", "in_deal", "deal_over"})
 
 
 def is_over(view: dict) -> bool:
@@ -88,10 +89,12 @@ class TableState:
         self.resigned = ""
         """Who resigned the series, the final standings' caption; empty if no one did."""
 
-    def read_events(self, api: Api, view: dict) -> None:
-        """Notes the events up to the view's version that were not noted yet."""
+    def read_events(self, api: Api, view: dict, path: str | None = None) -> None:
+        """Notes the events up to the view's version that were not noted yet, read from
+        `path` (the match's events, unless a spectator's)."""
+        path = path or f"/matches/{view['id']}/events"
         while self.seen < view["version"]:
-            page = api("GET", f"/matches/{view['id']}/events?after={self.seen}")
+            page = api("GET", f"{path}?after={self.seen}")
             self.note(page["events"], view)
             if not page["events"]:
                 self.seen = view["version"]
@@ -312,6 +315,8 @@ def _seats_table(view: dict) -> Table:
 
 
 def _your_cards(view: dict) -> Text:
+    if view["your_seat"] is None:
+        return Text(f"Watching ({view['spectators']}): hands show only at a showdown")
     if view["your_cards"] is None:
         return Text("Your cards: hidden until you look (l)")
     category = view["your_category"].replace("_", " ")

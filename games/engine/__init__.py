@@ -59,7 +59,18 @@ from .state import (
     Outcome,
     Status,
 )
-from .views import SeatView, event_view, fairness_view, observe, result_view
+from .views import (
+    ADMIN,
+    Role,
+    SeatView,
+    Viewer,
+    event_view,
+    fairness_view,
+    horizon,
+    observe,
+    result_view,
+    visible_events,
+)
 
 __all__ = [
     "DEAL_NUMBER",
@@ -131,4 +142,9 @@ __all__ = [
     "observe",
     "replay",
     "result_view",
+    "ADMIN",
+    "Role",
+    "Viewer",
+    "horizon",
+    "visible_events",
 ]

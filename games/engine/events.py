@@ -718,3 +718,4 @@ class Notice(StrEnum):
     YOUR_TURN = "your_turn"
     MATCH_STARTED = "match_started"
     MATCH_FINISHED = "match_finished"
+    WATCHERS_CHANGED = "watchers_changed"

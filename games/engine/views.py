@@ -5,7 +5,9 @@ deal is shown to the other seats only at the showdown; a seat sees its own cards
 it has looked, and once the deal is over.
 """
 
+from collections.abc import Iterable
 from dataclasses import dataclass
+from enum import StrEnum
 from fractions import Fraction
 
 from .cards import SEATS
@@ -16,7 +18,8 @@ from .state import MatchState, Status
 
 @dataclass(frozen=True, slots=True)
 class SeatView:
-    seat: int
+    seat: int | None
+    """None: a spectator's view."""
     status: str
     series: int
     deal_number: int
@@ -62,8 +65,9 @@ def result_view(result: DealEnded, viewer: int | None) -> dict:
     }
 
 
-def observe(state: MatchState, seat: int) -> SeatView:
-    """Everything `seat` may see now, and nothing more."""
+def observe(state: MatchState, seat: int | None) -> SeatView:
+    """Everything `seat` may see now, and nothing more; `seat=None` is an outsider (a
+    spectator), who sees no hand but those a showdown showed."""
     deal = state.deal
     if deal is None:
         return SeatView(
@@ -98,7 +102,7 @@ def observe(state: MatchState, seat: int) -> SeatView:
         folded=tuple(deal.folded),
         looked=tuple(deal.looked),
         totals=tuple(state.totals),
-        your_cards=deal.hands[seat] if over or deal.looked[seat] else None,
+        your_cards=(deal.hands[seat] if seat is not None and (over or deal.looked[seat]) else None),
         history=tuple(deal.history),
         last_result=result_view(state.last_result, seat) if state.last_result else None,
         winners=state.winners,
@@ -148,3 +152,77 @@ def fairness_view(state: MatchState) -> dict:
         "next_commitment": committed["next_commitment"],
         "server_seed": seeds.server_seed if seeds.revealed else None,
     }
+
+
+class Role(StrEnum):
+    """Who reads a match: a seated player, a spectator (live or delayed, as the owner chose),
+    or the operator."""
+
+    SEAT = "seat"
+    LIVE = "live"
+    """A spectator who sees public moves as they happen."""
+    DELAYED = "delayed"
+    """A spectator who sees a deal's moves once that deal has ended."""
+    ADMIN = "admin"
+
+
+@dataclass(frozen=True, slots=True)
+class Viewer:
+    role: Role
+    seat: int | None = None
+    """The seat of a seated player; None for everyone else."""
+
+    @classmethod
+    def at_seat(cls, seat: int) -> "Viewer":
+        return cls(Role.SEAT, seat)
+
+    @classmethod
+    def spectator(cls, mode: str) -> "Viewer":
+        return cls(Role(mode))
+
+    @property
+    def is_spectator(self) -> bool:
+        return self.role in (Role.LIVE, Role.DELAYED)
+
+
+ADMIN = Viewer(Role.ADMIN)
+
+
+def horizon(viewer: Viewer, version: int, in_play_from: int | None) -> int:
+    """The seq of the last event `viewer` may see of a match at `version` whose deal in play
+    (if any) started at seq `in_play_from`. A delayed spectator sees nothing of a deal until
+    it has ended: their match stops just before its deal_started."""
+    if viewer.role is Role.DELAYED and in_play_from is not None:
+        return in_play_from - 1
+    return version
+
+
+def visible_events(
+    events: Iterable[tuple[int, Event]], viewer: Viewer, *, in_play_from: int | None = None
+) -> list[dict]:
+    """The one decision of what each viewer sees of a match's events, which every transport
+    (a write's answer, an events page, a long-poll, a stream, the admin) goes through: the
+    (seq, event) pairs `viewer` may see, each as they may see it with its `seq`.
+
+    A seat and a spectator get each event's public fields only, with the hands a seat may
+    see (`event_view`; a spectator sees a seat's view from nowhere: shown hands only). A
+    delayed spectator gets nothing from `in_play_from`, the seq of the deal_started of the
+    deal still being played (None when none is), on. The operator gets every field."""
+    if viewer.role is Role.ADMIN:  # every field but a server seed not yet revealed
+        return [{"seq": seq, **_for_the_operator(event)} for seq, event in events]
+    withheld = in_play_from if viewer.role is Role.DELAYED else None
+    return [
+        {"seq": seq, **event_view(event, viewer.seat)}
+        for seq, event in events
+        if withheld is None or seq < withheld
+    ]
+
+
+SEED_FIELDS = ("server_seed", "next_server_seed", "new_server_seed")
+"""Where stored events keep server seeds: secret from everyone, the operator included, until
+a series' end reveals its own (docs/fairness.md)."""
+
+
+def _for_the_operator(event: Event) -> dict:
+    stored = {name: value for name, value in event.to_dict().items() if name not in SEED_FIELDS}
+    return {**event_view(event, None), **stored}

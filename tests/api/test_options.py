@@ -39,9 +39,7 @@ def _sample_of_regex(regex: str) -> str:
 
 def _sample_path(pattern) -> str:
     if hasattr(pattern, "_route"):  # a RoutePattern, path()
-        return _CONVERTER.sub(
-            lambda found: SAMPLES.get(found.group(1) or "str", "1"), str(pattern)
-        )
+        return _CONVERTER.sub(lambda found: SAMPLES.get(found.group(1) or "str", "1"), str(pattern))
     return _sample_of_regex(str(pattern))  # a RegexPattern, re_path()
 
 

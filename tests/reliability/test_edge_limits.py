@@ -11,8 +11,8 @@ from django.utils import timezone
 from drf_spectacular.generators import SchemaGenerator
 from rest_framework.test import APIClient
 
-from asnas_api.client_address import client_address
 from asnas_api.models import RateCounter
+from edge.client_address import client_address
 from edge.schema import CachedSchemaView
 from games.models import IdempotencyRecord
 from tests.reliability.support import assert_edge_problem

@@ -28,7 +28,11 @@ pytestmark = [pytest.mark.slow, pytest.mark.django_db]
 SCHEMA = schemathesis.openapi.from_wsgi("/api/schema/", application)
 # An event stream never ends and needs an ASGI server's event loop: over WSGI, in this
 # thread, it would hang. tests/api/test_streams.py and test_streams_server.py test them.
-STREAMS = {"GET /api/v1/matches/{match_id}/stream", "GET /api/v1/players/me/stream"}
+STREAMS = {
+    "GET /api/v1/matches/{match_id}/stream",
+    "GET /api/v1/players/me/stream",
+    "GET /api/v1/watch/stream",
+}
 OPERATIONS = {
     result.ok().label: result.ok()
     for result in SCHEMA.get_all_operations()
@@ -106,7 +110,10 @@ def world(db) -> dict:
     host.credentials(HTTP_AUTHORIZATION=f"Bearer {host_token}")
     to_join = host.post("/api/v1/matches", {"humans": 2}, format="json").json()
     to_leave = post("/api/v1/matches", {"humans": 2}, 201)
+    # Not among `ids`: no generated case draws its code again.
+    watched = post("/api/v1/matches", {"seed": 5, "spectators": "live"}, 201)
     return {
+        "watch_code": watched["watch_code"],
         "player": player,
         "token": token,
         "to_join": to_join,  # another player's table, with its invite
@@ -154,6 +161,15 @@ HAPPY = {
     ),
     "POST /api/v1/matches/{match_id}/leave": lambda w: _in(w["to_leave"], body={}),
     "GET /api/v1/": lambda w: {},
+    "POST /api/v1/matches/{match_id}/spectators": lambda w: _in(
+        w["finished"], body={"spectators": "delayed", "new_code": True}
+    ),
+    "POST /api/v1/watch": lambda w: {"body": {"watch_code": w["watch_code"]}},
+    "GET /api/v1/watch/events": lambda w: {
+        "headers": {"Watch-Code": w["watch_code"]},
+        "query": {"after": 0},
+    },
+    "POST /api/v1/watch/tickets": lambda w: {"body": {"watch_code": w["watch_code"]}},
     "POST /api/v1/stream-tickets": lambda w: {"body": {"match_id": w["finished"]["id"]}},
     "POST /api/v1/commitments": lambda w: {},
     "GET /api/v1/matches/{match_id}/record": lambda w: _in(w["finished"]),

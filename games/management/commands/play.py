@@ -16,6 +16,8 @@ from rich.console import Console
 from terminal.api import Api, ApiProblem, Sessions
 from terminal.game import Invite, NewMatch, play
 from terminal.screens import screen_for
+from terminal.watch import watch as watch_match
+from terminal.watch import watch_code
 
 
 class Command(BaseCommand):
@@ -66,8 +68,19 @@ class Command(BaseCommand):
             help="join a friend's table: the invite MATCH_ID:CODE that their play printed "
             "(needs their --url)",
         )
+        parser.add_argument(
+            "--watch",
+            type=_watch_code,
+            metavar="CODE",
+            help="watch a match as a spectator, without an account: the watch code its owner "
+            "shared, or the whole watch link (needs --url)",
+        )
 
-    def handle(self, *args, url, state, name, ai_level, seed, humans, turn_seconds, join, **_):
+    def handle(
+        self, *args, url, state, name, ai_level, seed, humans, turn_seconds, join, watch, **_
+    ):
+        if watch and not url:
+            raise CommandError("--watch needs --url: the server of the match.")
         if join and not url:
             raise CommandError(
                 "--join needs --url: the server of the table, as its owner's play shows it."
@@ -85,13 +98,29 @@ class Command(BaseCommand):
                 contextlib.nullcontext(url) if url else _local_server(console) as base_url,
                 screen_for(console, default_name=getuser()) as screen,
             ):
-                play(
-                    Api(base_url), sessions, screen, server=base_url, name=name, new=new, join=join
-                )
+                if watch:
+                    watch_match(Api(base_url), screen, watch)
+                else:
+                    play(
+                        Api(base_url),
+                        sessions,
+                        screen,
+                        server=base_url,
+                        name=name,
+                        new=new,
+                        join=join,
+                    )
         except (EOFError, KeyboardInterrupt):
             console.print("\nSaved: run play again to resume this match.")
         except (ApiProblem, OSError) as error:
             raise CommandError(f"The server refused or did not answer: {error}") from error
+
+
+def _watch_code(text: str) -> str:
+    try:
+        return watch_code(text)
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
 
 
 def _invite(text: str) -> Invite:

@@ -1,0 +1,60 @@
+// The owner's spectator panel: who may watch (off, delayed, live), a new watch code, the
+// watch link, and how many are watching. The server keeps only the code's hash and shows it
+// in the one answer that drew it, so this page keeps it (sessionStorage) to show the link.
+
+/** @typedef {import('./api.js').MatchView} MatchView */
+/** @typedef {ReturnType<typeof import('./api.js').apiClient>} Api */
+
+const MODES = ["off", "delayed", "live"];
+
+/** @param {string} id */
+const storeKey = (id) => `asnas-watch-${id}`;
+
+/**
+ * The panel for `match`: its owner's (seat 0) controls, or for the others only the count.
+ * @param {MatchView} match @param {Api} api @param {(view: MatchView) => void} show a new view
+ */
+export function spectatorsPanel(match, api, show) {
+  if (match.watch_code) sessionStorage.setItem(storeKey(match.id), match.watch_code);
+  if (match.spectators === "off") sessionStorage.removeItem(storeKey(match.id));
+  const count = document.createElement("p");
+  count.id = "watchers";
+  count.textContent = `${match.watchers} watching`;
+  const panel = document.createElement("section");
+  panel.className = "panel";
+  panel.id = "spectators";
+  const title = document.createElement("h2");
+  title.textContent = "Spectators";
+  panel.append(title, count);
+  if (match.your_seat !== 0) return panel;
+
+  /** @param {string} mode @param {boolean} newCode */
+  const choose = async (mode, newCode) => {
+    show(await api.write(`/matches/${match.id}/spectators`, { spectators: mode, new_code: newCode }));
+  };
+  const select = document.createElement("select");
+  select.id = "spectators-mode";
+  select.setAttribute("aria-label", "Who may watch");
+  for (const mode of MODES) select.add(new Option(mode, mode, false, mode === match.spectators));
+  select.addEventListener("change", () => choose(select.value, false));
+  panel.append(select);
+  if (match.spectators === "off") return panel;
+
+  const renew = document.createElement("button");
+  renew.type = "button";
+  renew.id = "new-watch-code";
+  renew.textContent = "New code";
+  renew.addEventListener("click", () => choose(match.spectators, true));
+  panel.append(renew);
+  const code = sessionStorage.getItem(storeKey(match.id));
+  const line = document.createElement("input");
+  line.id = "watch-link";
+  line.readOnly = true;
+  line.setAttribute("aria-label", "Watch link");
+  // The code in the fragment, which browsers never send.
+  line.value = code
+    ? `${location.origin}${location.pathname.replace(/[^/]*$/, "")}watch.html${location.search}#watch=${encodeURIComponent(code)}`
+    : "Shown only once: draw a new code to share a link.";
+  panel.append(line);
+  return panel;
+}

@@ -1,0 +1,37 @@
+"""`manage.py play --watch`: a spectator at the terminal follows a match live, with no account
+and no hidden card, until it ends."""
+
+import re
+import time
+
+import pytest
+
+from tests.clients.http import call, register
+from tests.clients.plays import play_refused, start_play
+
+pytestmark = pytest.mark.slow
+
+
+def test_a_spectator_follows_a_match_to_its_end(server_env, server_url, tmp_path):
+    owner = register(server_url, "Roya")
+    view = call(server_url, "POST", "/matches", owner, {"seed": 5, "spectators": "live"})
+    link = f"{server_url}/table/#watch={view['watch_code']}"
+    output = tmp_path / "watch.txt"
+    process = start_play(server_env, "--url", server_url, "--watch", link, keys="", output=output)
+    deadline = time.monotonic() + 60
+    while "Watching (live)" not in output.read_text() and time.monotonic() < deadline:
+        time.sleep(0.2)
+    # The owner plays on: the spectator's screen follows by itself, and ends with the match.
+    view = call(server_url, "POST", f"/matches/{view['id']}/actions", owner, {"action": "look"})
+    call(server_url, "POST", f"/matches/{view['id']}/resign", owner)
+    assert process.wait(timeout=60) == 0
+    printed = output.read_text()
+    assert "Watching (live)" in printed and "Roya" in printed and "Final standings" in printed
+    assert "Roya looked" in printed or "looks" in printed or "look" in printed
+    # The owner's own cards, which a spectator may not see, never appear.
+    assert not re.search(r"Your cards: [A-Z]", printed)
+
+
+def test_watch_needs_a_server_and_a_code_that_works(server_env, server_url):
+    assert "--watch needs --url" in play_refused(server_env, "--watch", "abc")
+    assert "No match to watch" in play_refused(server_env, "--url", server_url, "--watch", "abc")

@@ -1,0 +1,211 @@
+"""The property of issue #25, part 2: over many random tables, every role (each seat, a live
+spectator, a delayed spectator) and every transport (the view, an events page, a long-poll,
+the SSE stream, a write's answer), no message shows a card before its viewer may see it, and
+a delayed spectator gets nothing of a deal still being played. The card checks are those of
+tests/api/secrecy.py; the counts are printed (pytest -s) for the issue's closing note."""
+
+import queue
+import random
+
+import pytest
+from rest_framework.test import APIClient
+
+from games.models import Deal
+from tests.api.play import _post
+from tests.api.secrecy import check_event, check_result, check_view, hands_in
+from tests.live import LiveClient, bearer
+
+pytestmark = [pytest.mark.slow, pytest.mark.django_db(transaction=True)]
+
+SEEDS = range(8)
+DEALS_PER_MATCH = 3
+NAMES = ("Roya", "Babak", "Nima", "Sara")
+
+
+@pytest.fixture
+def live():
+    live = LiveClient()
+    yield live
+    live.close()
+
+
+class Scan:
+    """What was scanned: messages by (role, transport)."""
+
+    def __init__(self) -> None:
+        self.messages: dict[tuple[str, str], int] = {}
+        self.matches = 0
+
+    def count(self, role: str, transport: str, number: int = 1) -> None:
+        self.messages[role, transport] = self.messages.get((role, transport), 0) + number
+
+
+def in_play_from(match_id) -> int | None:
+    return (
+        Deal.objects.filter(match_id=match_id, outcome="")
+        .values_list("started_seq", flat=True)
+        .first()
+    )
+
+
+def check_watch_view(view: dict, mode: str) -> None:
+    """A spectator's view: no hand but a showdown's shown ones in the last deal's result."""
+    allowed = {("last_deal", "seats", index, "hand") for index in range(4)}
+    for path, _ in hands_in(view):
+        assert path in allowed, path
+    if view["last_deal"]:
+        check_result(view["last_deal"], view["id"], None)
+    start = in_play_from(view["id"])
+    if mode == "delayed" and start is not None:
+        assert view["version"] < start and view["turn_deadline"] is None
+
+
+def check_watch_events(events: list[dict], match_id, mode: str) -> None:
+    start = in_play_from(match_id)
+    for event in events:
+        check_event(event, match_id, None)
+        if mode == "delayed" and start is not None:
+            assert event["seq"] < start, (event, start)
+
+
+def table(seed: int, make_client, mode: str):
+    clients = [make_client(name) for name in NAMES]
+    body = {"seed": seed, "humans": 4, "turn_seconds": None, "spectators": mode}
+    view = _post_created(clients[0], body)
+    code, invite = view["watch_code"], view["invite"]
+    for guest in clients[1:]:
+        view = _post(guest, f"/api/v1/matches/{view['id']}/join", {"invite": invite})
+    return clients, view, code
+
+
+def _post_created(client, body: dict) -> dict:
+    response = client.post("/api/v1/matches", body, format="json")
+    assert response.status_code == 201, response.json()
+    return response.json()
+
+
+class Watched:
+    """One random table, its four seats' clients and its spectator, each reading every
+    transport; every message goes through the checks and is counted in `scan`."""
+
+    def __init__(self, seed: int, make_client, live, scan: Scan):
+        self.mode = ("live", "delayed")[seed % 2]
+        self.rng = random.Random(seed)
+        self.live, self.scan = live, scan
+        self.clients, self.view, code = table(seed, make_client, self.mode)
+        self.match_id = self.view["id"]
+        self.spectator = APIClient()
+        self.code, self.watch_headers = code, {"Watch-Code": code}
+        self.streams = {
+            seat: live.open(f"/api/v1/matches/{self.match_id}/stream", bearer(client.token))
+            for seat, client in enumerate(self.clients)
+        }
+        self.streams[self.mode] = live.open("/api/v1/watch/stream", self.watch_headers)
+
+    def check_message(self, role, message: dict) -> None:
+        if role == self.mode:
+            check_watch_events([message], self.match_id, self.mode)
+        else:
+            check_event(message, self.match_id, role)
+
+    def drain_streams(self, timeout: float = 0.05) -> None:
+        """The stream messages that came so far (to the end, with a longer timeout)."""
+        for role, messages in list(self.streams.items()):
+            while True:
+                try:
+                    message = messages.get(timeout=timeout)
+                except queue.Empty:
+                    break
+                if message is None:  # the stream ended
+                    del self.streams[role]
+                    break
+                if "json" in message:
+                    self.scan.count(str(role), "stream")
+                    self.check_message(role, message["json"])
+
+    def watch_view(self) -> dict:
+        body = {"watch_code": self.code}
+        return self.spectator.post("/api/v1/watch", body, format="json").json()
+
+    def check_everyone(self) -> None:
+        for seat, client in enumerate(self.clients):
+            check_view(client.get(f"/api/v1/matches/{self.match_id}").json())
+            self.scan.count(str(seat), "view")
+            page = client.get(f"/api/v1/matches/{self.match_id}/events").json()
+            for event in page["events"]:
+                check_event(event, self.match_id, seat)
+            self.scan.count(str(seat), "events")
+        check_watch_view(self.watch_view(), self.mode)
+        self.scan.count(self.mode, "view")
+        page = self.spectator.get("/api/v1/watch/events", headers=self.watch_headers).json()
+        check_watch_events(page["events"], self.match_id, self.mode)
+        self.scan.count(self.mode, "events")
+        self.drain_streams()
+
+    def long_polls(self, version: int) -> list:
+        """A long-poll for each role, waiting for the next event it may see."""
+        url = f"/api/v1/matches/{self.match_id}/events?after={version}&wait=5"
+        polls = [
+            (seat, self.live.poll(url, bearer(client.token)))
+            for seat, client in enumerate(self.clients)
+        ]
+        after = self.watch_view()["version"]
+        url = f"/api/v1/watch/events?after={after}&wait=1"
+        return [*polls, (self.mode, self.live.poll(url, self.watch_headers))]
+
+    def check_polls(self, polls: list) -> None:
+        for role, future in polls:
+            status, page = future.result(timeout=30)
+            assert status == 200, page
+            for event in page["events"]:
+                self.check_message(role, event)
+            self.scan.count(str(role), "long-poll")
+
+    def write(self, client, url: str, body: dict | None = None) -> None:
+        self.view = _post(client, url, body)
+        check_view(self.view)  # with the events it appended
+        self.scan.count(str(self.view["your_seat"]), "write")
+        self.check_everyone()
+
+    def play(self, deals: int) -> None:
+        """Random moves through `deals` deals, then everyone leaves: the match ends abandoned,
+        and every stream with it."""
+        self.check_everyone()
+        played = 0
+        while True:
+            if self.view["status"] == "deal_over":
+                played += 1
+                if played == deals:
+                    break
+                self.write(self.clients[0], f"/api/v1/matches/{self.match_id}/next-deal")
+                continue
+            client = self.clients[self.view["turn"]]
+            mine = client.get(f"/api/v1/matches/{self.match_id}").json()
+            polls = self.long_polls(mine["version"]) if self.rng.random() < 0.15 else []
+            action = self.rng.choice(mine["legal_actions"])
+            self.write(client, f"/api/v1/matches/{self.match_id}/actions", {"action": action})
+            self.check_polls(polls)
+        for client in self.clients:
+            self.write(client, f"/api/v1/matches/{self.match_id}/leave")
+        self.drain_streams(timeout=30)
+        assert not self.streams, "a stream did not end with the match"
+
+
+def test_no_role_and_no_transport_sees_a_card_before_its_reveal(make_client, live, capsys):
+    scan = Scan()
+    live.wait_listening()
+    for seed in SEEDS:
+        Watched(seed, make_client, live, scan).play(DEALS_PER_MATCH)
+        scan.matches += 1
+    roles = {role for role, _ in scan.messages}
+    transports = {transport for _, transport in scan.messages}
+    total = sum(scan.messages.values())
+    with capsys.disabled():
+        print(
+            f"\nleak scan: {scan.matches} matches, {len(roles)} roles, {len(transports)} "
+            f"transports, {total} messages scanned"
+        )
+        for role, transport in sorted(scan.messages):
+            print(f"  {role:>8} {transport:<10} {scan.messages[role, transport]}")
+    assert roles == {"0", "1", "2", "3", "live", "delayed"}
+    assert transports == {"view", "events", "long-poll", "stream", "write"}
