@@ -7,16 +7,20 @@ data directory); the server stops when the last handle is released, at `stop` or
 guardian process that stops it if serve itself is killed (`guard`).
 """
 
+import atexit
+import contextlib
 import ctypes
 import fcntl
 import json
 import logging
 import os
+import shutil
 import signal
 import sys
 import tempfile
 import time
 import warnings
+from collections.abc import Callable
 from pathlib import Path
 
 import psutil
@@ -77,11 +81,42 @@ def start(pgdata: Path, cleanup_mode: str = "stop") -> str:
 
 
 def stop() -> None:
-    """Release this process's handle; the last one released stops the server."""
+    """Release this process's handle; the last one released stops the server, and with
+    cleanup_mode "delete" removes its data."""
     global _server
-    if _server is not None:
-        _server.cleanup()
-        _server = None
+    if _server is None:
+        return
+    server, _server = _server, None
+    # Not the library's cleanup: when the server was already stopping (a signal sent to
+    # every process at once), its `pg_ctl stop` failed and it then waited 2 s for a
+    # postmaster that was only a zombie left for init to reap.
+    atexit.unregister(server._cleanup)
+    handles = AtomicDiskList(server.pgdata / ".handle_pids.json")
+    with PostgresServer._lock:
+        left = [pid for pid in handles.get() if pid != os.getpid() and _alive(pid)]
+        handles.put(left)
+        if left:
+            return
+        PostgresServer._instances.pop(server.pgdata, None)
+        stop_postmaster(server.pgdata)
+    if server.cleanup_mode == "delete":
+        shutil.rmtree(server.pgdata, ignore_errors=True)
+
+
+def stop_postmaster(pgdata: Path, timeout: float = 30) -> None:
+    """Stop the server on pgdata with a fast shutdown (clients are cut, every commit is kept)
+    and wait until it is gone."""
+    info = PostmasterInfo.read_from_pgdata(pgdata)
+    if info is None or not _alive(info.pid):
+        return
+    with contextlib.suppress(ProcessLookupError):
+        os.kill(info.pid, signal.SIGINT)
+    deadline = time.monotonic() + timeout
+    while _alive(info.pid) and (pgdata / "postmaster.pid").exists():
+        if time.monotonic() > deadline:
+            os.kill(info.pid, signal.SIGKILL)
+            break
+        time.sleep(0.02)
 
 
 def pgdata() -> Path | None:
@@ -89,9 +124,9 @@ def pgdata() -> Path | None:
     return _server.pgdata if _server is not None else None
 
 
-def ensure_running() -> bool:
+def ensure_running(unless: Callable[[], bool] = lambda: False) -> bool:
     """Start this process's server again if it died; True if it had to. WAL recovery at
-    start keeps every committed write."""
+    start keeps every committed write. Not once `unless()` is true: serve is stopping."""
     info = PostmasterInfo.read_from_pgdata(_server.pgdata)
     if info is not None and info.is_running():
         return False
@@ -101,6 +136,8 @@ def ensure_running() -> bool:
     # Backends orphaned by a killed postmaster hold its shared memory for a moment, and a new
     # postmaster refuses to start until they are gone.
     for attempt in range(20):
+        if unless():
+            return False
         try:
             _server.ensure_postgres_running()
             return True
@@ -166,18 +203,20 @@ def die_with_parent(signum: int = signal.SIGTERM) -> None:
 def guard(pgdata: Path, owner: int) -> None:
     """Run by the guardian process that serve starts with die_with_parent: when serve dies
     without releasing its handle (SIGKILL), drop that handle and stop the server if nobody
-    else holds one."""
-    signal.sigwait({signal.SIGTERM, signal.SIGINT, signal.SIGHUP})
+    else holds one. A signal while serve lives (one sent to every process at once) changes
+    nothing: serve stops the server itself, and its death signals the guardian again."""
+    while True:
+        signal.sigwait({signal.SIGTERM, signal.SIGINT, signal.SIGHUP})
+        if not _alive(owner):
+            break
     handles = AtomicDiskList(pgdata / ".handle_pids.json")
     with PostgresServer._lock:
-        if _alive(owner) or not handles.path.exists():
-            return  # serve lives on, or released its handle itself
+        if not handles.path.exists():
+            return
         alive = [pid for pid in handles.get() if pid != owner and _alive(pid)]
         handles.put(alive)
         if not alive:
-            info = PostmasterInfo.read_from_pgdata(pgdata)
-            if info is not None and info.is_running():
-                info.process.send_signal(signal.SIGINT)  # fast shutdown: no client is left
+            stop_postmaster(pgdata)  # no client is left
 
 
 if __name__ == "__main__":

@@ -82,7 +82,7 @@ async def match_stream(*, match: LoadedMatch, after: int) -> AsyncIterator[str]:
         last = after
         if match.state.status in ENDED and last >= match.row.version:
             return
-        while True:
+        while not waiter.closing:
             # Taken before the read: a notice that comes during it rings again.
             waiter.take()
             try:
@@ -122,7 +122,11 @@ async def long_poll(*, match: LoadedMatch, player: Player, after: int, wait: flo
                 # Answered 200 already: say "nothing yet", and the next poll gets the 503.
                 page = {"version": match.row.version, "has_more": False, "events": []}
                 break
-            if page["events"] or not await waiter.wait(deadline - time.monotonic()):
+            if (
+                page["events"]
+                or waiter.closing
+                or not await waiter.wait(deadline - time.monotonic())
+            ):
                 break
     yield _json(page)
 
@@ -208,7 +212,7 @@ async def player_stream(*, player: Player) -> AsyncIterator[str]:
             # Sent once the turns waiting now are read: from this comment on, every change is
             # announced, so a client may start a match and count on its match_started.
             yield HEARTBEAT
-            while True:
+            while not waiter.closing:
                 for name, data in found:
                     yield sse(name, data)
                 while not await waiter.wait(settings.ASNAS_STREAM_HEARTBEAT_SECONDS):
