@@ -233,11 +233,11 @@ def test_every_process_of_serve_is_gone_within_3_s(data_dir, tmp_path, target, s
             followers = open_streams(url)
         seen = {serve.pid, *descendants(serve.pid), *postgres_processes(pgdata)}
         postmasters_before = set(postmasters(pgdata))
+        names = {pid: process_name(pid, serve.pid, pgdata) for pid in seen}
         sent = time.monotonic()
         send(target, signum, serve.pid, pgdata)
         gone_after = None
         restarted = set()
-        names = {}
         ended = {}  # pid: seconds after the signal
         while time.monotonic() - sent < OBSERVE:
             # Whatever serve starts after the signal counts too (a respawned worker, a new
