@@ -164,7 +164,9 @@ class Command(BaseCommand):
             if clock.poll() is not None and not stopping:
                 logger.error("the turn clock exited with status %s; restarted it", clock.returncode)
                 clock = children[1] = clock_process()
-        crashed = server.poll()
+        # granian exited by itself, not because a stop signal came (it may have died of that
+        # signal's default action as it came, which is no crash).
+        crashed = None if stopping else server.poll()
         stop_children(server, clock)
         embedded_db.stop()
         if crashed:
