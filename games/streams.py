@@ -122,11 +122,11 @@ async def long_poll(*, match: LoadedMatch, player: Player, after: int, wait: flo
                 # Answered 200 already: say "nothing yet", and the next poll gets the 503.
                 page = {"version": match.row.version, "has_more": False, "events": []}
                 break
-            if (
-                page["events"]
-                or waiter.closing
-                or not await waiter.wait(deadline - time.monotonic())
-            ):
+            if page["events"] or not await waiter.wait(deadline - time.monotonic()):
+                break
+            if waiter.closing:
+                # The server stops: "nothing yet" now, without reading again from a database
+                # that may be stopping too; the next poll goes to another server.
                 break
     yield _json(page)
 
@@ -217,6 +217,8 @@ async def player_stream(*, player: Player) -> AsyncIterator[str]:
                     yield sse(name, data)
                 while not await waiter.wait(settings.ASNAS_STREAM_HEARTBEAT_SECONDS):
                     yield HEARTBEAT
+                if waiter.closing:
+                    break  # the server stops: end now, reading nothing more
                 changed, lost = waiter.take()
                 found = []
                 for match_id in sorted(changed | (set(watches) if lost else set())):
