@@ -846,10 +846,10 @@ function fairnessPanel(match) {
   download.addEventListener("click", () =>
     guarded(async () => {
       const record = await api.get(`/matches/${match.id}/record`);
-      const link = h("a", {
+      const link = /** @type {HTMLAnchorElement} */ (h("a", {
         href: URL.createObjectURL(new Blob([JSON.stringify(record, null, 1)], { type: "application/json" })),
         download: `as-nas-${match.id}.json`,
-      });
+      }));
       link.click();
       URL.revokeObjectURL(link.href);
     }),

@@ -19,7 +19,7 @@ pytestmark = pytest.mark.django_db(transaction=True)
 # Two deals (found by replaying seeds through the engine) where the human is first to act
 # (node 0, dealer at seat 3) holding As Shah Shah Bibi Sarbaz, the other seats' hands
 # differing: the coach's answer is the same for both.
-SAME_SPOT_SEEDS = (102, 222)
+SAME_SPOT_SEEDS = (271, 1)
 
 
 @pytest.fixture(autouse=True)
