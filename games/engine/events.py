@@ -228,7 +228,9 @@ class MatchCreated(SeriesStart):
 @dataclass(frozen=True, slots=True)
 class DealStarted(EventType):
     type: ClassVar[str] = "deal_started"
-    DOC: ClassVar[str] = "A deal was dealt: every seat staked 1 and holds five cards."
+    DOC: ClassVar[str] = (
+        "A deal was dealt: the dealer opened with 1, and every seat holds five cards."
+    )
     FIELDS: ClassVar[tuple[Field, ...]] = (
         SERIES,
         DEAL_NUMBER,
