@@ -15,7 +15,7 @@ MATCHES_PER_OWNER = 100
 
 MATCH_COLUMNS = (
     "ai_level, seed, seeded, version, status, series, deal_number, totals, winners, state, "
-    "invite, turn_seconds"
+    "invite, turn_seconds, spectators, watch_code_hash"
 )
 DEAL_COLUMNS = "series, deal_number, dealer, started_seq, outcome, started_at, ended_at"
 EVENT_COLUMNS = "seq, events, created_at"

@@ -116,9 +116,14 @@ class Server:
                 stderr=subprocess.STDOUT,
             )
         self._wait_until_ready()
-        # serve's child is granian's main process; gunicorn's master is the process itself.
+        # granian's main process is one of serve's children (beside the clock and the
+        # database's guardian); gunicorn's master is the process itself.
         self.http = (
-            psutil.Process(self.serve.pid).children()[0]
+            next(
+                child
+                for child in psutil.Process(self.serve.pid).children()
+                if "granian" in " ".join(child.cmdline())
+            )
             if self.kind == "granian"
             else psutil.Process(self.serve.pid)
         )

@@ -815,7 +815,7 @@ function render() {
     h("div", { id: "actions", class: "actions" }),
     h("ul", { id: "moves", class: "moves" }),
     ...(match.invite ? [invitePanel(match, match.invite)] : []),
-    spectatorsPanel(match, api, (view) => { state.match = view; render(); }),
+    spectatorsPanel(match, api, (view) => { state.match = view; render(); }, tr),
     ...((match.humans > 1 && state.log.length) || state.log.some((event) => "by" in event && event.by === "clock") ? [logPanel(match)] : []),
     ...(state.hint && state.hint.version === match.version ? [hintPanel(state.hint)] : []),
     ...(match.status !== "in_deal" && match.last_deal ? [dealPanel(match, match.last_deal)] : []),

@@ -13,18 +13,19 @@ const storeKey = (id) => `asnas-watch-${id}`;
 /**
  * The panel for `match`: its owner's (seat 0) controls, or for the others only the count.
  * @param {MatchView} match @param {Api} api @param {(view: MatchView) => void} show a new view
+ * @param {(key: any, vars?: Record<string, string | number>) => string} tr the page's catalogue
  */
-export function spectatorsPanel(match, api, show) {
+export function spectatorsPanel(match, api, show, tr) {
   if (match.watch_code) sessionStorage.setItem(storeKey(match.id), match.watch_code);
   if (match.spectators === "off") sessionStorage.removeItem(storeKey(match.id));
   const count = document.createElement("p");
   count.id = "watchers";
-  count.textContent = `${match.watchers} watching`;
+  count.textContent = tr("watching", { n: match.watchers }).replace(/[\u2068\u2069]/g, "");
   const panel = document.createElement("section");
   panel.className = "panel";
   panel.id = "spectators";
   const title = document.createElement("h2");
-  title.textContent = "Spectators";
+  title.textContent = tr("spectators_title");
   panel.append(title, count);
   if (match.your_seat !== 0) return panel;
 
@@ -34,8 +35,8 @@ export function spectatorsPanel(match, api, show) {
   };
   const select = document.createElement("select");
   select.id = "spectators-mode";
-  select.setAttribute("aria-label", "Who may watch");
-  for (const mode of MODES) select.add(new Option(mode, mode, false, mode === match.spectators));
+  select.setAttribute("aria-label", tr("who_may_watch"));
+  for (const mode of MODES) select.add(new Option(tr(`watch_${mode}`), mode, false, mode === match.spectators));
   select.addEventListener("change", () => choose(select.value, false));
   panel.append(select);
   if (match.spectators === "off") return panel;
@@ -43,18 +44,18 @@ export function spectatorsPanel(match, api, show) {
   const renew = document.createElement("button");
   renew.type = "button";
   renew.id = "new-watch-code";
-  renew.textContent = "New code";
+  renew.textContent = tr("new_watch_code");
   renew.addEventListener("click", () => choose(match.spectators, true));
   panel.append(renew);
   const code = sessionStorage.getItem(storeKey(match.id));
   const line = document.createElement("input");
   line.id = "watch-link";
   line.readOnly = true;
-  line.setAttribute("aria-label", "Watch link");
+  line.setAttribute("aria-label", tr("watch_link"));
   // The code in the fragment, which browsers never send.
   line.value = code
     ? `${location.origin}${location.pathname.replace(/[^/]*$/, "")}watch.html${location.search}#watch=${encodeURIComponent(code)}`
-    : "Shown only once: draw a new code to share a link.";
+    : tr("watch_link_once");
   panel.append(line);
   return panel;
 }

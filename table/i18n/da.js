@@ -182,4 +182,13 @@ export default {
   fair_hidden: "Frøet afsløres, når serien slutter.",
   fair_not_verifiable: "Dette bord blev ikke oprettet som verificerbart: dets frø forbliver hemmelige.",
   download_record: "Hent spilleprotokollen",
+  spectators_title: "Tilskuere",
+  watching: {one: "{n} ser med", other: "{n} ser med"},
+  who_may_watch: "Hvem må se med",
+  watch_off: "Ingen",
+  watch_delayed: "Forsinket",
+  watch_live: "Direkte",
+  new_watch_code: "Ny kode",
+  watch_link: "Link til at se med",
+  watch_link_once: "Vises kun én gang: træk en ny kode for at dele et link.",
 };

@@ -182,4 +182,13 @@ export default {
   fair_hidden: "The seed is revealed when the series ends.",
   fair_not_verifiable: "This table was not created verifiable: its seeds stay secret.",
   download_record: "Download the record",
+  spectators_title: "Spectators",
+  watching: {one: "{n} watching", other: "{n} watching"},
+  who_may_watch: "Who may watch",
+  watch_off: "Nobody",
+  watch_delayed: "Delayed",
+  watch_live: "Live",
+  new_watch_code: "New code",
+  watch_link: "Watch link",
+  watch_link_once: "Shown only once: draw a new code to share a link.",
 };

@@ -182,4 +182,13 @@ export default {
   fair_hidden: "La semilla se revela al terminar la serie.",
   fair_not_verifiable: "Esta mesa no se creó verificable: sus semillas quedan en secreto.",
   download_record: "Descargar el registro",
+  spectators_title: "Espectadores",
+  watching: {one: "{n} mirando", other: "{n} mirando"},
+  who_may_watch: "Quién puede mirar",
+  watch_off: "Nadie",
+  watch_delayed: "Con retraso",
+  watch_live: "En directo",
+  new_watch_code: "Código nuevo",
+  watch_link: "Enlace para mirar",
+  watch_link_once: "Solo se muestra una vez: crea un código nuevo para compartir un enlace.",
 };

@@ -182,4 +182,13 @@ export default {
   fair_hidden: "بذر در پایان دور آشکار می‌شود.",
   fair_not_verifiable: "این میز قابل‌بررسی ساخته نشده است: بذرهایش پنهان می‌مانند.",
   download_record: "دریافت گزارش بازی",
+  spectators_title: "تماشاگران",
+  watching: {one: "{n} نفر تماشا می‌کند", other: "{n} نفر تماشا می‌کنند"},
+  who_may_watch: "چه کسی می‌تواند تماشا کند",
+  watch_off: "هیچ‌کس",
+  watch_delayed: "با تأخیر",
+  watch_live: "زنده",
+  new_watch_code: "کد تازه",
+  watch_link: "پیوند تماشا",
+  watch_link_once: "فقط یک بار نشان داده می‌شود: برای اشتراک پیوند، کد تازه بگیرید.",
 };

@@ -182,4 +182,13 @@ export default {
   fair_hidden: "La graine est révélée à la fin de la série.",
   fair_not_verifiable: "Cette table n’a pas été créée vérifiable : ses graines restent secrètes.",
   download_record: "Télécharger le relevé",
+  spectators_title: "Spectateurs",
+  watching: {one: "{n} spectateur", other: "{n} spectateurs"},
+  who_may_watch: "Qui peut regarder",
+  watch_off: "Personne",
+  watch_delayed: "En différé",
+  watch_live: "En direct",
+  new_watch_code: "Nouveau code",
+  watch_link: "Lien pour regarder",
+  watch_link_once: "Affiché une seule fois : tirez un nouveau code pour partager un lien.",
 };

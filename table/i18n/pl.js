@@ -182,4 +182,13 @@ export default {
   fair_hidden: "Ziarno zostanie ujawnione po zakończeniu serii.",
   fair_not_verifiable: "Ten stół nie został utworzony jako weryfikowalny: jego ziarna pozostają tajne.",
   download_record: "Pobierz zapis partii",
+  spectators_title: "Widzowie",
+  watching: {one: "{n} ogląda", few: "{n} oglądają", many: "{n} ogląda", other: "{n} ogląda"},
+  who_may_watch: "Kto może oglądać",
+  watch_off: "Nikt",
+  watch_delayed: "Z opóźnieniem",
+  watch_live: "Na żywo",
+  new_watch_code: "Nowy kod",
+  watch_link: "Link do oglądania",
+  watch_link_once: "Pokazany tylko raz: wylosuj nowy kod, aby udostępnić link.",
 };

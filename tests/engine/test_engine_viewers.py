@@ -13,11 +13,14 @@ from games.engine import (
     DealEnded,
     DealStarted,
     NextDeal,
+    Resign,
     Restart,
+    Seeds,
     StartMatch,
     Status,
     Viewer,
     decide,
+    event_view,
     evolve,
     horizon,
     legal_actions,
@@ -26,6 +29,7 @@ from games.engine import (
     visible_events,
 )
 from games.engine.state import MatchState
+from tests.engine.support import Table
 
 SEEDS = range(40)
 
@@ -141,5 +145,18 @@ def test_a_live_spectator_sees_moves_as_they_happen():
 def test_the_operator_sees_every_field():
     events = random_match(5)
     seen = visible_events(list(enumerate(events, start=1)), ADMIN, in_play_from=1)
-    assert seen[0] == {"seq": 1, **events[0].to_dict()}
+    # Every stored field, with the public ones derived for it (the scheme, no commitment).
+    assert {**seen[0], "seq": 1} == {"seq": 1, **event_view(events[0], None), **events[0].to_dict()}
     assert any("deck" in event for event in seen)
+
+
+def test_the_operator_sees_no_server_seed_before_its_reveal():
+    seeds = Seeds("11" * 32, "22" * 32, "mine")
+    table = Table()
+    table.do(StartMatch(3, seeds=seeds))
+    table.do(Restart(0, next_server_seed="33" * 32))
+    table.do(Resign(0))
+    seen = repr(visible_events(list(enumerate(table.events, start=1)), ADMIN))
+    # Series 1's seed is revealed by the restart, series 2's by the resignation; the seed
+    # committed to for series 3 never shows.
+    assert "11" * 32 in seen and "22" * 32 in seen and "33" * 32 not in seen

@@ -107,7 +107,9 @@ def test_axe_finds_no_wcag_22_aa_violation(open_table, lang, width):
 
 def test_the_focus_ring_stands_out_at_3_to_1(open_table):
     page = open_table()
+    page.locator("#open-rules").wait_for()  # the page is drawn: Tab reaches a control
     page.keyboard.press("Tab")
+    page.wait_for_function("document.activeElement !== document.body")
     colours = page.evaluate(
         """() => { const s = getComputedStyle(document.activeElement);
         const painted = [document.body, document.documentElement]
