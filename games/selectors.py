@@ -10,11 +10,11 @@ from games.engine import (
     DomainError,
     Event,
     MatchState,
+    Role,
     SeatView,
     Status,
     Viewer,
     evaluate,
-    event_view,
     fairness_view,
     horizon,
     legal_actions,
@@ -160,10 +160,7 @@ def match_public_events(*, match_id: uuid.UUID) -> list[dict] | None:
     public record), or None when there is no such match."""
     if not list(repository.match_ids(among=[match_id])):
         return None
-    return [
-        {"seq": seq, **event_view(event, None)}
-        for seq, event in repository.match_events(match_id=match_id)
-    ]
+    return visible_events(repository.match_events(match_id=match_id), Viewer(Role.LIVE))
 
 
 def match_ids_unfinished(*, player: Player, limit: int) -> list[uuid.UUID]:

@@ -86,9 +86,10 @@ REVEALED_SEED = Field(
 )
 
 
-def commitments(seeds: "Seeds | None") -> dict:
+def commitments(seeds) -> dict:
     """The commitments the seeds publish: to this series' and the next one's server seed,
-    where the match is verifiable."""
+    where the match is verifiable. `seeds` is a Seeds, a state's SeriesSeeds (both have
+    `server_seed`, `next_server_seed` and `verifiable`), or None."""
     if seeds is None or not seeds.verifiable:
         return {"commitment": None, "next_commitment": None}
     return {

@@ -11,7 +11,6 @@ from enum import StrEnum
 from fractions import Fraction
 
 from .cards import SEATS
-from .commands import Seeds
 from .events import LEGACY_SCHEME, ActionTaken, DealEnded, Event, commitments
 from .state import MatchState, Status
 
@@ -141,9 +140,7 @@ def fairness_view(state: MatchState) -> dict:
             "next_commitment": None,
             "server_seed": None,
         }
-    committed = commitments(
-        Seeds(seeds.server_seed, seeds.next_server_seed, verifiable=seeds.verifiable)
-    )
+    committed = commitments(seeds)
     return {
         "verifiable": seeds.verifiable,
         "scheme": seeds.scheme,

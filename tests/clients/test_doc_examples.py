@@ -161,16 +161,21 @@ def test_the_shell_loop_waits_out_429s_and_finishes(throttled_server_url, tmp_pa
     assert set(statuses) == {"200", "429"}
 
 
-def test_the_python_snippet_plays_a_whole_match(server_url, asnas_client, tmp_path):
-    code = block(CLIENTS, "python", "def ok(answer)").replace("http://127.0.0.1:8000", server_url)
+def run_snippet(code: str, server_url: str, asnas_client) -> subprocess.CompletedProcess:
+    """A Python snippet of docs/clients.md run against `server_url`, with the generated client
+    importable."""
     client_dir = asnas_client.__path__[0].rsplit("/", 1)[0]
-    result = subprocess.run(
-        [sys.executable, "-c", code],
+    return subprocess.run(
+        [sys.executable, "-c", code.replace("http://127.0.0.1:8000", server_url)],
         env={"PYTHONPATH": client_dir},
         capture_output=True,
         text=True,
         timeout=300,
     )
+
+
+def test_the_python_snippet_plays_a_whole_match(server_url, asnas_client, tmp_path):
+    result = run_snippet(block(CLIENTS, "python", "def ok(answer)"), server_url, asnas_client)
     assert result.returncode == 0, result.stderr
     lines = result.stdout.splitlines()
     assert any(line.endswith(" match_finished") for line in lines), lines[-5:]
@@ -181,14 +186,7 @@ def test_the_python_snippet_plays_a_whole_match(server_url, asnas_client, tmp_pa
 def test_the_python_stream_snippet_replays_the_finished_match(server_url, asnas_client, tmp_path):
     code = block(CLIENTS, "python", "def ok(answer)")
     code += block(CLIENTS, "python", "httpx_sse.connect_sse")
-    client_dir = asnas_client.__path__[0].rsplit("/", 1)[0]
-    result = subprocess.run(
-        [sys.executable, "-c", code.replace("http://127.0.0.1:8000", server_url)],
-        env={"PYTHONPATH": client_dir},
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
+    result = run_snippet(code, server_url, asnas_client)
     assert result.returncode == 0, result.stderr
     streamed = result.stdout.split("]\n")[-1].splitlines()  # after the winners and totals
     assert streamed[0] == "1 match_created" and streamed[-1].endswith(" match_finished")
@@ -271,22 +269,9 @@ def test_the_typescript_snippet_stops_on_an_answer_that_is_no_problem_body(ts_sn
 
 def test_the_python_verification_snippet_verifies_the_finished_match(server_url, asnas_client):
     code = block(CLIENTS, "python", "def ok(answer)") + block(CLIENTS, "python", "def draw(")
-    client_dir = asnas_client.__path__[0].rsplit("/", 1)[0]
-    result = subprocess.run(
-        [sys.executable, "-c", code.replace("http://127.0.0.1:8000", server_url)],
-        env={"PYTHONPATH": client_dir},
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
+    result = run_snippet(code, server_url, asnas_client)
     assert result.returncode == 0, result.stderr
     assert "verified: every dealer, and" in result.stdout.splitlines()[-1]
     tampered = code.replace('record[-1]["server_seed"]', '"ab" * 32')
-    broken = subprocess.run(
-        [sys.executable, "-c", tampered.replace("http://127.0.0.1:8000", server_url)],
-        env={"PYTHONPATH": client_dir},
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
+    broken = run_snippet(tampered, server_url, asnas_client)
     assert broken.returncode != 0 and "seed != commitment" in broken.stderr
