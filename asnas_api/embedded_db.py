@@ -131,11 +131,16 @@ def pgdata() -> Path | None:
     return _server.pgdata if _server is not None else None
 
 
+def is_running() -> bool:
+    """Whether this process's server runs now."""
+    info = PostmasterInfo.read_from_pgdata(_server.pgdata)
+    return info is not None and info.is_running()
+
+
 def ensure_running(unless: Callable[[], bool] = lambda: False) -> bool:
     """Start this process's server again if it died; True if it had to. WAL recovery at
     start keeps every committed write. Not once `unless()` is true: serve is stopping."""
-    info = PostmasterInfo.read_from_pgdata(_server.pgdata)
-    if info is not None and info.is_running():
+    if is_running():
         return False
     # Not under the library's lock: it is one for every embedded cluster of this user on the
     # machine, and waiting for it took seconds. serve's own lock (claim_restarts) makes this

@@ -20,6 +20,9 @@ logger = logging.getLogger(__name__)
 # soon it notices a stop signal (whose handler already passed it on to its children).
 SUPERVISE_EVERY = 0.5
 NOTICE_STOP_EVERY = 0.05
+# A Postgres found down is restarted only if it is still down this much later and no stop
+# signal came meanwhile: a stop sent to every process may reach Postgres before serve.
+RESTART_AFTER = 0.5
 # On SIGTERM or SIGINT, granian and the turn clock have this long to stop before they are
 # killed, so that with the embedded Postgres's own stop every process is gone within 3 s.
 STOP_SECONDS = 1.5
@@ -150,6 +153,7 @@ class Command(BaseCommand):
         children.append(clock)
 
         checked = time.monotonic()
+        database_down_since = None
         while not stopping and server.poll() is None:
             time.sleep(NOTICE_STOP_EVERY)
             if time.monotonic() - checked < SUPERVISE_EVERY:
@@ -160,7 +164,13 @@ class Command(BaseCommand):
                 restarts = True
                 logger.warning("took over the restarts of the embedded Postgres in %s", pgdata)
             if pgdata is not None and restarts:
-                self._restart_dead_database(lambda: bool(stopping))
+                if embedded_db.is_running():
+                    database_down_since = None
+                elif database_down_since is None:
+                    database_down_since = time.monotonic()
+                elif time.monotonic() - database_down_since >= RESTART_AFTER:
+                    self._restart_dead_database(lambda: bool(stopping))
+                    database_down_since = None
             if clock.poll() is not None and not stopping:
                 logger.error("the turn clock exited with status %s; restarted it", clock.returncode)
                 clock = children[1] = clock_process()
