@@ -1,5 +1,6 @@
 """The repository: the only code that reads or writes match rows (Match, Seat, Deal,
-EventBatch). A match is event-sourced: its events are the truth, and everything else is
+EventBatch, and the rows that hang off a match: hints, commitments, watch tickets and watch
+streams). A match is event-sourced: its events are the truth, and everything else is
 their projection, which `match_columns`, `turn_deadline` and `deal_changes` define once for the
 writes, for check_matches and for rebuild_projections alike."""
 
@@ -27,7 +28,7 @@ from games.engine import (
     encode_event,
     starts_turn,
 )
-from games.models import Commitment, Deal, EventBatch, Match, Seat, WatchStream
+from games.models import Commitment, Deal, EventBatch, Hint, Match, Seat, WatchStream, WatchTicket
 from games.notices import NOTIFY_SQL, notice_payload
 from players.models import Player
 
@@ -274,6 +275,83 @@ def commitment_take(*, commitment_id: uuid.UUID, player: Player, now: datetime) 
 def commitments_purge(*, now: datetime) -> int:
     """Delete the commitments no match can take any more."""
     return Commitment.objects.filter(expires_at__lte=now).delete()[0]
+
+
+def hint_insert(*, match: LoadedMatch, player: Player, state: MatchState, advice: dict) -> None:
+    """Keep the advice `player` was given at this point of the match (docs/ai.md)."""
+    Hint.objects.create(
+        match_id=match.row.id,
+        player=player,
+        version=state.version,
+        series=state.series,
+        deal_number=state.deal_number,
+        advice=advice,
+    )
+
+
+def watch_ticket_insert(*, ticket_hash: str, watch_code_hash: str, expires_at: datetime) -> None:
+    WatchTicket.objects.create(
+        ticket_hash=ticket_hash, watch_code_hash=watch_code_hash, expires_at=expires_at
+    )
+
+
+_WATCH_TICKET_TAKE = (
+    f"DELETE FROM {WatchTicket._meta.db_table} WHERE ticket_hash = %s"
+    " RETURNING watch_code_hash, expires_at"
+)
+
+
+def watch_ticket_take(*, ticket_hash: str) -> tuple[str, datetime] | None:
+    """The watch code hash and expiry of the ticket, which is gone afterwards: the DELETE
+    lets exactly one server take it. None for an unknown (or already taken) ticket."""
+    with connection.cursor() as cursor:
+        cursor.execute(_WATCH_TICKET_TAKE, [ticket_hash])
+        return cursor.fetchone()
+
+
+def watch_tickets_purge(*, now: datetime) -> int:
+    return WatchTicket.objects.filter(expires_at__lt=now).delete()[0]
+
+
+_WATCH_COUNTS = (
+    "SELECT count(*) FILTER (WHERE match_id = %s), count(*) FILTER (WHERE address = %s),"
+    f" count(*) FILTER (WHERE process = %s) FROM {WatchStream._meta.db_table}"
+    " WHERE expires_at > now() AND (match_id = %s OR address = %s OR process = %s)"
+)
+
+
+def watch_streams_counted(
+    *, match_id: uuid.UUID, address_hash: str, process: str
+) -> tuple[int, int, int]:
+    """The live watch streams of the match, of the address and of the process, with the
+    match's advisory lock held to the end of the transaction, so that the count stays exact
+    across servers until the caller has inserted its own."""
+    ids = [match_id, address_hash, process]
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_advisory_xact_lock(hashtext(%s))", [f"watch:{match_id}"])
+        cursor.execute(_WATCH_COUNTS, [*ids, *ids])
+        return cursor.fetchone()
+
+
+def watch_stream_insert(
+    *, match_id: uuid.UUID, address_hash: str, process: str, expires_at: datetime
+) -> uuid.UUID:
+    return WatchStream.objects.create(
+        match_id=match_id, address=address_hash, process=process, expires_at=expires_at
+    ).id
+
+
+def watch_stream_renew(*, stream_id: uuid.UUID, expires_at: datetime) -> None:
+    WatchStream.objects.filter(id=stream_id).update(expires_at=expires_at)
+
+
+def watch_stream_delete(*, stream_id: uuid.UUID) -> None:
+    WatchStream.objects.filter(id=stream_id).delete()
+
+
+def watch_streams_purge(*, now: datetime) -> int:
+    """Delete the rows of watch streams that expired (their process died)."""
+    return WatchStream.objects.filter(expires_at__lt=now).delete()[0]
 
 
 def match_count_in_play() -> int:

@@ -13,7 +13,7 @@ from fractions import Fraction
 
 from django.conf import settings
 from django.core.exceptions import ObjectDoesNotExist
-from django.db import DatabaseError, connection, transaction
+from django.db import DatabaseError, transaction
 from django.utils import timezone
 
 from games import ai, hints, repository
@@ -42,7 +42,6 @@ from games.engine import (
     new_seed,
     observe,
 )
-from games.models import Hint, WatchStream, WatchTicket
 from games.repository import LoadedMatch
 from players import selectors as player_selectors
 from players.models import Player
@@ -502,14 +501,7 @@ def hint_create(*, match_id: uuid.UUID, player: Player) -> dict:
         "showdown_win": _exact(advice.showdown_win),
         "showdown_tie": _exact(advice.showdown_tie),
     }
-    Hint.objects.create(
-        match_id=match.row.id,
-        player=player,
-        version=state.version,
-        series=state.series,
-        deal_number=state.deal_number,
-        advice=body,
-    )
+    repository.hint_insert(match=match, player=player, state=state, advice=body)
     return body
 
 
@@ -565,31 +557,23 @@ def watch_ticket_create(*, watch_code: str) -> tuple[str, datetime]:
         raise DomainError("not_found", "No match to watch with this code.")
     ticket = secrets.token_urlsafe(32)
     expires_at = timezone.now() + timedelta(seconds=WATCH_TICKET_SECONDS)
-    WatchTicket.objects.create(
+    repository.watch_ticket_insert(
         ticket_hash=hash_token(ticket), watch_code_hash=code_hash, expires_at=expires_at
     )
     return ticket, expires_at
 
 
-_WATCH_TICKET_REDEEM = (
-    f"DELETE FROM {WatchTicket._meta.db_table} WHERE ticket_hash = %s"
-    " RETURNING watch_code_hash, expires_at"
-)
-
-
 def watch_ticket_redeem(*, ticket: str) -> str | None:
     """The hash of the watch code `ticket` was issued for, or None if it is not good (used,
     expired, unknown). Used up either way: the DELETE lets exactly one server redeem it."""
-    with connection.cursor() as cursor:
-        cursor.execute(_WATCH_TICKET_REDEEM, [hash_token(ticket)])
-        found = cursor.fetchone()
+    found = repository.watch_ticket_take(ticket_hash=hash_token(ticket))
     if found is None or found[1] <= timezone.now():
         return None
     return found[0]
 
 
 def watch_tickets_purge(*, now: datetime) -> int:
-    return WatchTicket.objects.filter(expires_at__lt=now).delete()[0]
+    return repository.watch_tickets_purge(now=now)
 
 
 PROCESS = f"{socket.gethostname()}:{os.getpid()}"
@@ -601,13 +585,6 @@ def _watch_stream_life() -> timedelta:
     return timedelta(seconds=3 * settings.ASNAS_STREAM_HEARTBEAT_SECONDS)
 
 
-_WATCH_COUNTS = (
-    "SELECT count(*) FILTER (WHERE match_id = %s), count(*) FILTER (WHERE address = %s),"
-    f" count(*) FILTER (WHERE process = %s) FROM {WatchStream._meta.db_table}"
-    " WHERE expires_at > now() AND (match_id = %s OR address = %s OR process = %s)"
-)
-
-
 @transaction.atomic
 def watch_stream_open(*, match: LoadedMatch, address: str) -> uuid.UUID:
     """Count a new watch stream of `match` from `address` in this process, within the limits
@@ -615,39 +592,37 @@ def watch_stream_open(*, match: LoadedMatch, address: str) -> uuid.UUID:
     `watch_limit_*` (429). The match's advisory lock makes its count exact across servers.
     Returns the stream's id, for watch_stream_renew and watch_stream_close."""
     address_hash = hash_token(address)
-    with connection.cursor() as cursor:
-        cursor.execute("SELECT pg_advisory_xact_lock(hashtext(%s))", [f"watch:{match.row.id}"])
-        ids = [match.row.id, address_hash, PROCESS]
-        cursor.execute(_WATCH_COUNTS, [*ids, *ids])
-        per_match, per_address, per_process = cursor.fetchone()
+    per_match, per_address, per_process = repository.watch_streams_counted(
+        match_id=match.row.id, address_hash=address_hash, process=PROCESS
+    )
     if per_process >= settings.ASNAS_WATCH_STREAMS_PER_PROCESS:
         raise DomainError("watch_limit_server", "This server has no room for another spectator.")
     if per_match >= settings.ASNAS_WATCH_STREAMS_PER_MATCH:
         raise DomainError("watch_limit_match", "This match has as many spectators as it takes.")
     if per_address >= settings.ASNAS_WATCH_STREAMS_PER_ADDRESS:
         raise DomainError("watch_limit_address", "Your address watches as many streams as it may.")
-    stream = WatchStream.objects.create(
+    stream_id = repository.watch_stream_insert(
         match_id=match.row.id,
-        address=address_hash,
+        address_hash=address_hash,
         process=PROCESS,
         expires_at=timezone.now() + _watch_stream_life(),
     )
     repository.match_announce(match_id=match.row.id, version=match.row.version, seats=match.seats)
-    return stream.id
+    return stream_id
 
 
 def watch_stream_renew(*, stream_id: uuid.UUID) -> None:
-    WatchStream.objects.filter(id=stream_id).update(
-        expires_at=timezone.now() + _watch_stream_life()
+    repository.watch_stream_renew(
+        stream_id=stream_id, expires_at=timezone.now() + _watch_stream_life()
     )
 
 
 @transaction.atomic
 def watch_stream_close(*, match: LoadedMatch, stream_id: uuid.UUID) -> None:
-    WatchStream.objects.filter(id=stream_id).delete()
+    repository.watch_stream_delete(stream_id=stream_id)
     repository.match_announce(match_id=match.row.id, version=match.row.version, seats=match.seats)
 
 
 def watch_streams_purge(*, now: datetime) -> int:
     """Delete the rows of watch streams that expired (their process died)."""
-    return WatchStream.objects.filter(expires_at__lt=now).delete()[0]
+    return repository.watch_streams_purge(now=now)
