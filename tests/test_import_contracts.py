@@ -1,0 +1,70 @@
+"""Each import-linter contract in pyproject.toml holds on the code, and fails on a forbidden
+import: a contract that nothing can break guards nothing."""
+
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[1]
+PACKAGES = ["games", "players", "asnas_api", "edge", "bench", "terminal"]
+LINT_IMPORTS = Path(sys.executable).with_name("lint-imports")
+
+# contract name: (module that gains the import, the forbidden import)
+FORBIDDEN = {
+    "engine is pure": ("games/engine/rules.py", "import django"),
+    "the repository calls no service": ("games/repository.py", "import games.services"),
+    "edge imports no app": ("edge/problems.py", "import games"),
+    "the terminal client knows only HTTP": ("terminal/api.py", "import psycopg"),
+    "top-level packages form no cycles": ("players/selectors.py", "import bench"),
+    "layers": ("games/engine/cards.py", "import games.ai"),
+}
+
+
+def contracts(root: Path) -> dict[str, str]:
+    """Each contract's verdict (KEPT or BROKEN) on the code under root."""
+    run = subprocess.run(
+        [LINT_IMPORTS, "--no-cache", "--config", str(root / "pyproject.toml")],
+        cwd=root,
+        env={"PYTHONPATH": str(root), "PATH": str(LINT_IMPORTS.parent)},
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    verdicts = {}
+    for line in run.stdout.splitlines():
+        for verdict in ("KEPT", "BROKEN"):
+            if line.endswith(f" {verdict}"):
+                verdicts[line.removesuffix(f" {verdict}")] = verdict
+    return verdicts
+
+
+@pytest.fixture(scope="module")
+def copy(tmp_path_factory) -> Path:
+    """The project's Python modules and pyproject.toml, to break at will."""
+    root = tmp_path_factory.mktemp("imports")
+    shutil.copy(REPO / "pyproject.toml", root)
+    for package in PACKAGES:
+        for module in (REPO / package).rglob("*.py"):
+            target = root / module.relative_to(REPO)
+            target.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy(module, target)
+    return root
+
+
+def test_every_contract_holds_and_is_tested():
+    assert contracts(REPO) == dict.fromkeys(FORBIDDEN, "KEPT")
+
+
+@pytest.mark.parametrize("name", FORBIDDEN)
+def test_a_forbidden_import_breaks_the_contract(copy, name):
+    module, line = FORBIDDEN[name]
+    original = (copy / module).read_text()
+    (copy / module).write_text(f"{original}\n{line}\n")
+    try:
+        verdicts = contracts(copy)
+    finally:
+        (copy / module).write_text(original)
+    assert verdicts[name] == "BROKEN", verdicts
