@@ -2,8 +2,9 @@
 alternated round by round (baseline, working tree, baseline, working tree...), each round on
 a fresh data directory (docs/performance.md).
 
-A round of one side: serve starts on a fresh data directory, stops, and starts again (how
-long that start takes to answer /readyz is the start-up time on an existing data directory);
+A round of one side: the side's own `manage.py migrate` makes a fresh data directory, then
+serve starts on it (how long it takes to answer /readyz is the start-up time on an existing
+data directory);
 every player registers and plays one whole match (warm-up), and the PSS of each server
 process is read once it settles; then the players write for `seconds` (creates, actions,
 next-deals, no reads), and the PSS is read again; then they read their latest match for
@@ -135,9 +136,11 @@ def _hints(served: ServedSide, load: Load) -> dict:
     }
 
 
-def measure(side: Side, load: Load) -> dict:
-    """One round of one side."""
+def measure(side: Side, load: Load, say: Callable[[str], None] = lambda text: None) -> dict:
+    """One round of one side; `say` hears what it is doing."""
+    say("a fresh data directory, migrated; serve started on it")
     with ServedSide(side, load.workers) as served:
+        say(f"ready in {served.startup_s:.1f} s; warm-up")
         support = supports(served.schema_paths())
         if not support["play"]:
             raise BenchError(f"{side.name} ({side.commit}) lacks part of {sorted(PLAY)}")
@@ -149,6 +152,7 @@ def measure(side: Side, load: Load) -> dict:
 
         _in_threads([lambda player=player: warm_up(player) for player in players])
         pss_warm = served.settled_pss(load.settle_seconds)
+        say(f"writes for {load.seconds:g} s")
         for player in players:
             player.samples.clear()
 
@@ -160,12 +164,17 @@ def measure(side: Side, load: Load) -> dict:
         for player in players:
             player.samples.clear()
 
+        say(f"match GETs for {load.get_seconds:g} s")
         get_ns, get_s = _timed_phase(served, [p.read_until for p in players], load.get_seconds)
         gets = [s for p in players for s in p.samples]
         for player in players:
             player.client.close()
 
-        hints = _hints(served, load) if support["hints"] and load.hints else None
+        hints = None
+        if support["hints"] and load.hints:
+            say(f"{load.hints} hints")
+            hints = _hints(served, load)
+        say("stopping")
         return {
             "supports": support,
             "startup_s": served.startup_s,
@@ -178,12 +187,22 @@ def measure(side: Side, load: Load) -> dict:
 
 
 def run(
-    baseline: Side, working: Side, load: Load, rounds: int, on_round=lambda side, n: None
+    baseline: Side,
+    working: Side,
+    load: Load,
+    rounds: int,
+    say: Callable[[str], None] = lambda text: None,
 ) -> dict:
     """`rounds` rounds of each side, alternated; every round's figures, by side name."""
     results = {baseline.name: [], working.name: []}
     for number in range(1, rounds + 1):
         for side in (baseline, working):
-            on_round(side, number)
-            results[side.name].append(measure(side, load))
+            started = time.monotonic()
+
+            def said(text: str, number=number, side=side, started=started) -> None:
+                at = time.monotonic() - started
+                say(f"round {number}, {side.name} ({side.commit}), {at:5.1f} s: {text}")
+
+            results[side.name].append(measure(side, load, said))
+            said("stopped")
     return results

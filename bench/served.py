@@ -37,7 +37,17 @@ def process_name(process: psutil.Process, serve_pid: int) -> str:
         return "clock"
     if "asnas_api.embedded_db" in command:
         return "guardian"
-    return Path(process.cmdline()[0]).name if process.cmdline() else process.name()
+    return other_name(process.cmdline()) or process.name()
+
+
+def other_name(cmdline: list[str]) -> str | None:
+    """A process that is none of the known ones: named by its management command, its
+    module, or its program."""
+    for flag in ("manage.py", "-m"):
+        for index, arg in enumerate(cmdline[:-1]):
+            if arg == flag or (flag == "manage.py" and arg.endswith("/manage.py")):
+                return cmdline[index + 1]
+    return Path(cmdline[0]).name if cmdline else None
 
 
 def named(names: list[str]) -> list[str]:
@@ -72,9 +82,9 @@ def _threads_ns(pid: int) -> int:
 
 
 class ServedSide:
-    """`with ServedSide(side, workers) as served:` serve started on a fresh data directory,
-    stopped once (so the directory exists, migrated), and started again: `startup_s` is how
-    long that second start took to answer /readyz."""
+    """`with ServedSide(side, workers) as served:` a fresh data directory made and migrated
+    by the side's own `manage.py migrate` (its embedded Postgres stops as that exits), then
+    serve started on it: `startup_s` is how long serve took to answer /readyz."""
 
     def __init__(self, side: Side, workers: int, timeout: float = 180):
         self.side = side
@@ -91,8 +101,7 @@ class ServedSide:
 
     def __enter__(self) -> "ServedSide":
         try:
-            self._start()
-            self._stop()
+            self._prepare()
             self.startup_s = self._start()
         except BaseException:
             self.__exit__()
@@ -118,6 +127,22 @@ class ServedSide:
             **{f"ASNAS_RATE_{scope}": UNLIMITED for scope in RATE_SCOPES},
         )
         return env
+
+    def _prepare(self) -> None:
+        with self.log.open("a") as log:
+            migrated = subprocess.run(
+                [str(self.side.python), "manage.py", "migrate", "--no-input"],
+                cwd=self.side.source,
+                env=self._environment(),
+                stdout=log,
+                stderr=subprocess.STDOUT,
+                timeout=self.timeout,
+            )
+        if migrated.returncode:
+            raise RuntimeError(f"{self.side.name}: migrate failed:\n{self.log.read_text()}")
+        postmaster = self._postmaster()
+        if postmaster is not None:  # it stops as its last user exits; wait until it has
+            psutil.wait_procs([postmaster], timeout=30)
 
     def _start(self) -> float:
         started = time.perf_counter()

@@ -175,9 +175,7 @@ class Command(BaseCommand):
                 working_tree(),
                 load,
                 options["rounds"],
-                on_round=lambda side, number: console.print(
-                    f"round {number}: {side.name} ({side.commit})"
-                ),
+                say=lambda text: console.print(text, highlight=False),
             )
             working_commit = working_tree().commit
         config = {
