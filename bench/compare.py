@@ -17,13 +17,19 @@ def figures(round_: dict, players: int) -> list[tuple[str, str, float | None]]:
     return [
         (
             "write_cpu_ms",
-            "server CPU per write, ms (all processes)",
+            "server CPU per write, ms (serve and Postgres)",
             writes["server_cpu_ms_per_request"],
         ),
         (
             "get_cpu_ms",
-            "server CPU per match GET, ms (all processes)",
+            "server CPU per match GET, ms (serve and Postgres)",
             gets["server_cpu_ms_per_request"],
+        ),
+        ("get_postgres_cpu_ms", "  of which Postgres, ms", gets["postgres_cpu_ms_per_request"]),
+        (
+            "write_postgres_cpu_ms",
+            "  of which Postgres, ms",
+            writes["postgres_cpu_ms_per_request"],
         ),
         ("write_p50_ms", f"write p50, ms ({players} players)", writes["p50_ms"]),
         ("write_p99_ms", f"write p99, ms ({players} players)", writes["p99_ms"]),

@@ -213,25 +213,31 @@ class ServedSide:
                 names.append("exited")
         return list(zip(named(names), processes, strict=True))
 
-    def _all_processes(self) -> list[psutil.Process]:
-        processes = [process for _, process in self.server_processes()]
+    def _postgres_processes(self) -> list[psutil.Process]:
         postmaster = self._postmaster()
-        if postmaster is not None:
-            processes += [postmaster, *postmaster.children(recursive=True)]
-        return processes
+        return [] if postmaster is None else [postmaster, *postmaster.children(recursive=True)]
 
-    def cpu_ns(self) -> dict[int, int]:
-        """CPU time so far of every server and Postgres process, by pid, and under -1 what
-        their exited children used (a Postgres backend that ended, a worker replaced)."""
-        sample = {-1: 0}
-        for process in self._all_processes():
-            try:
-                times = process.cpu_times()
-            except psutil.Error:
-                continue  # exited meanwhile: its parent's children times hold it
-            sample[process.pid] = round((times.user + times.system) * 1e9)
-            sample[-1] += round((times.children_user + times.children_system) * 1e9)
-        return sample
+    def _all_processes(self) -> list[psutil.Process]:
+        return [process for _, process in self.server_processes()] + self._postgres_processes()
+
+    def cpu_ns(self) -> dict[str, dict[int, int]]:
+        """CPU time so far of serve's processes and of Postgres's, each by pid, and under -1
+        what their exited children used (a Postgres backend that ended, a worker replaced)."""
+        groups = {
+            "serve": [process for _, process in self.server_processes()],
+            "postgres": self._postgres_processes(),
+        }
+        samples = {}
+        for group, processes in groups.items():
+            sample = samples[group] = {-1: 0}
+            for process in processes:
+                try:
+                    times = process.cpu_times()
+                except psutil.Error:
+                    continue  # exited meanwhile: its parent's children times hold it
+                sample[process.pid] = round((times.user + times.system) * 1e9)
+                sample[-1] += round((times.children_user + times.children_system) * 1e9)
+        return samples
 
     def precise_cpu_ns(self) -> int:
         """The run time of every live thread of every server and Postgres process, in ns: for
@@ -267,8 +273,12 @@ class ServedSide:
         return last
 
 
-def cpu_spent(before: dict[int, int], after: dict[int, int]) -> int:
-    """CPU ns between two `cpu_ns` samples."""
+def cpu_spent(before: dict[str, dict[int, int]], after: dict[str, dict[int, int]]) -> dict:
+    """CPU ns between two `cpu_ns` samples, of serve's processes and of Postgres's."""
+    return {group: _spent(before[group], after[group]) for group in after}
+
+
+def _spent(before: dict[int, int], after: dict[int, int]) -> int:
     live = sum(ns - before.get(pid, 0) for pid, ns in after.items() if pid != -1)
     # A process gone since `before` was reaped: all of its time is in its parent's children
     # times now, of which `before` already counted this much.

@@ -104,8 +104,18 @@ def _round(write_ms, get_ms, hint=None, startup=5.0, pss=None):
     pss = pss or {"serve": 100 * 1024, "worker 1": 200 * 1024}
     return {
         "startup_s": startup,
-        "writes": {"server_cpu_ms_per_request": write_ms, "p50_ms": 10.0, "p99_ms": 40.0},
-        "gets": {"server_cpu_ms_per_request": get_ms, "p50_ms": 3.0, "p99_ms": 9.0},
+        "writes": {
+            "server_cpu_ms_per_request": write_ms,
+            "postgres_cpu_ms_per_request": write_ms / 4,
+            "p50_ms": 10.0,
+            "p99_ms": 40.0,
+        },
+        "gets": {
+            "server_cpu_ms_per_request": get_ms,
+            "postgres_cpu_ms_per_request": get_ms / 4,
+            "p50_ms": 3.0,
+            "p99_ms": 9.0,
+        },
         "hints": hint and {"cpu_p50_ms": hint, "cpu_p99_ms": hint * 4},
         "pss_kib_after_warm_up": pss,
         "pss_kib_after_load": {name: kib + 1024 for name, kib in pss.items()},
@@ -126,6 +136,7 @@ def test_the_summary_gives_each_side_its_median_and_the_ratio():
     assert (write["baseline"], write["working tree"]) == (6.5, 3.5)
     assert write["ratio"] == 3.5 / 6.5
     assert write["baseline rounds"] == [6.0, 7.0]
+    assert figures["write_postgres_cpu_ms"]["working tree"] == 3.5 / 4
     assert figures["get_cpu_ms"]["ratio"] == 1.5 / 3.5
     assert figures["startup_s"]["baseline"] == 6.0
     assert "8 players" in figures["write_p50_ms"]["label"]
@@ -193,10 +204,10 @@ def test_a_process_of_an_unknown_kind_is_named_by_what_it_runs():
 
 
 def test_cpu_counts_a_process_that_ended_between_two_samples_once():
-    before = {-1: 1_000, 10: 5_000, 11: 2_000}
+    before = {"serve": {-1: 0, 5: 9_000}, "postgres": {-1: 1_000, 10: 5_000, 11: 2_000}}
     # 11 ended after 3,000 ns in all and was reaped: its parent's children times grew by it.
-    after = {-1: 1_000 + 3_000, 10: 6_000, 12: 500}
-    assert cpu_spent(before, after) == 1_000 + 1_000 + 500
+    after = {"serve": {-1: 0, 5: 9_500}, "postgres": {-1: 1_000 + 3_000, 10: 6_000, 12: 500}}
+    assert cpu_spent(before, after) == {"serve": 500, "postgres": 1_000 + 1_000 + 500}
 
 
 @pytest.mark.slow
