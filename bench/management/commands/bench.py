@@ -1,6 +1,7 @@
 """`manage.py bench`: the load benchmark over real HTTP and Postgres (see docs/performance.md)."""
 
 import contextlib
+import dataclasses
 import json
 import os
 import threading
@@ -169,20 +170,20 @@ class Command(BaseCommand):
             checkout = Baseline(options["baseline"])
         except ValueError as error:
             raise CommandError(str(error)) from error
+        working = working_tree()
         with checkout as side:
             results = baseline.run(
                 side,
-                working_tree(),
+                working,
                 load,
                 options["rounds"],
                 say=lambda text: console.print(text, highlight=False),
             )
-            working_commit = working_tree().commit
         config = {
             "baseline": side.commit,
-            "working_tree": working_commit,
+            "working_tree": working.commit,
             "rounds": options["rounds"],
-            **{key: getattr(load, key) for key in baseline.Load.__dataclass_fields__},
+            **dataclasses.asdict(load),
             "cpus": os.cpu_count(),
             "load_before": load_before,
             "load_after": os.getloadavg(),
