@@ -15,7 +15,7 @@ from rich.console import Console
 from bench import baseline, compare
 from bench.checkout import Baseline, Side
 from bench.management.commands.bench import Command, baseline_load
-from bench.served import cpu_spent, named, other_name
+from bench.served import cpu_spent, named, other_name, process_name
 
 BASE_DIR = Path(__file__).resolve().parent.parent.parent
 
@@ -192,6 +192,32 @@ def test_workers_are_numbered_in_order():
         "worker 2",
         "clock",
     ]
+
+
+class FakeProcess:
+    def __init__(self, pid, *cmdline, parent=None):
+        self.pid, self._cmdline, self._parent = pid, list(cmdline), parent
+
+    def cmdline(self):
+        return self._cmdline
+
+    def parent(self):
+        return self._parent
+
+
+def test_each_process_of_serve_is_named_by_what_it_is():
+    serve = FakeProcess(1, "python", "manage.py", "serve", "--port", "1")
+    granian = FakeProcess(2, "python", "-m", "granian", "--interface", "asginl", parent=serve)
+    gunicorn = FakeProcess(3, "python", "-m", "gunicorn", "asnas_api.wsgi", parent=serve)
+    assert process_name(serve, serve_pid=1) == "serve"
+    assert process_name(granian, serve_pid=1) == "granian master"
+    assert process_name(FakeProcess(4, *granian.cmdline(), parent=granian), 1) == "worker"
+    assert process_name(gunicorn, serve_pid=1) == "gunicorn master"
+    assert process_name(FakeProcess(5, *gunicorn.cmdline(), parent=gunicorn), 1) == "worker"
+    clock = FakeProcess(6, "python", "/src/manage.py", "run_clock", parent=serve)
+    assert process_name(clock, serve_pid=1) == "clock"
+    guardian = FakeProcess(7, "python", "-m", "asnas_api.embedded_db", "/d", "1", parent=serve)
+    assert process_name(guardian, serve_pid=1) == "guardian"
 
 
 def test_a_process_of_an_unknown_kind_is_named_by_what_it_runs():
