@@ -21,16 +21,16 @@ def figures(round_: dict, players: int) -> list[tuple[str, str, float | None]]:
             writes["server_cpu_ms_per_request"],
         ),
         (
+            "write_postgres_cpu_ms",
+            "  of which Postgres, ms",
+            writes["postgres_cpu_ms_per_request"],
+        ),
+        (
             "get_cpu_ms",
             "server CPU per match GET, ms (serve and Postgres)",
             gets["server_cpu_ms_per_request"],
         ),
         ("get_postgres_cpu_ms", "  of which Postgres, ms", gets["postgres_cpu_ms_per_request"]),
-        (
-            "write_postgres_cpu_ms",
-            "  of which Postgres, ms",
-            writes["postgres_cpu_ms_per_request"],
-        ),
         ("write_p50_ms", f"write p50, ms ({players} players)", writes["p50_ms"]),
         ("write_p99_ms", f"write p99, ms ({players} players)", writes["p99_ms"]),
         ("get_p50_ms", f"match GET p50, ms ({players} players)", gets["p50_ms"]),

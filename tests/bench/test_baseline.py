@@ -176,6 +176,14 @@ def test_the_table_shows_both_sides_their_ratio_and_n_a():
     compare.show(Console(file=out, width=200), report)
     text = out.getvalue()
     assert "baseline ae85099" in text and "working tree 1234567" in text
+    lines = text.splitlines()
+    labels = [line.split("│")[1].strip() for line in lines if line.count("│") > 2]
+    # Each share of Postgres follows its own total.
+    write, get = (
+        labels.index("server CPU per write, ms (serve and Postgres)"),
+        labels.index("server CPU per match GET, ms (serve and Postgres)"),
+    )
+    assert labels[write + 1] == labels[get + 1] == "of which Postgres, ms"
     write_row = next(line for line in text.splitlines() if "server CPU per write" in line)
     assert "6.00" in write_row and "3.00" in write_row and "x0.50" in write_row
     hint_row = next(line for line in text.splitlines() if "hint server CPU p50" in line)
