@@ -2,9 +2,9 @@
 alternated round by round (baseline, working tree, baseline, working tree...), each round on
 a fresh data directory (docs/performance.md).
 
-A round of one side: the side's own `manage.py migrate` makes a fresh data directory, then
-serve starts on it (how long it takes to answer /readyz is the start-up time on an existing
-data directory);
+A round of one side: serve starts on a fresh data directory, stops once its memory has
+settled, and starts again (how long that start takes to answer /readyz is the start-up time
+on an existing data directory);
 every player registers and plays one whole match (warm-up), and the PSS of each server
 process is read once it settles; then the players write for `seconds` (creates, actions,
 next-deals, no reads), and the PSS is read again; then they read their latest match for
@@ -140,8 +140,8 @@ def _hints(served: ServedSide, load: Load) -> dict:
 
 def measure(side: Side, load: Load, say: Callable[[str], None] = lambda text: None) -> dict:
     """One round of one side; `say` hears what it is doing."""
-    say("a fresh data directory, migrated; serve started on it")
-    with ServedSide(side, load.workers) as served:
+    say("serve started on a fresh data directory, stopped, started again")
+    with ServedSide(side, load.workers, load.settle_seconds) as served:
         say(f"ready in {served.startup_s:.1f} s; warm-up")
         support = supports(served.schema_paths())
         if not support["play"]:

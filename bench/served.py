@@ -82,11 +82,12 @@ def _threads_ns(pid: int) -> int:
 
 
 class ServedSide:
-    """`with ServedSide(side, workers) as served:` a fresh data directory made and migrated
-    by the side's own `manage.py migrate` (its embedded Postgres stops as that exits), then
-    serve started on it: `startup_s` is how long serve took to answer /readyz."""
+    """`with ServedSide(side, workers) as served:` serve started on a fresh data directory,
+    stopped once it settled, and started again on that directory: `startup_s` is how long
+    the second start took to answer /readyz."""
 
-    def __init__(self, side: Side, workers: int, timeout: float = 180):
+    def __init__(self, side: Side, workers: int, settle_seconds: float, timeout: float = 180):
+        self.settle_seconds = settle_seconds
         self.side = side
         self.workers = workers
         self.timeout = timeout
@@ -101,7 +102,11 @@ class ServedSide:
 
     def __enter__(self) -> "ServedSide":
         try:
-            self._prepare()
+            # The data directory as a serve before left it: its Postgres initialised and
+            # migrated, and whatever serve keeps there built once the memory has settled.
+            self._start()
+            self.settled_pss(self.settle_seconds)
+            self._stop()
             self.startup_s = self._start()
         except BaseException:
             self.__exit__()
@@ -127,22 +132,6 @@ class ServedSide:
             **{f"ASNAS_RATE_{scope}": UNLIMITED for scope in RATE_SCOPES},
         )
         return env
-
-    def _prepare(self) -> None:
-        with self.log.open("a") as log:
-            migrated = subprocess.run(
-                [str(self.side.python), "manage.py", "migrate", "--no-input"],
-                cwd=self.side.source,
-                env=self._environment(),
-                stdout=log,
-                stderr=subprocess.STDOUT,
-                timeout=self.timeout,
-            )
-        if migrated.returncode:
-            raise RuntimeError(f"{self.side.name}: migrate failed:\n{self.log.read_text()}")
-        postmaster = self._postmaster()
-        if postmaster is not None:  # it stops as its last user exits; wait until it has
-            psutil.wait_procs([postmaster], timeout=30)
 
     def _start(self) -> float:
         started = time.perf_counter()
