@@ -176,7 +176,11 @@ class ServedSide:
     def _postmaster(self) -> psutil.Process | None:
         for pidfile in (self.root / "data").rglob("postmaster.pid"):
             try:
-                return psutil.Process(int(pidfile.read_text().split()[0]))
+                process = psutil.Process(int(pidfile.read_text().split()[0]))
+                # A pid file left by a Postgres that died may name another process by now.
+                command = " ".join(process.cmdline())
+                if str(pidfile.parent.resolve()) in command or str(pidfile.parent) in command:
+                    return process
             except (OSError, ValueError, psutil.Error):
                 continue
         return None
