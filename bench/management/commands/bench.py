@@ -193,7 +193,7 @@ class Command(BaseCommand):
             "summary": compare.summarize(results, load.players),
             "rounds": results,
         }
-        compare.show(Console(file=self.stdout, width=140), result)
+        compare.show(Console(file=self.stdout, width=160), result)
         if options["json"]:
             options["json"].write_text(json.dumps(result, indent=2) + "\n")
 
