@@ -83,7 +83,7 @@ class Baseline:
         if synced.returncode:
             raise RuntimeError(f"uv sync --locked failed in {source}:\n{synced.stderr}")
         # The embedded Postgres runs as a user of its own when the bench runs as root: it
-        # must reach the data directories made under here.
+        # must reach its own binaries, in this environment.
         self.root.chmod(0o755)
         return Side("baseline", self.commit, source, source / ".venv" / "bin" / "python")
 
