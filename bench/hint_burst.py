@@ -46,12 +46,12 @@ class HintPlayer:
         )
         self.at_spot = 0
 
-    def _act(self, action: str) -> None:
+    def act(self, action: str) -> None:
         path = f"/api/v1/matches/{self.view['id']}"
         self.view, _ = self.client.call("POST", f"{path}/actions", {"action": action})
         self.at_spot = 0
 
-    def _to_a_decision(self) -> None:
+    def to_a_decision(self) -> None:
         """On to a turn of this player's where its cards are seen: the next deal, or a new
         match, and a look."""
         while True:
@@ -61,14 +61,14 @@ class HintPlayer:
             elif self.view["status"] == "deal_over":
                 self.view, _ = self.client.call("POST", f"{path}/next-deal", {})
             elif "look" in self.view["legal_actions"]:
-                self._act("look")
+                self.act("look")
             else:
                 return
 
     def run(self, stop: threading.Event) -> None:
         self.client.close()  # idle through the quiet phase, past the keep-alive: connect anew
         while not stop.is_set():
-            self._to_a_decision()
+            self.to_a_decision()
             response, raw, seconds = self.client.send(
                 "GET", f"/api/v1/matches/{self.view['id']}/hint"
             )
@@ -77,7 +77,7 @@ class HintPlayer:
                 self.hint_seconds.append(seconds)
                 self.at_spot += 1
                 if self.at_spot >= self.repeats:
-                    self._act(self.rng.choice(self.view["legal_actions"]))
+                    self.act(self.rng.choice(self.view["legal_actions"]))
             elif response.status in (429, 503):
                 self.refused[response.status] = self.refused.get(response.status, 0) + 1
                 stop.wait(int(response.getheader("Retry-After", "1")))

@@ -4,6 +4,7 @@ loop with no think time, recording every request it makes."""
 import http.client
 import json
 import random
+import threading
 import time
 from dataclasses import dataclass, field
 from ipaddress import IPv4Address
@@ -80,6 +81,7 @@ class Player:
     samples: list[Sample] = field(default_factory=list)
     deals_done: int = 0
     finished_match_ids: list[str] = field(default_factory=list)
+    current_match_id: str | None = None
 
     def __post_init__(self):
         # Each player calls from its own loopback address, as people do from their own, so the
@@ -114,6 +116,33 @@ class Player:
                 self._record("action", deal, sample)
         self.deals_done += 1
         self.finished_match_ids.append(view["id"])
+
+    def play_writes(self, stop: threading.Event) -> None:
+        """Writes only, until `stop`: create, actions and next-deals, each answer being the
+        view the next write needs, with no reload between deals; so that a phase's server CPU
+        over its requests is what a write costs (`bench --baseline`)."""
+        while not stop.is_set():
+            request = {"ai_level": self.ai_level, "seed": self.rng.getrandbits(63)}
+            view, sample = self.client.call("POST", "/api/v1/matches", request)
+            self._record("create", 1, sample)
+            self.current_match_id = view["id"]
+            path = f"/api/v1/matches/{view['id']}"
+            while view["status"] != "finished" and not stop.is_set():
+                deal = view["deal_number"]
+                if view["status"] == "deal_over":
+                    view, sample = self.client.call("POST", f"{path}/next-deal", {})
+                    self._record("next_deal", deal + 1, sample)
+                else:
+                    action = self.rng.choice(view["legal_actions"])
+                    view, sample = self.client.call("POST", f"{path}/actions", {"action": action})
+                    self._record("action", deal, sample)
+
+    def read_until(self, stop: threading.Event) -> None:
+        """GET its latest match in a closed loop until `stop`."""
+        path = f"/api/v1/matches/{self.current_match_id}"
+        while not stop.is_set():
+            _, sample = self.client.call("GET", path)
+            self._record("view", 0, sample)
 
 
 def hit(base_url: str, method: str, path: str, requests: int, samples: list[Sample]) -> None:

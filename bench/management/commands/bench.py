@@ -1,6 +1,7 @@
 """`manage.py bench`: the load benchmark over real HTTP and Postgres (see docs/performance.md)."""
 
 import contextlib
+import dataclasses
 import json
 import os
 import threading
@@ -12,7 +13,8 @@ from pathlib import Path
 from django.core.management.base import BaseCommand, CommandError
 from rich.console import Console
 
-from bench import hint_burst, report
+from bench import baseline, compare, hint_burst, report
+from bench.checkout import Baseline, working_tree
 from bench.players import Player, hit
 from bench.seed import seed_finished_matches
 from bench.server import SERVERS, Server, cpu_between
@@ -40,7 +42,11 @@ class Command(BaseCommand):
     def add_arguments(self, parser):
         parser.add_argument("--players", type=int, default=8, help="concurrent players")
         parser.add_argument("--matches-per-player", type=int, default=2)
-        parser.add_argument("--workers", type=int, default=4, help="server worker processes")
+        parser.add_argument(
+            "--workers",
+            type=int,
+            help="server worker processes (default 4; with --baseline 2, as serve's own default)",
+        )
         parser.add_argument(
             "--server", choices=SERVERS, default=SERVERS[0], help="the HTTP server to measure"
         )
@@ -85,10 +91,46 @@ class Command(BaseCommand):
         )
         parser.add_argument("--quiet-seconds", type=float, default=20)
         parser.add_argument("--burst-seconds", type=float, default=60)
+        parser.add_argument(
+            "--baseline",
+            metavar="REV",
+            help="compare with the code at REV (a commit, branch or tag), run from an export "
+            "with its own virtual environment, round by round alternated with the working tree "
+            "(bench/baseline.py)",
+        )
+        parser.add_argument(
+            "--rounds", type=int, default=2, help="with --baseline: rounds of each side"
+        )
+        parser.add_argument(
+            "--seconds", type=float, default=15, help="with --baseline: seconds of writes a round"
+        )
+        parser.add_argument(
+            "--get-seconds",
+            type=float,
+            default=5,
+            help="with --baseline: seconds of match GETs a round",
+        )
+        parser.add_argument(
+            "--hints",
+            type=int,
+            default=100,
+            help="with --baseline: hints a round, each at a new spot, where the side has hints",
+        )
+        parser.add_argument(
+            "--settle-seconds",
+            type=float,
+            default=30,
+            help="with --baseline: at most this long for memory to settle after the warm-up",
+        )
         parser.add_argument("--json", type=Path, help="also write the report to this file")
         parser.add_argument("--no-progress", action="store_true", help="hide the progress bars")
 
     def handle(self, *args, **options):
+        if options["baseline"] is not None:
+            self._baseline(options)
+            return
+        if options["workers"] is None:
+            options["workers"] = 4
         for name in ("players", "matches_per_player", "workers", "healthz_requests"):
             if options[name] < 1:
                 raise CommandError(f"--{name.replace('_', '-')} must be at least 1")
@@ -120,7 +162,44 @@ class Command(BaseCommand):
         if options["json"]:
             options["json"].write_text(json.dumps(result, indent=2) + "\n")
 
+    def _baseline(self, options: dict) -> None:
+        load = baseline_load(options)
+        console = Console(stderr=True)
+        load_before = os.getloadavg()
+        try:
+            checkout = Baseline(options["baseline"])
+        except ValueError as error:
+            raise CommandError(str(error)) from error
+        working = working_tree()
+        with checkout as side:
+            results = baseline.run(
+                side,
+                working,
+                load,
+                options["rounds"],
+                say=lambda text: console.print(text, highlight=False),
+            )
+        config = {
+            "baseline": side.commit,
+            "working_tree": working.commit,
+            "rounds": options["rounds"],
+            **dataclasses.asdict(load),
+            "cpus": os.cpu_count(),
+            "load_before": load_before,
+            "load_after": os.getloadavg(),
+        }
+        result = {
+            "config": config,
+            "summary": compare.summarize(results, load.players),
+            "rounds": results,
+        }
+        compare.show(Console(file=self.stdout, width=160), result)
+        if options["json"]:
+            options["json"].write_text(json.dumps(result, indent=2) + "\n")
+
     def _hint_burst(self, options: dict) -> None:
+        if options["workers"] is None:
+            options["workers"] = 4
         for name in ("hint_players", "hint_addresses", "hint_repeats", "workers"):
             if options[name] < 1:
                 raise CommandError(f"--{name.replace('_', '-')} must be at least 1")
@@ -269,3 +348,41 @@ def _warm_up(player: Player) -> Callable[[], None]:
 def _play(player: Player, matches: int) -> None:
     for _ in range(matches):
         player.play_match()
+
+
+# Options that only the plain bench has: --baseline runs the load both sides support.
+NOT_WITH_BASELINE = {
+    "hint_burst": False,
+    "seed_matches": 0,
+    "streams": 0,
+    "server": SERVERS[0],
+}
+
+
+def baseline_load(options: dict) -> baseline.Load:
+    """The load of `bench --baseline` from the command's options, checked."""
+    for name, default in NOT_WITH_BASELINE.items():
+        if options[name] != default:
+            raise CommandError(f"--{name.replace('_', '-')} does not go with --baseline")
+    for name in ("players", "rounds"):
+        if options[name] < 1:
+            raise CommandError(f"--{name} must be at least 1")
+    if options["workers"] is not None and options["workers"] < 1:
+        raise CommandError("--workers must be at least 1")
+    if options["hints"] < 0:
+        raise CommandError("--hints must not be negative")
+    for name in ("seconds", "get_seconds"):
+        if options[name] <= 0:
+            raise CommandError(f"--{name.replace('_', '-')} must be more than 0")
+    if options["settle_seconds"] < 0:
+        raise CommandError("--settle-seconds must not be negative")
+    return baseline.Load(
+        workers=options["workers"] or 2,
+        players=options["players"],
+        seconds=options["seconds"],
+        get_seconds=options["get_seconds"],
+        hints=options["hints"],
+        settle_seconds=options["settle_seconds"],
+        ai_level=options["ai_level"],
+        seed=options["seed"],
+    )
