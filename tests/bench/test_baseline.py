@@ -244,7 +244,7 @@ def test_cpu_counts_a_process_that_ended_between_two_samples_once():
     assert cpu_spent(before, after) == {"serve": 500, "postgres": 1_000 + 1_000 + 500}
 
 
-@pytest.mark.slow
+@pytest.mark.long  # two to four minutes: four serve start-ups
 def test_bench_baseline_compares_two_runs_end_to_end(tmp_path):
     """The working tree against its own HEAD: the same code on both sides, so both have
     every figure, hints too."""
