@@ -23,9 +23,7 @@ LADDER_SEED, TOURNAMENT_SEED = 11, 907
 
 @cache
 def truth(matches: int) -> dict[str, float]:
-    return expected_places(
-        players=DISGUISED, tables=TABLES, matches=matches, seed=TOURNAMENT_SEED
-    )
+    return expected_places(players=DISGUISED, tables=TABLES, matches=matches, seed=TOURNAMENT_SEED)
 
 
 def test_kendall_tau_counts_pairs_in_order():

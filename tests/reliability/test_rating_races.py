@@ -25,7 +25,7 @@ def test_matches_finishing_at_once_each_count_on_the_last():
         barrier = threading.Barrier(MATCHES)
         errors = []
 
-        def resign(match_id):
+        def resign(match_id, barrier=barrier, errors=errors):
             barrier.wait()
             try:
                 match_resign(match_id=match_id, player=roya)
