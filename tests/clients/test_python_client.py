@@ -42,8 +42,8 @@ def test_generated_client_plays_a_whole_match(asnas_client, server_url):
         PaginatedLeaderboardEntryList,
         PaginatedMatchSummaryList,
         PlayerCreated,
-        PlayerProfile,
         PlayerCreateRequest,
+        PlayerProfile,
         Problem,
     )
 
