@@ -1,13 +1,16 @@
 """Ratings written as matches finish (docs/ratings.md), through the match services on real
 Postgres: who is rated, in what place, once."""
 
+from datetime import timedelta
 from fractions import Fraction
 
 import pytest
+from django.utils import timezone
 
 from games.engine import Status, legal_actions
 from games.services import (
     match_act,
+    match_clock_tick,
     match_create,
     match_leave,
     match_next_deal,
@@ -120,3 +123,14 @@ def test_the_anchors_stay_whoever_wins(people):
     fold_to_the_end(match_create(owner=roya, ai_level="expert"), roya)
     assert ANCHORS == before
     assert not Rating.objects.exclude(player=roya).exists()  # the AI personas have no row
+
+
+def test_a_match_the_clock_finishes_is_rated_too(people):
+    roya, babak = people[:2]
+    table = seated(people, humans=2, seed=None, turn_seconds=60)
+    far_future = timezone.now() + timedelta(days=365)
+    while match_clock_tick(now=far_future) is not None:
+        pass
+    (change,) = changes(roya)
+    assert change.match_id == table.row.id and len(changes(babak)) == 1
+    assert Rating.objects.filter(player__in=[roya, babak], matches=1).count() == 2
