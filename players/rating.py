@@ -23,8 +23,10 @@ class Rating:
     @property
     def displayed(self) -> float:
         """The figure shown and ranked by: mu - 3 sigma, a skill the player has with about
-        99.9 % confidence. It starts at 0 and rises as the rating grows surer."""
-        return self.mu - 3 * self.sigma
+        99.9 % confidence. It starts at 0 and rises as the rating grows surer. Rounded to
+        1e-9 (and -0.0 made 0.0): the start's 25 - 3 * 25/3 is -3.6e-15 in floats, which
+        would show as "-0.0"."""
+        return round(self.mu - 3 * self.sigma, 9) + 0.0
 
 
 START = Rating(MODEL.mu, MODEL.sigma)

@@ -33,3 +33,7 @@ def test_a_tie_moves_less_than_a_win():
     won = rate([Entrant(START, 1)] + [Entrant(anchor, 2, anchored=True)] * 3)[0]
     tied = rate([Entrant(START, 1)] + [Entrant(anchor, 1, anchored=True)] * 3)[0]
     assert won.mu > tied.mu
+
+
+def test_a_new_player_is_shown_0_not_minus_0():
+    assert str(START.displayed) == "0.0"
