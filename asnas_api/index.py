@@ -12,6 +12,9 @@ class ApiIndexSerializer(serializers.Serializer):
     players = serializers.CharField(help_text="POST here to register and get a token.")
     me = serializers.CharField(help_text="Your profile and stats, and your tokens under it.")
     matches = serializers.CharField(help_text="Your matches: list them, or POST to create one.")
+    leaderboard = serializers.CharField(
+        help_text="The players with 5 rated matches or more, by displayed rating."
+    )
     docs = serializers.CharField(help_text="This API's reference, Swagger UI.")
     redoc = serializers.CharField(help_text="The same reference in Redoc.")
     schema = serializers.CharField(help_text="The OpenAPI 3 schema.")
@@ -33,6 +36,7 @@ class ApiIndex(APIView):
             "players": reverse("player-list"),
             "me": reverse("player-me"),
             "matches": reverse("match-list"),
+            "leaderboard": reverse("leaderboard-list"),
             "docs": reverse("swagger-ui"),
             "redoc": reverse("redoc"),
             "schema": reverse("schema"),

@@ -26,10 +26,12 @@ from games.engine import (
     Event,
     Join,
     Leave,
+    MatchFinished,
     MatchRestarted,
     MatchState,
     NextDeal,
     Resign,
+    Resigned,
     Restart,
     SeatFreed,
     Seeds,
@@ -45,7 +47,7 @@ from games.engine import (
 from games.repository import LoadedMatch
 from players import selectors as player_selectors
 from players.models import Player
-from players.services import player_ai_personas, stream_ticket_issue
+from players.services import match_rate, player_ai_personas, stream_ticket_issue
 from players.tokens import hash_token
 
 AI_PERSONAS = ("Darius", "Shirin", "Kaveh")
@@ -262,6 +264,7 @@ def _match_step(
         repository.match_set_ai_level(match=match, ai_level=new_level)
     run_ai_seats(step, ai_level=match.row.ai_level)
     repository.match_append(match=match, events=step.events, state=step.state)
+    _rate_finished(match, step)
     for event in step.events:
         if isinstance(event, SeatFreed):  # a guest left before deal 1: anyone may sit there
             repository.match_free_seat(match=match, seat=event.seat)
@@ -438,6 +441,32 @@ def _clock_move(match: LoadedMatch) -> None:
         step.apply(NextDeal())
     run_ai_seats(step, ai_level=level)
     repository.match_append(match=match, events=step.events, state=step.state)
+    _rate_finished(match, step)
+
+
+def _rate_finished(match: LoadedMatch, step: Step) -> None:
+    """Rate the series this step finished, in the step's transaction (docs/ratings.md): the
+    rating commits exactly when the match's end does. Matches dealt from the test-only
+    `seed` are not rated, nor abandoned ones (they never finish)."""
+    finished = next((e for e in step.events if isinstance(e, MatchFinished)), None)
+    if finished is None or match.row.seeded:
+        return
+    state = step.state
+    resigned = {e.seat for e in step.events if isinstance(e, Resigned)}
+    humans = {
+        number: uuid.UUID(seat.player)
+        for number, seat in enumerate(match.seats)
+        if seat.kind == Player.Kind.HUMAN and seat.player is not None
+    }
+    match_rate(
+        match_id=match.row.id,
+        series=finished.series,
+        ai_level=match.row.ai_level,
+        humans=humans,
+        totals=finished.totals,
+        quit=[seat in resigned or state.left[seat] for seat in range(len(finished.totals))],
+        finished_at=timezone.now(),
+    )
 
 
 def _next_deal(match: LoadedMatch) -> NextDeal:

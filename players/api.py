@@ -4,13 +4,15 @@ other one needs a token."""
 from drf_spectacular.utils import OpenApiExample, extend_schema
 from rest_framework import exceptions, status
 from rest_framework.decorators import action
+from rest_framework.pagination import PageNumberPagination
 from rest_framework.permissions import AllowAny
 from rest_framework.response import Response
 
 from edge.api import RateScopedViewSet, valid
-from edge.schema import UNAUTHORIZED, VALIDATION_ERROR
+from edge.schema import UNAUTHORIZED, VALIDATION_ERROR, problem_response
 from players import selectors, services
 from players.serializers import (
+    LeaderboardEntrySerializer,
     PlayerCreatedSerializer,
     PlayerCreateSerializer,
     PlayerProfileSerializer,
@@ -55,7 +57,9 @@ class PlayerViewSet(RateScopedViewSet):
     @extend_schema(
         operation_id="players_me",
         summary="Your profile and stats",
-        description="Stats leave out seeded matches, whose deals were known in advance.",
+        description="Stats leave out seeded matches, whose deals were known in advance. The "
+        "rating is OpenSkill's, anchored to the AI levels (docs/ratings.md): every finished "
+        "unseeded match you played is rated when it finishes.",
         responses={200: PlayerProfileSerializer, 401: UNAUTHORIZED},
     )
     @action(detail=False, methods=["get"])
@@ -66,6 +70,7 @@ class PlayerViewSet(RateScopedViewSet):
             "name": player.name,
             "created_at": player.created_at,
             "stats": selectors.player_stats(player=player),
+            "rating": selectors.player_rating(player=player),
         }
         return Response(PlayerProfileSerializer(profile).data)
 
@@ -117,3 +122,55 @@ class PlayerViewSet(RateScopedViewSet):
         if not services.token_revoke(player=request.user, token=request.auth):
             raise exceptions.AuthenticationFailed(NOT_VALID)
         return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+class LeaderboardPagination(PageNumberPagination):
+    page_size = 20
+    page_size_query_param = "page_size"
+    max_page_size = 100
+
+    def get_paginated_response_schema(self, schema):
+        described = super().get_paginated_response_schema(schema)
+        for name, text in {
+            "count": "How many players are on the board.",
+            "next": "The URL of the next page, or null on the last.",
+            "previous": "The URL of the previous page, or null on the first.",
+            "results": "This page's players, best displayed rating first.",
+        }.items():
+            described["properties"][name]["description"] = text
+        return described
+
+
+class LeaderboardViewSet(RateScopedViewSet):
+    pagination_class = LeaderboardPagination
+
+    @extend_schema(
+        operation_id="leaderboard_list",
+        summary="The leaderboard: players by displayed rating",
+        description=f"The players with {selectors.LEADERBOARD_MATCHES} rated matches or more, "
+        "by displayed rating (mu - 3 sigma), best first; pages of 20 (`page_size` up to 100). "
+        "The AI levels are not on it: their ratings are fixed anchors (docs/ratings.md).",
+        responses={
+            200: LeaderboardEntrySerializer(many=True),
+            401: UNAUTHORIZED,
+            404: problem_response(
+                "The page number is not a page of the list.", ("not_found", "Invalid page.")
+            ),
+        },
+    )
+    def list(self, request):
+        page = self.paginate_queryset(selectors.leaderboard())
+        first = self.paginator.page.start_index()
+        entries = [
+            {
+                "rank": first + offset,
+                "name": row.player.name,
+                "you": row.player_id == request.user.pk,
+                "mu": row.mu,
+                "sigma": row.sigma,
+                "displayed": row.displayed,
+                "matches": row.matches,
+            }
+            for offset, row in enumerate(page)
+        ]
+        return self.get_paginated_response(LeaderboardEntrySerializer(entries, many=True).data)

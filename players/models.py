@@ -60,3 +60,61 @@ class StreamTicket(models.Model):
 
     def __str__(self) -> str:
         return f"stream ticket of player {self.player_id}, until {self.expires_at:%H:%M:%S}"
+
+
+class Rating(models.Model):
+    """A human's OpenSkill rating (docs/ratings.md); none until their first rated match. The
+    AI levels' ratings are constants (players/rating_anchors.py), never rows: they never
+    move. mu and sigma are floats by OpenSkill's nature: a rating, not points."""
+
+    player = models.OneToOneField(
+        Player, on_delete=models.CASCADE, primary_key=True, related_name="rating"
+    )
+    mu = models.FloatField()
+    sigma = models.FloatField()
+    displayed = models.FloatField(help_text="mu - 3 sigma: what is shown and ranked by.")
+    matches = models.PositiveIntegerField(default=0, help_text="How many rated matches.")
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        indexes = [
+            # The leaderboard: its players only (5 rated matches or more), in its order.
+            models.Index(
+                models.F("displayed").desc(),
+                "player",
+                name="rating_leaderboard",
+                condition=models.Q(matches__gte=5),
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"rating of player {self.player_id}: {self.displayed:.2f}"
+
+
+class RatingChange(models.Model):
+    """One rated match of one human: their place and their rating before and after. A match
+    is rated once per series (a restart plays a new series), which the unique key makes sure
+    of. `match_id` is a plain UUID: players knows nothing of games."""
+
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="rating_changes")
+    match_id = models.UUIDField()
+    series = models.PositiveIntegerField()
+    finished_at = models.DateTimeField()
+    place = models.PositiveSmallIntegerField(help_text="1 to 4, 1 best; tied seats share one.")
+    mu_before = models.FloatField()
+    sigma_before = models.FloatField()
+    mu_after = models.FloatField()
+    sigma_after = models.FloatField()
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["match_id", "series", "player"], name="rating_change_unique_match"
+            ),
+        ]
+        indexes = [
+            models.Index(fields=["player", "-finished_at"], name="rating_change_player"),
+        ]
+
+    def __str__(self) -> str:
+        return f"match {self.match_id} series {self.series}: place {self.place}"

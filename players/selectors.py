@@ -2,6 +2,8 @@ import uuid
 from fractions import Fraction
 
 from players.models import Player
+from players.models import Rating as RatingRow
+from players.rating import START, Rating
 
 
 def player_stats(*, player: Player) -> dict:
@@ -26,3 +28,46 @@ def player_stats(*, player: Player) -> dict:
 def player_seated(*, player: Player, match_id: uuid.UUID) -> bool:
     # Through the reverse relation, as above: players imports nothing of games.
     return player.seats.filter(match_id=match_id).exists()
+
+
+RATING_HISTORY = 50
+"""How many rated matches /players/me lists, newest first; `matches` counts them all."""
+LEADERBOARD_MATCHES = 5
+"""A player is on the leaderboard from this many rated matches on."""
+
+
+def _figures(mu: float, sigma: float) -> dict:
+    return {"mu": mu, "sigma": sigma, "displayed": Rating(mu, sigma).displayed}
+
+
+def player_rating(*, player: Player) -> dict:
+    """The player's rating (the starting one before any rated match) and their latest rated
+    matches, newest first."""
+    row = RatingRow.objects.filter(player=player).first()
+    mu, sigma = (row.mu, row.sigma) if row else (START.mu, START.sigma)
+    history = player.rating_changes.order_by("-finished_at", "-id")[:RATING_HISTORY]
+    return {
+        **_figures(mu, sigma),
+        "matches": row.matches if row else 0,
+        "history": [
+            {
+                "match_id": change.match_id,
+                "series": change.series,
+                "finished_at": change.finished_at,
+                "place": change.place,
+                "before": _figures(change.mu_before, change.sigma_before),
+                "after": _figures(change.mu_after, change.sigma_after),
+            }
+            for change in history
+        ],
+    }
+
+
+def leaderboard():
+    """The players with LEADERBOARD_MATCHES rated matches or more, best displayed rating
+    first (ties by id, so that pages never overlap): one query a page, on its partial index."""
+    return (
+        RatingRow.objects.filter(matches__gte=LEADERBOARD_MATCHES)
+        .select_related("player")
+        .order_by("-displayed", "player_id")
+    )

@@ -36,8 +36,51 @@ class PlayerStatsSerializer(serializers.Serializer):
     points_total = PointsField(help_text="Your totals summed over your matches, exactly.")
 
 
+class RatingFiguresSerializer(serializers.Serializer):
+    mu = serializers.FloatField(help_text="OpenSkill's mean skill estimate; a new player's is 25.")
+    sigma = serializers.FloatField(
+        help_text="The uncertainty of mu; a new player's is 25/3, and it shrinks as they play."
+    )
+    displayed = serializers.FloatField(
+        help_text="mu - 3 sigma, the figure shown and ranked by: 0 for a new player."
+    )
+
+
+class RatingChangeSerializer(serializers.Serializer):
+    match_id = serializers.UUIDField(help_text="The rated match.")
+    series = serializers.IntegerField(help_text="Its series: each finished series is rated.")
+    finished_at = UtcDateTimeField(help_text="When it finished (UTC, ISO 8601).")
+    place = serializers.IntegerField(
+        help_text="1 to 4 by the exact final totals, 1 best; tied seats share a place, and a "
+        "seat that resigned or left before the end comes last."
+    )
+    before = RatingFiguresSerializer(help_text="Your rating before the match.")
+    after = RatingFiguresSerializer(help_text="Your rating after it.")
+
+
+class PlayerRatingSerializer(RatingFiguresSerializer):
+    matches = serializers.IntegerField(help_text="How many of your matches were rated.")
+    history = RatingChangeSerializer(
+        many=True, help_text="Your latest 50 rated matches, newest first."
+    )
+
+
+class LeaderboardEntrySerializer(serializers.Serializer):
+    rank = serializers.IntegerField(help_text="1 for the best displayed rating.")
+    name = serializers.CharField(help_text="The player's name, as shown at the table.")
+    you = serializers.BooleanField(help_text="Whether this is you.")
+    mu = serializers.FloatField(help_text="OpenSkill's mean skill estimate.")
+    sigma = serializers.FloatField(help_text="The uncertainty of mu.")
+    displayed = serializers.FloatField(help_text="mu - 3 sigma: the order of the board.")
+    matches = serializers.IntegerField(help_text="How many of their matches were rated.")
+
+
 class PlayerProfileSerializer(serializers.Serializer):
     id = serializers.UUIDField(help_text="A UUID.")
     name = serializers.CharField(help_text="The player's name, as shown at the table.")
     created_at = UtcDateTimeField(help_text="When it was created (UTC, ISO 8601).")
     stats = PlayerStatsSerializer(help_text="Your results over your unseeded matches.")
+    rating = PlayerRatingSerializer(
+        help_text="Your OpenSkill rating (docs/ratings.md), anchored to the AI levels: the "
+        "starting one until your first rated match."
+    )

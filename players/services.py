@@ -1,10 +1,14 @@
 import uuid
+from collections.abc import Mapping, Sequence
 from datetime import datetime, timedelta
+from fractions import Fraction
 
 from django.db import connection, transaction
 from django.utils import timezone
 
-from players.models import Player, StreamTicket, Token
+from players import rating
+from players.models import Player, Rating, RatingChange, StreamTicket, Token
+from players.rating_anchors import ANCHORS
 from players.tokens import hash_token, new_token
 
 
@@ -96,3 +100,74 @@ def stream_ticket_issue(
         ticket_hash=hash_token(ticket), player=player, match_id=match_id, expires_at=expires_at
     )
     return ticket, expires_at
+
+
+@transaction.atomic
+def match_rate(
+    *,
+    match_id: uuid.UUID,
+    series: int,
+    ai_level: str,
+    humans: Mapping[int, uuid.UUID],
+    totals: Sequence[Fraction],
+    quit: Sequence[bool],
+    finished_at: datetime,
+) -> bool:
+    """Rate a finished match (one series of it) with OpenSkill (docs/ratings.md): the seats
+    placed by their exact totals, a seat that `quit` last; each human seat of `humans`
+    (seat -> player id) rated, each other seat the anchor of `ai_level`, which does not move.
+    False, and nothing changed, if it was rated already.
+
+    Locks the humans' rating rows in the order of their ids, so that two matches of one
+    player finishing at once both count: the second waits, then reads the first's result."""
+    ids = sorted(set(humans.values()))
+    # The rows must exist to be locked; a newcomer's is made at the starting rating. A
+    # concurrent insert of the same row waits for the other, then does nothing.
+    Rating.objects.bulk_create(
+        [
+            Rating(player_id=pid, mu=rating.START.mu, sigma=rating.START.sigma, displayed=0.0)
+            for pid in ids
+        ],
+        ignore_conflicts=True,
+    )
+    rows = {
+        row.player_id: row
+        for row in Rating.objects.select_for_update()
+        .filter(player_id__in=ids)
+        .order_by("player_id")
+    }
+    if RatingChange.objects.filter(match_id=match_id, series=series).exists():
+        return False
+    anchor = ANCHORS[ai_level]
+    places = rating.places(totals, quit)
+    before = [
+        rating.Rating(rows[humans[seat]].mu, rows[humans[seat]].sigma) if seat in humans else anchor
+        for seat in range(len(totals))
+    ]
+    after = rating.rate(
+        [
+            rating.Entrant(before[seat], places[seat], anchored=seat not in humans)
+            for seat in range(len(totals))
+        ]
+    )
+    for seat, pid in sorted(humans.items()):
+        row = rows[pid]
+        row.mu, row.sigma = after[seat].mu, after[seat].sigma
+        row.displayed = after[seat].displayed
+        row.matches += 1
+        row.save(update_fields=["mu", "sigma", "displayed", "matches", "updated_at"])
+    RatingChange.objects.bulk_create(
+        RatingChange(
+            player_id=pid,
+            match_id=match_id,
+            series=series,
+            finished_at=finished_at,
+            place=places[seat],
+            mu_before=before[seat].mu,
+            sigma_before=before[seat].sigma,
+            mu_after=after[seat].mu,
+            sigma_after=after[seat].sigma,
+        )
+        for seat, pid in humans.items()
+    )
+    return True

@@ -11,6 +11,8 @@ import { spectatorsPanel } from "./spectators.js";
 /** @typedef {import('./api.js').MatchSummary} MatchSummary */
 /** @typedef {import('./api.js').WriteAnswer} WriteAnswer */
 /** @typedef {import('./schema').components['schemas']['DealResult']} DealResult */
+/** @typedef {import('./schema').components['schemas']['PlayerProfile']} PlayerProfile */
+/** @typedef {import('./schema').components['schemas']['PaginatedLeaderboardEntryList']} LeaderboardPage */
 /** @typedef {import('./schema').components['schemas']['Hint']} Hint */
 /** @typedef {typeof import('./i18n/en.js').default} Catalogue */
 
@@ -486,17 +488,47 @@ function renderLobby(focus = true) {
   const forget = h("button", { type: "button", class: "quiet", text: tr("forget") });
   forget.addEventListener("click", forgetMe);
   const list = h("ul", { id: "matches" });
+  const rating = h("p", { id: "rating" });
+  const board = h("ol", { id: "leaderboard" });
   $("main").replaceChildren(
     h("h2", { text: tr("hello", { name: store.get("name") || "" }) }),
+    rating,
     form,
     h("h2", { text: tr("your_matches") }),
     list,
+    h("h2", { text: tr("leaderboard") }),
+    board,
     forget,
     tradition(),
   );
   if (focus) start.focus();
-  // The list arrives while the form is already usable.
+  // The lists arrive while the form is already usable.
   listMatches(list).catch(explain);
+  showRating(rating, board).catch(explain);
+}
+
+/** One decimal, in the page's digits: a rating is a float, never points. @param {number} x */
+const decimal = (x) => new Intl.NumberFormat(locale(), { minimumFractionDigits: 1, maximumFractionDigits: 1 }).format(x);
+
+/** Your rating line, and the leaderboard's first page (docs/ratings.md).
+ * @param {HTMLElement} line @param {HTMLElement} board */
+async function showRating(line, board) {
+  const [/** @type {PlayerProfile} */ me, /** @type {LeaderboardPage} */ page] = await Promise.all([
+    api.get("/players/me"),
+    api.get("/leaderboard?page_size=10"),
+  ]);
+  const { displayed, mu, sigma, matches } = me.rating;
+  fill(
+    line,
+    `${tr("rating_line", { value: decimal(displayed), mu: decimal(mu), sigma: decimal(sigma) })} · ${tr("rated_matches", { n: matches })}`,
+  );
+  if (!page.results.length) board.append(h("li", { class: "empty", text: tr("leaderboard_empty") }));
+  for (const entry of page.results) {
+    const row = tr("leaderboard_row", { name: entry.name, value: decimal(entry.displayed) });
+    const item = h("li", { "data-rank": entry.rank, class: entry.you ? "you" : "" });
+    fill(item, `${row}${entry.you ? ` ${tr("you_mark")}` : ""} · ${tr("rated_matches", { n: entry.matches })}`);
+    board.append(item);
+  }
 }
 
 /** @param {string} level */

@@ -4,11 +4,12 @@ into moves until you quit."""
 from dataclasses import dataclass, replace
 from typing import Protocol
 
-from rich.console import Console, RenderableType
+from rich.console import Console, Group, RenderableType
 from rich.text import Text
 
 from terminal.api import Api, ApiProblem, Sessions
 from terminal.follow import Follower
+from terminal.ratings import rating_line
 from terminal.table import TableState, is_over, next_tick, waiting_room
 
 ACTION_KEYS = {"look": "l", "call": "c", "hold": "h", "raise": "r", "fold": "f"}
@@ -79,6 +80,19 @@ class Invite:
         return cls(match_id, code)
 
 
+def sign_in(api: Api, sessions: Sessions, screen: Screen, *, name: str | None) -> dict:
+    """Take the saved token, or register (asking the name unless given); the session."""
+    session = sessions.load()
+    api.token = session.get("token")
+    if api.token and not _answers(api, "/players/me"):
+        api.token = None  # a token from a server whose database was reset
+    if not api.token:
+        player = api("POST", "/players", {"name": name or screen.ask("Your name")})
+        api.token = session["token"] = player["token"]
+        sessions.save(session)
+    return session
+
+
 def play(
     api: Api,
     sessions: Sessions,
@@ -92,14 +106,7 @@ def play(
     """Sign in, then join the table `join`, make the table `new` asks for, or resume the
     unfinished match or start one; play until you quit, leave or decline another match.
     `server` is the base URL a friend reaches the API at, for the join command."""
-    session = sessions.load()
-    api.token = session.get("token")
-    if api.token and not _answers(api, "/players/me"):
-        api.token = None  # a token from a server whose database was reset
-    if not api.token:
-        player = api("POST", "/players", {"name": name or screen.ask("Your name")})
-        api.token = session["token"] = player["token"]
-        sessions.save(session)
+    session = sign_in(api, sessions, screen, name=name)
 
     view, notice = None, ""
     if join:
@@ -129,9 +136,11 @@ def play(
             del session["match_id"]
             sessions.save(session)
             keys = {"n": "leave"} if _shared(view) else {"y": "play another match", "n": "leave"}
-            screen.show(table.render(view, keys, notice, fit_to=screen.fit_to))
+            # Rated as it finished (docs/ratings.md): the rating it left you with.
+            rated = rating_line(api("GET", "/players/me")["rating"])
+            screen.show(table.render(view, keys, notice or rated, fit_to=screen.fit_to))
             if screen.key(keys) != "y":
-                screen.leave(table.standings(view))
+                screen.leave(Group(table.standings(view), Text(rated)))
                 return
             view, table, follower, notice = None, TableState(), None, ""
             continue

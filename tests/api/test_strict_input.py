@@ -83,5 +83,6 @@ def test_the_api_root_is_an_index_with_the_docs():
     assert index["docs"] == "/api/docs/"
     assert index["matches"] == "/api/v1/matches"
     assert index["players"] == "/api/v1/players"
+    assert index["leaderboard"] == "/api/v1/leaderboard"
     for path in index.values():
         assert APIClient().get(path).status_code in {200, 401}, path

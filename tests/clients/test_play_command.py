@@ -141,3 +141,22 @@ def test_play_redraws_one_table_in_place_at_a_terminal(
     terminal.keys("q")
     pane = terminal.pane("Saved: run play again")
     assert "Keys:" not in pane, "the table went with the alternate screen"
+
+
+@pytest.mark.slow
+def test_play_shows_the_rating_a_match_left_and_the_leaderboard(server_env, server_url, tmp_path):
+    state = tmp_path / "play.json"
+    args = ("--url", server_url, "--state", str(state), "--name", "Rater", "--ai-level", "hard")
+    resigned = play(server_env, *args, keys="g\ny\nn\n")
+    # Rated as it ended, last: the farewell gives the rating it left.
+    assert "Your rating " in resigned and "· 1 rated match\n" in resigned
+    token = json.loads(state.read_text())[server_url]["token"]
+    for _ in range(4):
+        match = call(server_url, "POST", "/matches", token, {"ai_level": "easy"})
+        call(server_url, "POST", f"/matches/{match['id']}/resign", token, {})
+    board = play(server_env, "--url", server_url, "--state", str(state), "--leaderboard", keys="")
+    assert "· 5 rated matches" in board and "Leaderboard (" in board
+    me = call(server_url, "GET", "/players/me", token)["rating"]
+    cells = ["Rater \\(you\\)", *(f"{me[k]:.1f}" for k in ("displayed", "mu", "sigma")), "5"]
+    row = r"[\s│]+".join(cells) + r"[\s│]"
+    assert re.search(row, board), board

@@ -16,6 +16,7 @@ pytestmark = pytest.mark.slow
 def test_generated_client_plays_a_whole_match(asnas_client, server_url):
     from asnas_client import AuthenticatedClient, Client
     from asnas_client.api.v1 import (
+        leaderboard_list,
         matches_act,
         matches_create,
         matches_events,
@@ -24,6 +25,7 @@ def test_generated_client_plays_a_whole_match(asnas_client, server_url):
         matches_next_deal,
         matches_resign,
         players_create,
+        players_me,
         players_tokens_issue,
         players_tokens_revoke_current,
     )
@@ -37,9 +39,11 @@ def test_generated_client_plays_a_whole_match(asnas_client, server_url):
         MatchFinishedEvent,
         MatchStatus,
         MatchWriteView,
+        PaginatedLeaderboardEntryList,
         PaginatedMatchSummaryList,
         PlayerCreated,
         PlayerCreateRequest,
+        PlayerProfile,
         Problem,
     )
 
@@ -109,6 +113,16 @@ def test_generated_client_plays_a_whole_match(asnas_client, server_url):
     )
     assert given_up.status is MatchStatus.FINISHED and 0 not in given_up.winners
     assert [event.type_.value for event in given_up.events] == ["resigned", "match_finished"]
+
+    # The unseeded one is rated (the seeded one is not): the resignation ranks last.
+    profile = players_me.sync(client=client)
+    assert isinstance(profile, PlayerProfile), profile
+    assert profile.rating.matches == 1
+    (change,) = profile.rating.history
+    assert (change.match_id, change.place) == (given_up.id, 4)
+    assert change.after.mu == profile.rating.mu < change.before.mu
+    board = leaderboard_list.sync(client=client)
+    assert isinstance(board, PaginatedLeaderboardEntryList) and board.count == 0
 
     # A second token works on its own; revoking the first leaves it working.
     second = players_tokens_issue.sync(client=client)

@@ -43,6 +43,10 @@ def test_typescript_client_compiles_strict_and_plays_a_whole_match(build, server
         assert re.fullmatch(r"\w+ (\d+/\d+|0|1) (-?\d+/\d+|-?\d+)", advice), advice
     assert summary["resigned"][0] == "seat 0 resigned"
     assert summary["resigned"][1].startswith("finished, totals 0 0 0 0")
+    # Only the resigned match was unseeded: it alone is rated, its resignation last.
+    rating = summary["rating"]
+    assert (rating["matches"], rating["fell"], rating["board"]) == (1, True, 0)
+    assert [entry.split()[1] for entry in rating["rated"]] == ["4"]
 
 
 def test_two_typescript_clients_play_a_table_each_following_its_own_streams(build, server_url):

@@ -134,6 +134,7 @@ HAPPY = {
     "POST /api/v1/players": lambda w: {"body": {"name": "Happy"}},
     "GET /api/v1/players/me": lambda w: {},
     "GET /api/v1/matches": lambda w: {"query": {"page": 1, "page_size": 2}},
+    "GET /api/v1/leaderboard": lambda w: {"query": {"page": 1, "page_size": 2}},
     "POST /api/v1/matches": lambda w: {
         "body": {"seed": 9, "ai_level": "normal"},
         "headers": {"Idempotency-Key": "happy-create"},

@@ -277,7 +277,7 @@ def test_problems_read_from_the_catalogue_by_code_and_a_switch_redraws_all(
 # Words that are rightly the same as the English ones, per language, and what is the same
 # everywhere: the names of the cards and of the AI seats, the brand, format-only strings.
 SAME_EVERYWHERE = {"dir", "acted", "brand", "As", "Shah", "Bibi", "Sarbaz", "Couli"}
-SAME_EVERYWHERE |= {"ai_Darius", "ai_Shirin", "ai_Kaveh"}
+SAME_EVERYWHERE |= {"ai_Darius", "ai_Shirin", "ai_Kaveh", "leaderboard_row"}
 SAME = {
     "es": {"normal_level", "total", "key_next"},
     "fr": {"normal_level", "expert", "pot", "total", "hint_action", "grain", "points"},

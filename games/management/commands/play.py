@@ -14,7 +14,8 @@ from django.core.management.base import BaseCommand, CommandError
 from rich.console import Console
 
 from terminal.api import Api, ApiProblem, Sessions
-from terminal.game import Invite, NewMatch, play
+from terminal.game import Invite, NewMatch, play, sign_in
+from terminal.ratings import ratings_screen
 from terminal.screens import screen_for
 from terminal.watch import watch as watch_match
 from terminal.watch import watch_code
@@ -75,9 +76,26 @@ class Command(BaseCommand):
             help="watch a match as a spectator, without an account: the watch code its owner "
             "shared, or the whole watch link (needs --url)",
         )
+        parser.add_argument(
+            "--leaderboard",
+            action="store_true",
+            help="show your rating and the leaderboard, then stop",
+        )
 
     def handle(
-        self, *args, url, state, name, ai_level, seed, humans, turn_seconds, join, watch, **_
+        self,
+        *args,
+        url,
+        state,
+        name,
+        ai_level,
+        seed,
+        humans,
+        turn_seconds,
+        join,
+        watch,
+        leaderboard,
+        **_,
     ):
         if watch and not url:
             raise CommandError("--watch needs --url: the server of the match.")
@@ -100,6 +118,10 @@ class Command(BaseCommand):
             ):
                 if watch:
                     watch_match(Api(base_url), screen, watch)
+                elif leaderboard:
+                    api = Api(base_url)
+                    sign_in(api, sessions, screen, name=name)
+                    screen.leave(ratings_screen(api))
                 else:
                     play(
                         Api(base_url),

@@ -76,6 +76,9 @@ async function main(): Promise<void> {
   }
   const resigned = await call("matches_create", "POST", "/matches", { ai_level: "normal" });
   const gaveUp = await call("matches_resign", "POST", `/matches/${resigned.id}/resign`, {});
+  // The unseeded match is rated as it finishes (a seeded one is not): typed as the schema's.
+  const rating: Schemas["PlayerRating"] = (await call("players_me", "GET", "/players/me")).rating;
+  const board = await call("leaderboard_list", "GET", "/leaderboard");
 
   const events: MatchEvent[] = [];
   for (let more = true; more; ) {
@@ -95,6 +98,12 @@ async function main(): Promise<void> {
       events: events.map(describe),
       replies_are_the_events: JSON.stringify(replies) === JSON.stringify(events),
       resigned: gaveUp.events.map(describe),
+      rating: {
+        matches: rating.matches,
+        rated: rating.history.map((change) => `${change.match_id} ${change.place}`),
+        fell: rating.mu < rating.history[0].before.mu,
+        board: board.count,
+      },
       winners: view.winners,
       totals: view.seats.map((seat) => seat.total),
       hint: hint && {

@@ -1,0 +1,136 @@
+"""Ratings written as matches finish (docs/ratings.md), through the match services on real
+Postgres: who is rated, in what place, once."""
+
+from datetime import timedelta
+from fractions import Fraction
+
+import pytest
+from django.utils import timezone
+
+from games.engine import Status, legal_actions
+from games.services import (
+    match_act,
+    match_clock_tick,
+    match_create,
+    match_leave,
+    match_next_deal,
+    match_resign,
+    match_restart,
+)
+from players.models import Rating, RatingChange
+from players.rating import START, places
+from players.rating_anchors import ANCHORS
+from players.services import match_rate, player_create
+from tests.matches import play_until, seated
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def people():
+    return [player_create(name=name)[0] for name in ("Roya", "Babak", "Nima")]
+
+
+def fold_to_the_end(match, player):
+    """The owner folds (or holds, when folding is not theirs to do) through every deal."""
+    while match.state.status is not Status.FINISHED:
+        if match.state.status is Status.DEAL_OVER:
+            match = match_next_deal(match_id=match.row.id, player=player)
+        else:
+            legal = legal_actions(match.state, 0)
+            action = "fold" if "fold" in legal else legal[0]
+            match = match_act(match_id=match.row.id, player=player, action=action)
+    return match
+
+
+def changes(player) -> list[RatingChange]:
+    return list(RatingChange.objects.filter(player=player).order_by("finished_at", "id"))
+
+
+def test_a_finished_match_rates_its_human_once_by_the_exact_totals(people):
+    roya = people[0]
+    match = fold_to_the_end(match_create(owner=roya, ai_level="normal"), roya)
+    totals = [Fraction(total) for total in match.row.totals]
+    (change,) = changes(roya)
+    assert (change.match_id, change.series) == (match.row.id, 1)
+    assert change.place == places(totals, [False] * 4)[0]
+    assert (change.mu_before, change.sigma_before) == (START.mu, START.sigma)
+    rating = Rating.objects.get(player=roya)
+    assert (rating.mu, rating.sigma, rating.matches) == (change.mu_after, change.sigma_after, 1)
+    assert rating.displayed == pytest.approx(rating.mu - 3 * rating.sigma)
+    assert rating.sigma < START.sigma
+    # Rated once: finishing it again is not possible, and rating it again changes nothing.
+    again = match_rate(
+        match_id=match.row.id,
+        series=1,
+        ai_level="normal",
+        humans={0: roya.pk},
+        totals=totals,
+        quit=[False] * 4,
+        finished_at=change.finished_at,
+    )
+    assert again is False
+    assert len(changes(roya)) == 1 and Rating.objects.get(player=roya).mu == rating.mu
+
+
+def test_each_finished_series_is_rated_and_follows_the_last(people):
+    roya = people[0]
+    match = fold_to_the_end(match_create(owner=roya, ai_level="hard"), roya)
+    match = match_restart(match_id=match.row.id, player=roya)
+    fold_to_the_end(match, roya)
+    first, second = changes(roya)
+    assert (first.series, second.series) == (1, 2)
+    assert (second.mu_before, second.sigma_before) == (first.mu_after, first.sigma_after)
+    assert Rating.objects.get(player=roya).matches == 2
+
+
+def test_a_resignation_ranks_last_whatever_the_totals(people):
+    roya = people[0]
+    match = match_create(owner=roya, ai_level="easy")
+    totals_before = list(match.state.totals)
+    match_resign(match_id=match.row.id, player=roya)
+    (change,) = changes(roya)
+    # Every total is 0 before deal 1 ends: by totals alone all four would share place 1.
+    assert set(totals_before) == {0}
+    assert change.place == 4 and change.mu_after < change.mu_before
+
+
+def test_seeded_and_abandoned_matches_are_not_rated(people):
+    roya, babak = people[:2]
+    fold_to_the_end(match_create(owner=roya, ai_level="easy", seed=3), roya)
+    table = seated(people, humans=2, seed=None)
+    match_leave(match_id=table.row.id, player=roya)
+    abandoned = match_leave(match_id=table.row.id, player=babak)
+    assert abandoned.state.status is Status.ABANDONED
+    assert not RatingChange.objects.exists() and not Rating.objects.exists()
+
+
+def test_every_human_of_a_table_is_rated_and_one_who_left_comes_last(people):
+    roya, babak, nima = people
+    table = seated(people, humans=3, seed=None)
+    table = match_leave(match_id=table.row.id, player=nima)
+    play_until(table, people, lambda state: state.status is Status.FINISHED)
+    by_player = {change.player_id: change for change in RatingChange.objects.all()}
+    assert set(by_player) == {roya.pk, babak.pk, nima.pk}
+    assert by_player[nima.pk].place == 4
+    assert {change.place for change in by_player.values()} <= {1, 2, 3, 4}
+    assert all(change.match_id == table.row.id for change in by_player.values())
+
+
+def test_the_anchors_stay_whoever_wins(people):
+    roya = people[0]
+    before = dict(ANCHORS)
+    fold_to_the_end(match_create(owner=roya, ai_level="expert"), roya)
+    assert ANCHORS == before
+    assert not Rating.objects.exclude(player=roya).exists()  # the AI personas have no row
+
+
+def test_a_match_the_clock_finishes_is_rated_too(people):
+    roya, babak = people[:2]
+    table = seated(people, humans=2, seed=None, turn_seconds=60)
+    far_future = timezone.now() + timedelta(days=365)
+    while match_clock_tick(now=far_future) is not None:
+        pass
+    (change,) = changes(roya)
+    assert change.match_id == table.row.id and len(changes(babak)) == 1
+    assert Rating.objects.filter(player__in=[roya, babak], matches=1).count() == 2

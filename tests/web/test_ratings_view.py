@@ -1,0 +1,50 @@
+"""The rating line and the leaderboard in the table's lobby, in headless Chromium."""
+
+import httpx
+import pytest
+from playwright.sync_api import expect
+
+from tests.web.conftest import screenshot
+from tests.web.play import button, new_match, sit_down, token
+
+pytestmark = pytest.mark.slow
+
+
+def resign(page) -> None:
+    button(page, "resign").click()
+    page.locator('#confirm button[data-confirm="yes"]').click()
+    expect(page.locator("#standings")).to_be_visible()
+
+
+def resign_matches(api_origin, page, count: int) -> None:
+    """`count` more unseeded matches, each given up at once: each rated, last."""
+    headers = {"Authorization": f"Bearer {token(page)}"}
+    with httpx.Client(base_url=f"{api_origin}/api/v1", headers=headers) as api:
+        for _ in range(count):
+            match = api.post("/matches", json={"ai_level": "hard"}).json()
+            api.post(f"/matches/{match['id']}/resign", json={}).raise_for_status()
+
+
+def test_the_lobby_shows_your_rating_and_the_leaderboard(open_table, api_origin):
+    page = open_table(width=1000)
+    sit_down(page, "Roya")
+    expect(page.locator("#rating")).to_contain_text("Your rating 0.0 (μ 25.0, σ 8.3)")
+    expect(page.locator("#rating")).to_contain_text("0 rated matches")
+    new_match(page, "easy")
+    resign(page)
+    button(page, "lobby").click()
+    expect(page.locator("#rating")).to_contain_text("1 rated match")
+    # The board takes five rated matches; anyone else's may be on it from other tests.
+    expect(page.locator("#leaderboard li.you")).to_have_count(0)
+    resign_matches(api_origin, page, 4)
+    page.reload()
+    expect(page.locator("#new-match")).to_be_visible()
+    mine = page.locator("#leaderboard li.you")
+    expect(mine).to_contain_text("Roya: ")
+    expect(mine).to_contain_text("(you) · 5 rated matches")
+    screenshot(page, "en-lobby-rating")
+    page.locator("#lang").select_option("fa")
+    expect(page.locator("#rating")).to_contain_text("امتیاز شما")
+    expect(page.locator("#leaderboard li.you")).to_contain_text("(شما)")
+    screenshot(page, "fa-lobby-rating")
+    assert page.errors == []
