@@ -1,5 +1,6 @@
 """The coach: exact values, hand strength only once looked, nothing unseen leaks."""
 
+import json
 import random
 from fractions import Fraction
 
@@ -26,6 +27,7 @@ from games.engine import (
     observe,
     replay,
 )
+from tests.ai import golden_hints
 from tests.ai.support import swap_other_hands
 
 
@@ -135,3 +137,15 @@ def test_after_warming_a_hint_at_every_level_builds_nothing():
         hint = coach(observe(state, 1), legal_actions(state, 1), ai_level)
         assert hint.hand_rank is not None
     assert [cache.cache_info().misses for cache in caches] == misses
+
+
+def test_hints_give_the_golden_masters_exact_fractions():
+    """The coach's answers at a fixed set of spots, recorded from the coach that summed over
+    every deal at each hint (tests/ai/golden_hints.py says how to regenerate them): every
+    probability, value and chance is the same exact fraction."""
+    fixture = json.loads(golden_hints.PATH.read_text())
+    assert len(fixture) > 90
+    for spot in fixture:
+        node = TREE.index[tuple(spot["history"])]
+        hint = golden_hints.hint_at(spot["level"], node, spot["hand"])
+        assert golden_hints.as_json(hint) == spot["hint"], spot
