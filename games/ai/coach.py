@@ -28,6 +28,7 @@ second or two at a deal's first decisions). Both give the same exact fractions.
 import logging
 import subprocess
 import threading
+from array import array
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cache
@@ -212,7 +213,12 @@ def _columns(ai_level: str):
 
 @cache
 def _table_columns(table: str):
-    return action_columns(archetype_rows(table))
+    """As 16-bit integers: a hint sums over deals only before the tables are mapped or where
+    the AI seats never bet as they did, so these should cost little memory while kept."""
+    return [
+        None if node is None else [array("H", column) for column in node]
+        for node in action_columns(archetype_rows(table))
+    ]
 
 
 def showdown_chances(hand: int) -> tuple[Fraction, Fraction]:

@@ -296,5 +296,7 @@ def _with_root(python_path: str | None) -> str:
 
 
 if __name__ == "__main__":
+    # `python -m games.ai.coach_tables [PATH]`: build the file (by default where the coach
+    # looks for it), e.g. in an image's build, so that no server ever has to.
     os.nice(10)  # a background job: requests come first
-    build(Path(sys.argv[1]))
+    build(Path(sys.argv[1]) if len(sys.argv) > 1 else table_path())
