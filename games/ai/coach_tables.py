@@ -289,6 +289,9 @@ def _build_in_a_process(path: Path) -> None:
             env={**os.environ, "PYTHONPATH": _with_root(os.environ.get("PYTHONPATH"))},
             check=True,
         )
+    for stale in path.parent.glob("coach-*.bin"):
+        if stale != path:  # built from inputs that changed since; a process mapping it keeps it
+            stale.unlink(missing_ok=True)
 
 
 def _with_root(python_path: str | None) -> str:
