@@ -10,6 +10,9 @@ from pathlib import Path
 import pytest
 
 from games.ai import coach_tables
+from games.ai.coach import coach, warm
+from games.ai.tables import engine_legal, view_at
+from games.ai.tree import TREE
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -85,3 +88,19 @@ def test_the_file_is_named_by_its_inputs(tmp_path, monkeypatch):
         coach_tables.inputs_hash.cache_clear()
     monkeypatch.setenv("ASNAS_AI_CACHE_DIR", str(tmp_path))
     assert coach_tables.table_path().parent == tmp_path
+
+
+def test_a_failed_warm_up_leaves_hints_summing_over_deals(tmp_path, monkeypatch, caplog):
+    """A cache directory that cannot be made: the warm-up logs it and returns, and hints are
+    still answered, from the deals."""
+    blocker = tmp_path / "a file"
+    blocker.write_text("")
+    monkeypatch.setenv("ASNAS_AI_CACHE_DIR", str(blocker / "ai-cache"))
+    monkeypatch.setattr(coach_tables, "_mapped", None)
+    warm()
+    assert coach_tables.mapped() is None
+    assert "could not be built or mapped" in caplog.text
+    node = TREE.index[("call", "call", "raise")]
+    legal = tuple(a for a in engine_legal(TREE, node, looked=True) if a != "look")
+    hint = coach(view_at(TREE, node, 7), legal, "hard")
+    assert all(a.expected_value is not None for a in hint.actions)
