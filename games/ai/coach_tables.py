@@ -46,7 +46,7 @@ from pathlib import Path
 
 from games.engine import SEATS
 
-from . import exploit
+from . import deals, expert, exploit, strategy
 from .deals import all_deals
 from .expert import ASSET_PATH as EXPERT_ASSET_PATH
 from .expert import archetype_rows
@@ -81,7 +81,7 @@ def inputs_hash() -> str:
         STRATEGY_ASSET_PATH,
         EXPERT_ASSET_PATH,
         Path(__file__),
-        Path(exploit.__file__),
+        *(Path(module.__file__) for module in (deals, exploit, expert, strategy)),
     ):
         digest.update(path.read_bytes())
     return digest.hexdigest()[:20]
