@@ -289,8 +289,10 @@ def _build_in_a_process(path: Path) -> None:
             env={**os.environ, "PYTHONPATH": _with_root(os.environ.get("PYTHONPATH"))},
             check=True,
         )
-    for stale in path.parent.glob("coach-*.bin"):
-        if stale != path:  # built from inputs that changed since; a process mapping it keeps it
+    lock_name = path.name + ".lock"
+    for stale in path.parent.glob("coach-*.bin*"):
+        if stale.name not in (path.name, lock_name) and not stale.name.startswith("."):
+            # built from inputs that changed since; a process mapping it keeps its pages
             stale.unlink(missing_ok=True)
 
 
