@@ -17,21 +17,33 @@ looked, the public betting) and gives:
 Before the human has looked there is no hand to speak of: the advice is to look (free,
 and what `hard` always does first), with no values or strength, so a hint never
 reveals a card the player has not seen.
+
+The sums over deals are computed once for every spot and kept in a file mapped read-only
+(`coach_tables`): with it mapped (`warm`), a hint walks the betting tree below its node and
+costs a few milliseconds; until then, or where the AI seats' table never bets as they did,
+it sums over the deals where the seat holds its hand, as the coach always did (a tenth of a
+second or two at a deal's first decisions). Both give the same exact fractions.
 """
 
+import logging
+import subprocess
 import threading
+from array import array
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cache
 
 from games.engine import SEATS, SeatView
 
-from . import AI_LEVELS
+from . import coach_tables
+from .deals import deals_holding
 from .expert import archetype_rows
-from .exploit import action_columns, position_deals, subtree_values
+from .exploit import action_columns, subtree_values
 from .hands import N_HANDS, STRENGTH, hand_class
 from .strategy import SCALE, load_strategy
 from .tree import TREE
+
+logger = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True)
@@ -56,27 +68,23 @@ class Hint:
     """The chance that it ties for best with one or more of them."""
 
 
-_warming = threading.Lock()
-_warm = threading.Event()
-
-
 def warm() -> None:
-    """Build what every hint reads: each position's deals, the AI tables' columns and the
-    showdown chances (about 1.5 s of CPU and 110 MB). A server does it in the background as
-    a worker starts (asnas_api.asgi), so that no hint builds them inside its request's
-    deadline; a hint that comes first waits for it here instead of building them twice."""
-    if _warm.is_set():
-        return
-    with _warming:
-        if _warm.is_set():
-            return
-        for position in range(SEATS):
-            position_deals(position)
-        for ai_level in AI_LEVELS:
-            _columns(ai_level)
-        for hand in range(N_HANDS):
-            showdown_chances(hand)
-        _warm.set()
+    """Map the coach's tables (`coach_tables.load`), building their file first if no process
+    did yet: seconds to a minute of CPU in a separate process, once per set of AI assets.
+    Blocks until then: a server calls `warm_in_background` as it starts; hints that come
+    before compute their values from the deals meanwhile, with the same results. A failure
+    to build or map is logged and leaves hints on that way."""
+    try:
+        coach_tables.load()
+    except (OSError, ValueError, subprocess.CalledProcessError):
+        logger.exception("the coach's tables could not be built or mapped; hints sum over deals")
+
+
+def warm_in_background() -> threading.Thread:
+    """Start `warm` in a daemon thread and return it (join it to wait)."""
+    thread = threading.Thread(target=warm, name="coach-warm-up", daemon=True)
+    thread.start()
+    return thread
 
 
 def advice_key(view: SeatView, legal: tuple[str, ...], ai_level: str) -> tuple:
@@ -105,31 +113,73 @@ def coach(view: SeatView, legal: tuple[str, ...], ai_level: str) -> Hint:
             showdown_win=None,
             showdown_tie=None,
         )
-    warm()
     hand = hand_class(view.your_cards)
     position = (view.seat - view.dealer) % SEATS
     node = TREE.index[tuple(action for _, action in view.history if action != "look")]
-    hands, weights = position_deals(position)[hand]
+    tables = coach_tables.mapped()
+    values = None
+    if tables is not None:
+        values = _mapped_values(tables.sums(_table_of(ai_level), position, hand), node, hand)
+    if values is None:
+        values = _slow_values(node, position, hand, ai_level)
+    row = load_strategy().rows[node][hand]
+    advice = []
+    for action in legal:
+        if action in TREE.actions[node]:
+            i = TREE.actions[node].index(action)
+            advice.append(ActionAdvice(action, Fraction(row[i], SCALE), values[i]))
+        else:  # folding while matched: dominated, not in the table; the stake is lost
+            advice.append(ActionAdvice(action, Fraction(0), Fraction(-TREE.stakes[node][position])))
+    win, tie = showdown_chances(hand)
+    return Hint(tuple(advice), True, N_HANDS - STRENGTH[hand], win, tie)
+
+
+_DEPTH = [len(history) for history in TREE.history]
+_DEEPEST = max(_DEPTH)
+_POWERS = [SCALE**k for k in range(_DEEPEST + 1)]
+
+
+def _mapped_values(sums, node: int, hand: int) -> list[Fraction] | None:
+    """Each action's value at `node` from the mapped tables (the formula is in
+    `coach_tables`), or None where the AI seats' table never bets as the history says."""
+    reached = sums[node]
+    if not reached:
+        return None
+    own = load_strategy().rows
+    q = TREE.player[node]
+    player, children, folded = TREE.player, TREE.children, TREE.folded
+    values = []
+    for child in children[node]:
+        total = 0
+        stack = [(child, 1)]
+        while stack:
+            n, weight = stack.pop()
+            if player[n] < 0 or folded[n][q]:
+                total += weight * sums[n] * _POWERS[_DEEPEST - _DEPTH[n]]
+            elif player[n] == q:
+                for c, x in zip(children[n], own[n][hand], strict=True):
+                    if x:
+                        stack.append((c, weight * x))
+            else:
+                stack.extend((c, weight) for c in children[n])
+        values.append(Fraction(total, 12 * reached * _POWERS[_DEEPEST - _DEPTH[child]]))
+    return values
+
+
+def _slow_values(node: int, position: int, hand: int, ai_level: str) -> list[Fraction]:
+    """Each action's value at `node`, summed over the deals where `position` holds `hand`."""
+    hands, weights = deals_holding(position, hand)
     reach = _reach_of_history(node, hands, weights, ai_level)
     total = sum(reach)
     if not total:  # the AI seats' table never bets so; fall back on the deals alone
         reach, total = list(weights), sum(weights)
     own = load_strategy().rows
     columns = _columns(ai_level)
-    row = own[node][hand]
-    advice = []
-    for action in legal:
-        if action in TREE.actions[node]:
-            i = TREE.actions[node].index(action)
-            child = TREE.children[node][i]
-            _, value = subtree_values(
-                own, columns, position, hand, hands, reach, child, scale=SCALE
-            )
-            advice.append(ActionAdvice(action, Fraction(row[i], SCALE), value / total))
-        else:  # folding while matched: dominated, not in the table; the stake is lost
-            advice.append(ActionAdvice(action, Fraction(0), Fraction(-TREE.stakes[node][position])))
-    win, tie = showdown_chances(hand)
-    return Hint(tuple(advice), True, N_HANDS - STRENGTH[hand], win, tie)
+    values = []
+    for child in TREE.children[node]:
+        _, value = subtree_values(own, columns, position, hand, hands, reach, child, scale=SCALE)
+        values.append(value / total)
+    return values
 
 
 def _reach_of_history(node: int, hands, weights, ai_level: str) -> list[int]:
@@ -163,13 +213,25 @@ def _columns(ai_level: str):
 
 @cache
 def _table_columns(table: str):
-    return action_columns(archetype_rows(table))
+    """As 16-bit integers: a hint sums over deals only before the tables are mapped or where
+    the AI seats never bet as they did, so these should cost little memory while kept."""
+    return [
+        None if node is None else [array("H", column) for column in node]
+        for node in action_columns(archetype_rows(table))
+    ]
+
+
+def showdown_chances(hand: int) -> tuple[Fraction, Fraction]:
+    """(win outright, tie for best) of `hand` against three random hands, exactly."""
+    tables = coach_tables.mapped()
+    if tables is not None:
+        return tables.showdown_chances(hand)
+    return _counted_showdown_chances(hand)
 
 
 @cache
-def showdown_chances(hand: int) -> tuple[Fraction, Fraction]:
-    """(win outright, tie for best) of `hand` against three random hands, exactly."""
-    hands, weights = position_deals(0)[hand]
+def _counted_showdown_chances(hand: int) -> tuple[Fraction, Fraction]:
+    hands, weights = deals_holding(0, hand)
     mine = STRENGTH[hand]
     win = tie = total = 0
     for a, b, c, w in zip(hands[1], hands[2], hands[3], weights, strict=True):

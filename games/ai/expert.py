@@ -35,6 +35,7 @@ import json
 import math
 import random
 import zlib
+from array import array
 from dataclasses import dataclass
 from functools import cache, lru_cache
 from pathlib import Path
@@ -209,10 +210,13 @@ def _model_columns():
             None
             if node_columns is None
             else [
-                [
-                    (1 - UNIFORM_BLEND) * x / SCALE + UNIFORM_BLEND / len(node_columns)
-                    for x in column
-                ]
+                array(
+                    "d",
+                    [
+                        (1 - UNIFORM_BLEND) * x / SCALE + UNIFORM_BLEND / len(node_columns)
+                        for x in column
+                    ],
+                )
                 for column in node_columns
             ]
             for node_columns in columns

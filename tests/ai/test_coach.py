@@ -1,12 +1,13 @@
 """The coach: exact values, hand strength only once looked, nothing unseen leaks."""
 
+import json
 import random
 from fractions import Fraction
 
 import pytest
 
-from games.ai import AI_LEVELS
-from games.ai.coach import _table_columns as coach_columns
+from games.ai import AI_LEVELS, coach_tables
+from games.ai import coach as coach_module
 from games.ai.coach import advice_key, coach, showdown_chances, warm
 from games.ai.deals import TOTAL_WEIGHT
 from games.ai.exploit import position_deals, position_values
@@ -26,6 +27,7 @@ from games.engine import (
     observe,
     replay,
 )
+from tests.ai import golden_hints
 from tests.ai.support import swap_other_hands
 
 
@@ -122,16 +124,37 @@ def test_hand_strength_is_exact():
     assert ranks <= set(range(1, N_HANDS + 1))
 
 
-def test_after_warming_a_hint_at_every_level_builds_nothing():
-    """What a server builds as a worker starts (asnas_api.asgi) is all that a hint reads, so
-    the first hint of a worker is as fast as any other."""
+def test_after_warming_a_hint_at_every_level_sums_over_no_deal(monkeypatch):
+    """What a server maps as a worker starts (asnas_api.asgi) is all that a hint reads at a
+    spot the AI seats' table reaches: no sum over deals, no table built in the request."""
     warm()
-    caches = (position_deals, coach_columns, showdown_chances)
-    misses = [cache.cache_info().misses for cache in caches]
+    assert coach_tables.mapped() is not None
+
+    def no_deals(*args):
+        raise AssertionError("summed over deals after warming")
+
+    monkeypatch.setattr(coach_module, "deals_holding", no_deals)
     state = replay([MatchCreated(3), DealStarted(1, 1, 0, DECK)])
     for event in decide(state, Act(1, "look")):
         evolve(state, event)
     for ai_level in AI_LEVELS:
         hint = coach(observe(state, 1), legal_actions(state, 1), ai_level)
         assert hint.hand_rank is not None
-    assert [cache.cache_info().misses for cache in caches] == misses
+
+
+@pytest.mark.parametrize("tables", ["mapped", "none"])
+def test_hints_give_the_golden_masters_exact_fractions(tables, monkeypatch):
+    """The coach's answers at a fixed set of spots, recorded from the coach that summed over
+    every deal at each hint (tests/ai/golden_hints.py says how to regenerate them): every
+    probability, value and chance is the same exact fraction, from the mapped tables and
+    without them (a hint before they are mapped; spots the AI seats never reach)."""
+    warm()
+    if tables == "none":
+        monkeypatch.setattr(coach_tables, "_mapped", None)
+    assert (coach_tables.mapped() is not None) == (tables == "mapped")
+    fixture = json.loads(golden_hints.PATH.read_text())
+    assert len(fixture) > 90
+    for spot in fixture:
+        node = TREE.index[tuple(spot["history"])]
+        hint = golden_hints.hint_at(spot["level"], node, spot["hand"])
+        assert golden_hints.as_json(hint) == spot["hint"], spot
