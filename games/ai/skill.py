@@ -1,0 +1,111 @@
+"""Cards, your play, the others' play: one deal's result split three ways (docs/skill.md).
+
+With the four hands as dealt fixed, V_i(h) is seat i's expected result from the betting
+history h on when every seat plays the `hard` strategy (each by its own hand). No chance is
+left, so V is an exact fraction: the hard table's rows are integers summing to 65,535, and
+V(h) = sum over the actions a of row[a] / 65,535 * V(h + a), down to the deal's results.
+
+For each decision on the deal's actual path, by seat j at h choosing a, every seat i gets
+Delta_i = V_i(h + a) - V_i(h). A seat's `cards` is V_i at the start, its `play` the sum of
+its own decisions' Deltas, its `table` the sum of the other seats' decisions' Deltas; as the
+Deltas telescope, result_i = cards + play + table exactly.
+
+Two kinds of move are outside the hard table, and both have a V all the same:
+- a look: the table is for a seat that has looked (`Strategy.choose` always looks first,
+  it is free), so looking changes no V, and its Delta is 0;
+- a fold while already matched (only the dealer's first turn when nobody raised): the hard
+  table never folds there, but the move ends the deal at once (every other seat still in
+  has acted and matched), so no AI seat ever has to answer it, and its V is its result.
+"""
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+
+from games.engine import SEATS, evaluate
+
+from .hands import hand_class
+from .strategy import SCALE, Strategy, load_strategy
+from .tree import TREE, build_tree
+
+_FULL_TREE = build_tree(matched_fold=True)
+"""Every legal betting history, the matched folds included, by position (dealer first)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Skill:
+    """One seat's share of a deal's result: what its cards were worth against hard play, what
+    its own decisions added, and what the other seats' decisions added."""
+
+    cards: Fraction
+    play: Fraction
+    table: Fraction
+
+    @property
+    def result(self) -> Fraction:
+        return self.cards + self.play + self.table
+
+    def to_dict(self) -> dict[str, str]:
+        return {"cards": str(self.cards), "play": str(self.play), "table": str(self.table)}
+
+
+def deal_skill(
+    dealer: int,
+    hands: Sequence[Sequence[str]],
+    history: Sequence[tuple[int, str]],
+    strategy: Strategy | None = None,
+) -> tuple[Skill, ...]:
+    """Each seat's Skill for a deal with these `hands` (by seat) that was dealt by `dealer`
+    and played as `history` ((seat, action), looks included, as the engine records it)."""
+    strategy = strategy or load_strategy()
+    seat_of = [(dealer + position) % SEATS for position in range(SEATS)]
+    classes = [hand_class(tuple(hands[seat])) for seat in seat_of]
+    strengths = [evaluate(tuple(hands[seat])).key for seat in seat_of]
+    values = _values(strategy, classes, strengths)
+    zero = Fraction(0)
+    play, table = [zero] * SEATS, [zero] * SEATS
+    node = 0
+    for seat, action in history:
+        if action == "look":
+            continue  # V is the same after a look (see the module's docstring)
+        position = (seat - dealer) % SEATS
+        if _FULL_TREE.player[node] != position:
+            raise ValueError(f"seat {seat} acted out of turn in {history!r}")
+        child = _FULL_TREE.children[node][_FULL_TREE.actions[node].index(action)]
+        for i in range(SEATS):
+            delta = values[child][i] - values[node][i]
+            if i == position:
+                play[i] += delta
+            else:
+                table[i] += delta
+        node = child
+    if _FULL_TREE.player[node] >= 0:
+        raise ValueError(f"the deal {history!r} has not ended")
+    return tuple(
+        Skill(values[0][position], play[position], table[position])
+        for position in ((seat - dealer) % SEATS for seat in range(SEATS))
+    )
+
+
+def _values(strategy: Strategy, classes, strengths) -> list:
+    """V by position at every node of the full tree, for these hand classes and strengths
+    (by position). Children come after their parent, so one backward pass does it."""
+    tree, rows = _FULL_TREE, strategy.rows
+    values: list = [None] * tree.size
+    for node in range(tree.size - 1, -1, -1):
+        position = tree.player[node]
+        if position < 0:
+            values[node] = tree.payoffs(node, strengths)
+            continue
+        trained = TREE.index.get(tree.history[node])
+        row = rows[trained][classes[position]]
+        weight = dict(zip(TREE.actions[trained], row, strict=True))
+        sums = [0] * SEATS
+        for action, child in zip(tree.actions[node], tree.children[node], strict=True):
+            w = weight.get(action, 0)  # a matched fold: never in the table
+            if w:
+                child_values = values[child]
+                for i in range(SEATS):
+                    sums[i] += w * child_values[i]
+        values[node] = tuple(Fraction(s) / SCALE for s in sums)
+    return values
