@@ -18,11 +18,12 @@ Two kinds of move are outside the hard table, and both have a V all the same:
   has acted and matched), so no AI seat ever has to answer it, and its V is its result.
 """
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
-from games.engine import SEATS, evaluate
+from games.engine import SEATS, ActionTaken, DealEnded, DealStarted, Event, evaluate
+from games.engine.state import hands_from_deck
 
 from .hands import hand_class
 from .strategy import SCALE, Strategy, load_strategy
@@ -109,3 +110,46 @@ def _values(strategy: Strategy, classes, strengths) -> list:
                     sums[i] += w * child_values[i]
         values[node] = tuple(Fraction(s) / SCALE for s in sums)
     return values
+
+
+def stored_figures(events: Iterable[Event], series: int) -> dict[int, dict]:
+    """Every ended deal of `series` among a match's `events`, by deal number, as the service
+    stores its figures: which hands the table saw (`shown`, by seat) and each seat's Skill as
+    exact fraction strings (`seats`)."""
+    figures: dict[int, dict] = {}
+    dealt: DealStarted | None = None
+    history: list[tuple[int, str]] = []
+    for event in events:
+        if isinstance(event, DealStarted):
+            dealt, history = event, []
+        elif isinstance(event, ActionTaken):
+            history.append((event.seat, event.action))
+        elif isinstance(event, DealEnded) and event.series == series:
+            hands = hands_from_deck(dealt.deck, dealt.dealer)
+            skills = deal_skill(dealt.dealer, hands, history)
+            figures[event.deal_number] = {
+                "shown": [seat.shown for seat in event.seats],
+                "seats": [skill.to_dict() for skill in skills],
+            }
+    return figures
+
+
+def visible(shown: Sequence[bool], viewer: int | None, revealed: bool) -> bool:
+    """Whether a deal's figures may be shown to `viewer` (a seat, or None for a spectator):
+    they depend on every hand, folded ones too, so only where the viewer may see all four,
+    because the series' seed is revealed (`revealed`, a verifiable series that ended) or the
+    table saw every hand but the viewer's own."""
+    return revealed or all(seen or seat == viewer for seat, seen in enumerate(shown))
+
+
+def sums(figures: Iterable[dict]) -> list[dict[str, str]]:
+    """Per seat, the sums of stored figures (`stored_figures` values)."""
+    totals = [[Fraction(0)] * 3 for _ in range(SEATS)]
+    for deal in figures:
+        for seat, skill in enumerate(deal["seats"]):
+            for k, name in enumerate(PARTS):
+                totals[seat][k] += Fraction(skill[name])
+    return [dict(zip(PARTS, map(str, seat), strict=True)) for seat in totals]
+
+
+PARTS = ("cards", "play", "table")
