@@ -163,9 +163,7 @@ def test_stored_figures_follow_the_events_and_the_viewer_rule():
     assert list(stored) == [1]
     result = state.deal.result
     assert stored[1]["shown"] == [seat.shown for seat in result.seats]
-    deltas = [
-        sum(Fraction(x) for x in sums([stored[1]])[seat].values()) for seat in range(SEATS)
-    ]
+    deltas = [sum(Fraction(x) for x in sums([stored[1]])[seat].values()) for seat in range(SEATS)]
     assert deltas == [seat.delta for seat in result.seats]
     # Every hand but the viewer's own was shown, or the seed is out: visible; else not.
     assert visible([True, True, True, True], None, revealed=False)
@@ -209,8 +207,10 @@ def test_an_always_call_seat_plays_clearly_worse_than_hard():
 
 def test_play_varies_much_less_than_the_result_for_a_normal_seat():
     plays, results = play_figures((NORMAL, HARD, HARD, HARD), 240, seed=13, seat=0)
-    print(f"normal seat vs three hard, 240 deals: sd(play) {sd(plays):.4f}, "
-          f"sd(result) {sd(results):.4f}, mean play {interval(plays)}")
+    print(
+        f"normal seat vs three hard, 240 deals: sd(play) {sd(plays):.4f}, "
+        f"sd(result) {sd(results):.4f}, mean play {interval(plays)}"
+    )
     assert sd(plays) < sd(results) / 2
 
 
@@ -226,7 +226,9 @@ def test_the_figures_of_a_normal_and_an_always_call_seat_over_many_deals():
     for name, policy, seed in (("normal", NORMAL, 21), ("always-call", always_call, 22)):
         plays, results = play_figures((policy, HARD, HARD, HARD), 3000, seed=seed, seat=0)
         mean, half = interval(plays)
-        print(f"{name} seat vs three hard, 3000 deals: play {mean:+.4f} ± {half:.4f}; "
-              f"sd(play) {sd(plays):.4f}, sd(result) {sd(results):.4f}")
+        print(
+            f"{name} seat vs three hard, 3000 deals: play {mean:+.4f} ± {half:.4f}; "
+            f"sd(play) {sd(plays):.4f}, sd(result) {sd(results):.4f}"
+        )
         assert mean + half < 0
         assert sd(plays) < sd(results)
