@@ -10,7 +10,7 @@ import { spectatorsPanel } from "./spectators.js";
 /** @typedef {import('./api.js').MatchEvent} MatchEvent */
 /** @typedef {import('./api.js').MatchSummary} MatchSummary */
 /** @typedef {import('./api.js').WriteAnswer} WriteAnswer */
-/** @typedef {import('./schema').components['schemas']['DealResult']} DealResult */
+/** @typedef {import('./schema').components['schemas']['DealEndedEvent']} DealEnded */
 /** @typedef {import('./schema').components['schemas']['LastDeal']} LastDeal */
 /** @typedef {import('./schema').components['schemas']['Skill']} Skill */
 /** @typedef {import('./schema').components['schemas']['Hint']} Hint */
@@ -43,7 +43,7 @@ const api = apiClient(apiBase, () => store.get(tokenKey));
 const state = {
   /** @type {Catalogue} */ t: /** @type {any} */ (null),
   /** @type {MatchView | null} */ match: null,
-  /** Every deal_ended event of the match, for the scoreboard. @type {DealResult[]} */ deals: [],
+  /** Every deal_ended event of the match, for the scoreboard. @type {DealEnded[]} */ deals: [],
   /** The coach's advice, shown while the match is at its version. @type {Hint | null} */ hint: null,
   busy: false,
   /** @type {number} epoch ms until which a 429 holds writes */ heldUntil: 0,
@@ -670,9 +670,9 @@ async function act(path, body) {
  * read the match once a deal has ended, and show them where they may be seen.
  * @param {MatchView} answer */
 async function readFigures(answer) {
-  const read = await api.get(`/matches/${answer.id}`);
+  const read = /** @type {MatchView} */ (await api.get(`/matches/${answer.id}`));
   const current = state.match;
-  if (current?.id !== read.id || current.version !== read.version) return; // it moved on
+  if (!current || current.id !== read.id || current.version !== read.version) return; // it moved on
   if (!read.skill && !read.last_deal?.seats.some((seat) => seat.skill)) return;
   state.match = read;
   render();
@@ -1107,7 +1107,7 @@ function names(seats, match) {
   return new Intl.ListFormat(locale(), { type: "conjunction" }).format(list);
 }
 
-/** What a deal's end says aloud: who took the pot, and with what. @param {MatchView} match @param {DealResult} deal */
+/** What a deal's end says aloud: who took the pot, and with what. @param {MatchView} match @param {LastDeal} deal */
 function dealWords(match, deal) {
   const won = deal.seats.find((seat) => seat.seat === deal.winners[0]);
   const category = won?.category ? ` (${trAny(won.category)})` : "";
