@@ -88,28 +88,69 @@ def deal_skill(
     )
 
 
-def _values(strategy: Strategy, classes, strengths) -> list:
-    """V by position at every node of the full tree, for these hand classes and strengths
-    (by position). Children come after their parent, so one backward pass does it."""
-    tree, rows = _FULL_TREE, strategy.rows
-    values: list = [None] * tree.size
-    for node in range(tree.size - 1, -1, -1):
+def _heights() -> list[int]:
+    """Per node of the full tree, the most decisions on a path from it to the deal's end."""
+    heights = [0] * _FULL_TREE.size
+    for node in range(_FULL_TREE.size - 1, -1, -1):  # children after their parent
+        children = _FULL_TREE.children[node]
+        heights[node] = 1 + max(heights[child] for child in children) if children else 0
+    return heights
+
+
+_HEIGHTS = _heights()
+TWELFTHS = 12
+"""Every result is a whole number of twelfths (a pot shared by up to four)."""
+
+
+def _values(strategy: Strategy, classes, strengths) -> "_Values":
+    return _Values(strategy.rows, classes, strengths)
+
+
+class _Values(dict):
+    """V by position at the nodes of the full tree, for these hand classes and strengths (by
+    position), each worked out when first asked for, and only the nodes hard play reaches
+    from there (a branch it never takes does not count).
+
+    Fractions with denominators of 65,535^k are slow to add, so the work is in integers:
+    at a node of height k, N = V * 12 * 65,535^k, and a parent of height k scales each
+    child's N by 65,535^(k - 1 - its height) before weighting it."""
+
+    def __init__(self, rows, classes, strengths):
+        super().__init__()
+        self.rows, self.classes, self.strengths = rows, classes, strengths
+        self.scaled: dict[int, tuple[int, ...]] = {}
+
+    def __missing__(self, node: int) -> tuple[Fraction, ...]:
+        denominator = TWELFTHS * SCALE ** _HEIGHTS[node]
+        value = tuple(Fraction(n, denominator) for n in self._scaled(node))
+        self[node] = value
+        return value
+
+    def _scaled(self, node: int) -> tuple[int, ...]:
+        found = self.scaled.get(node)
+        if found is not None:
+            return found
+        tree = _FULL_TREE
         position = tree.player[node]
         if position < 0:
-            values[node] = tree.payoffs(node, strengths)
-            continue
-        trained = TREE.index.get(tree.history[node])
-        row = rows[trained][classes[position]]
-        weight = dict(zip(TREE.actions[trained], row, strict=True))
-        sums = [0] * SEATS
-        for action, child in zip(tree.actions[node], tree.children[node], strict=True):
-            w = weight.get(action, 0)  # a matched fold: never in the table
-            if w:
-                child_values = values[child]
-                for i in range(SEATS):
-                    sums[i] += w * child_values[i]
-        values[node] = tuple(Fraction(s) / SCALE for s in sums)
-    return values
+            payoffs = tree.payoffs(node, self.strengths)
+            found = tuple(int(p * TWELFTHS) for p in payoffs)
+        else:
+            trained = TREE.index[tree.history[node]]
+            row = self.rows[trained][self.classes[position]]
+            weight = dict(zip(TREE.actions[trained], row, strict=True))
+            sums = [0] * SEATS
+            height = _HEIGHTS[node]
+            for action, child in zip(tree.actions[node], tree.children[node], strict=True):
+                w = weight.get(action, 0)  # a matched fold: never in the table
+                if w:
+                    w *= SCALE ** (height - 1 - _HEIGHTS[child])
+                    child_values = self._scaled(child)
+                    for i in range(SEATS):
+                        sums[i] += w * child_values[i]
+            found = tuple(sums)
+        self.scaled[node] = found
+        return found
 
 
 def stored_figures(events: Iterable[Event], series: int) -> dict[int, dict]:
