@@ -1,11 +1,15 @@
 """Cards, your play, the others' play through the API (docs/skill.md): shown only where every
 hand of the deal may be seen, worked out on a read and never by a write."""
 
+import copy
 from fractions import Fraction
 
+import jsonschema
 import pytest
 
+from games.engine.record import check_record
 from games.models import Deal
+from tests.api.test_record import SCHEMA, record_of
 from tests.api.test_spectators import post, watch
 
 pytestmark = pytest.mark.django_db
@@ -85,9 +89,19 @@ def test_a_verifiable_match_shows_every_deal_and_the_sums_once_it_ended(client):
     for seat, sums in zip(final["seats"], final["skill"], strict=True):
         assert sum(Fraction(sums[part]) for part in PARTS) == Fraction(seat["total"])
     assert watch(code).json()["skill"] == final["skill"]  # a spectator sees what all see
-    record = client.get(f"/api/v1/matches/{view['id']}/record").json()
+    record = record_of(client, view["id"])  # valid against docs/record.schema.json
     seats = [seat for deal in record["series"][0]["deals"] for seat in deal["result"]["seats"]]
     assert all(seat["skill"] is not None for seat in seats) and len(seats) == 48
+    assert check_record(record) == []
+    old = copy.deepcopy(record)  # a record of version 1, from before the figures, still holds
+    old["format"] = "asnas-record/1"
+    for deal in old["series"][0]["deals"]:
+        for seat in deal["result"]["seats"]:
+            del seat["skill"]
+    jsonschema.validate(old, SCHEMA)
+    assert check_record(old) == []
+    seats[5]["skill"]["play"] = str(Fraction(seats[5]["skill"]["play"]) + 1)
+    assert check_record(record) == ["series 1 deal 2: seat 1's skill figures miss its result"]
     # Worked out once, on the reads, and kept.
     assert Deal.objects.filter(match_id=view["id"], skill__isnull=True).count() == 0
 
