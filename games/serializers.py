@@ -367,23 +367,6 @@ class DealResultSeatSerializer(serializers.Serializer):
     folded = serializers.BooleanField(help_text=FOLDED_DOC)
 
 
-class DealResultSerializer(serializers.Serializer):
-    series = serializers.IntegerField(help_text=SERIES.doc)
-    deal_number = serializers.IntegerField(help_text=DEAL_NUMBER.doc)
-    outcome = serializers.ChoiceField(
-        choices=DEAL_OUTCOMES,
-        help_text=(
-            "`showdown` when two or more seats were left to compare hands, "
-            "`uncontested` when all but one folded."
-        ),
-    )
-    winners = serializers.ListField(
-        child=serializers.IntegerField(),
-        help_text="The seats that won this deal and split its pot.",
-    )
-    seats = DealResultSeatSerializer(many=True, help_text=SEATS_DOC)
-
-
 SKILL_DOC = (
     "Cards, your play, the others' play (docs/skill.md): the result split into what the "
     "cards were worth against `hard` play, what the seat's own decisions added, and what the "
@@ -407,7 +390,20 @@ class LastDealSeatSerializer(DealResultSeatSerializer):
     skill = SkillSerializer(allow_null=True, help_text=SKILL_DOC)
 
 
-class LastDealSerializer(DealResultSerializer):
+class DealResultSerializer(serializers.Serializer):
+    series = serializers.IntegerField(help_text=SERIES.doc)
+    deal_number = serializers.IntegerField(help_text=DEAL_NUMBER.doc)
+    outcome = serializers.ChoiceField(
+        choices=DEAL_OUTCOMES,
+        help_text=(
+            "`showdown` when two or more seats were left to compare hands, "
+            "`uncontested` when all but one folded."
+        ),
+    )
+    winners = serializers.ListField(
+        child=serializers.IntegerField(),
+        help_text="The seats that won this deal and split its pot.",
+    )
     seats = LastDealSeatSerializer(many=True, help_text=SEATS_DOC)
 
 
@@ -459,7 +455,7 @@ class MatchViewSerializer(serializers.Serializer):
         help_text="What you may do now, in this order; empty unless it is your turn.",
     )
     seats = MatchSeatSerializer(many=True, help_text=SEATS_DOC)
-    last_deal = LastDealSerializer(
+    last_deal = DealResultSerializer(
         allow_null=True,
         help_text=(
             "The result of the series' latest finished deal, as you may see it; "

@@ -11,7 +11,7 @@ import { spectatorsPanel } from "./spectators.js";
 /** @typedef {import('./api.js').MatchSummary} MatchSummary */
 /** @typedef {import('./api.js').WriteAnswer} WriteAnswer */
 /** @typedef {import('./schema').components['schemas']['DealEndedEvent']} DealEnded */
-/** @typedef {import('./schema').components['schemas']['LastDeal']} LastDeal */
+/** @typedef {import('./schema').components['schemas']['DealResult']} DealResult */
 /** @typedef {import('./schema').components['schemas']['Skill']} Skill */
 /** @typedef {import('./schema').components['schemas']['Hint']} Hint */
 /** @typedef {typeof import('./i18n/en.js').default} Catalogue */
@@ -1067,7 +1067,7 @@ function skillWords(match, seat, skill) {
 /** A deal's result: each seat's category, payout and change, its shown hand on a row of its
  * own (cards wide enough to read, with their names, on a phone too), and where every hand
  * may be seen, what its cards, its play and the others' play made of its change.
- * @param {MatchView} match @param {LastDeal} deal */
+ * @param {MatchView} match @param {DealResult} deal */
 function dealPanel(match, deal) {
   const rows = deal.seats.flatMap((seat) => {
     const hand = h("span", { class: "mini" });
@@ -1107,7 +1107,7 @@ function names(seats, match) {
   return new Intl.ListFormat(locale(), { type: "conjunction" }).format(list);
 }
 
-/** What a deal's end says aloud: who took the pot, and with what. @param {MatchView} match @param {LastDeal} deal */
+/** What a deal's end says aloud: who took the pot, and with what. @param {MatchView} match @param {DealResult} deal */
 function dealWords(match, deal) {
   const won = deal.seats.find((seat) => seat.seat === deal.winners[0]);
   const category = won?.category ? ` (${trAny(won.category)})` : "";
