@@ -358,7 +358,9 @@ def deal_events(*, match_id: uuid.UUID, series: int, deal_number: int) -> list[t
 def deal_skills(*, match_id: uuid.UUID, series: int) -> dict[int, dict | None]:
     """The stored figures (docs/skill.md) of the series' ended deals, by deal number; None
     for a deal whose figures are not worked out yet."""
-    ended = Deal.objects.filter(match_id=match_id, series=series).exclude(outcome="")
+    # Not an abandoned deal: cut short, it has no result to split.
+    settled = (Outcome.SHOWDOWN, Outcome.UNCONTESTED)
+    ended = Deal.objects.filter(match_id=match_id, series=series, outcome__in=settled)
     return dict(ended.values_list("deal_number", "skill"))
 
 
