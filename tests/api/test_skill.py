@@ -79,9 +79,10 @@ def test_a_match_that_is_not_verifiable_shows_only_deals_whose_hands_were_all_sh
     assert final["skill"] is None
 
 
-def test_a_verifiable_match_shows_every_deal_and_the_sums_once_it_ended(client):
+@pytest.mark.parametrize("spectators", ["live", "delayed"])
+def test_a_verifiable_match_shows_every_deal_and_the_sums_once_it_ended(client, spectators):
     view = client.post("/api/v1/matches", {"client_seed": "kept"}, format="json").json()
-    code = post(client, f"/api/v1/matches/{view['id']}/spectators", {"spectators": "live"})
+    code = post(client, f"/api/v1/matches/{view['id']}/spectators", {"spectators": spectators})
     code = code.json()["watch_code"]
     final, shown, hidden = play_reading(client, view, code)
     assert hidden > 0
