@@ -94,26 +94,36 @@ def sd(values):
     return math.sqrt(sum((x - mean) ** 2 for x in values) / (len(values) - 1))
 
 
-IDENTITY_DEALS = 240
-"""Random legal play and every level mixed: 20 matches of 12 deals."""
+IDENTITY_DEALS = 480
+"""Random legal play and every level mixed: 40 matches of 12 deals."""
+
+LINEUPS = [
+    (random_play, HARD, NORMAL, level("easy")),
+    (random_play, random_play, random_play, random_play),
+    (always_call, random_play, HARD, HARD),
+]
 
 
-def test_the_result_is_cards_plus_play_plus_table_exactly_on_every_deal():
-    lineups = [
-        (random_play, HARD, NORMAL, level("easy")),
-        (random_play, random_play, random_play, random_play),
-        (always_call, random_play, HARD, HARD),
-    ]
+def identity_holds(deals: int) -> int:
     checked = 0
-    for k, lineup in enumerate(lineups):
-        for skills, result in figures(lineup, IDENTITY_DEALS // len(lineups), seed=100 + k):
+    for k, lineup in enumerate(LINEUPS):
+        for skills, result in figures(lineup, deals // len(LINEUPS), seed=100 + k):
             for skill, seat in zip(skills, result.seats, strict=True):
                 assert isinstance(skill.cards, Fraction) and isinstance(skill.play, Fraction)
                 assert skill.cards + skill.play + skill.table == seat.delta
             # The deal is zero-sum, and so is what the cards were worth.
             assert sum(skill.cards for skill in skills) == 0
             checked += 1
-    assert checked == IDENTITY_DEALS
+    return checked
+
+
+def test_the_result_is_cards_plus_play_plus_table_exactly_on_every_deal():
+    assert identity_holds(IDENTITY_DEALS) == IDENTITY_DEALS
+
+
+@pytest.mark.simulation
+def test_the_identity_holds_on_many_more_deals():
+    assert identity_holds(12_000) == 12_000
 
 
 def test_a_look_changes_nothing_and_a_seat_that_plays_hard_with_no_choice_adds_nothing():
