@@ -153,8 +153,8 @@ def test_a_fold_while_matched_ends_the_deal_and_is_valued_at_its_result():
     skills = deal_skill(dealer, state.deal.hands, tuple(state.deal.history))
     for skill, seat in zip(skills, result.seats, strict=True):
         assert skill.result == seat.delta
-    # hard never folds there: the dealer's fold is its own play, and costs it its stake's worth.
-    assert skills[dealer].play + skills[dealer].cards == -1 - skills[dealer].table
+    # The fold settles the deal at once: the dealer loses its opening stake.
+    assert result.seats[dealer].delta == -1 and state.status is not Status.IN_DEAL
 
 
 def test_stored_figures_follow_the_events_and_the_viewer_rule():
