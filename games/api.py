@@ -503,7 +503,7 @@ class MatchViewSet(MatchWriteViewSet):
     @extend_schema(
         operation_id="matches_record",
         summary="The match's record to keep: every deal, move and result you may see",
-        description="A JSON document in the format `asnas-record/1` (docs/record.md; its JSON "
+        description="A JSON document in the format `asnas-record/2` (docs/record.md; its JSON "
         "Schema is docs/record.schema.json): the players, how each series was dealt "
         "(commitments, client seeds, and the server seed once revealed), every deal's dealer, "
         "its moves with who made them (player, AI or clock), the hands you may see, the "

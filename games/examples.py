@@ -11,6 +11,7 @@ from datetime import UTC, datetime
 from functools import cache
 from typing import Protocol
 
+from games.ai.skill import stored_figures
 from games.engine import HUMAN_SEAT, Act, Command, MatchState, NextDeal, Resign, Restart, StartMatch
 from games.models import Match
 from games.repository import LoadedMatch, SeatInfo, match_columns
@@ -136,7 +137,13 @@ class InMemoryTable:
         return self._apply(match, Resign(HUMAN_SEAT))
 
     def retrieve(self, match: int) -> dict:
-        return _json(MATCH_VIEW.render(match_view(match=self.matches[match][0])))
+        loaded, history = self.matches[match]
+
+        def deal_figures(_match, series: int, last: int) -> dict[int, dict]:
+            figures = stored_figures((event for _, event in history), series)
+            return {number: f for number, f in figures.items() if number <= last}
+
+        return _json(MATCH_VIEW.render(match_view(match=loaded, deal_figures=deal_figures)))
 
     def events(self, match: int) -> dict:
         loaded, history = self.matches[match]

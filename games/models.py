@@ -133,6 +133,12 @@ class Deal(models.Model):
     )
     started_at = models.DateTimeField(auto_now_add=True)
     ended_at = models.DateTimeField(null=True, blank=True)
+    skill = models.JSONField(
+        null=True,
+        blank=True,
+        help_text="Cards, play and table by seat, and which hands were shown (docs/skill.md): "
+        "worked out on the first read after the deal ended, off the write path.",
+    )
 
     class Meta:
         ordering = ["match", "series", "deal_number"]

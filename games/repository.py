@@ -433,6 +433,24 @@ def deal_events(*, match_id: uuid.UUID, series: int, deal_number: int) -> list[t
     return match_events(match_id=match_id, first=first[0], last=last)
 
 
+def deal_skills(*, match_id: uuid.UUID, series: int) -> dict[int, dict | None]:
+    """The stored figures (docs/skill.md) of the series' ended deals, by deal number; None
+    for a deal whose figures are not worked out yet."""
+    # Not an abandoned deal: cut short, it has no result to split.
+    settled = (Outcome.SHOWDOWN, Outcome.UNCONTESTED)
+    ended = Deal.objects.filter(match_id=match_id, series=series, outcome__in=settled)
+    return dict(ended.values_list("deal_number", "skill"))
+
+
+def deal_skills_store(*, match_id: uuid.UUID, series: int, figures: dict[int, dict]) -> None:
+    """Keep worked-out figures, by deal number. Deals are never changed once ended, so two
+    readers storing the same deal's figures at once store the same values."""
+    for deal_number, skill in figures.items():
+        Deal.objects.filter(match_id=match_id, series=series, deal_number=deal_number).update(
+            skill=skill
+        )
+
+
 def match_ids(*, among: Iterable[uuid.UUID] | None = None) -> Iterator[uuid.UUID]:
     """Every match id oldest first, or those of `among` that exist."""
     matches = Match.objects.all() if among is None else Match.objects.filter(id__in=among)

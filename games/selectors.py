@@ -2,10 +2,12 @@
 their own seat's cards."""
 
 import uuid
+from collections.abc import Callable
 
 from django.db.models import QuerySet
 
 from games import repository
+from games.ai import skill
 from games.engine import (
     DomainError,
     Event,
@@ -30,6 +32,9 @@ from players.tokens import hash_token
 
 EVENTS_PAGE_LIMIT = 1000
 
+DealFigures = Callable[[LoadedMatch, int, int], dict[int, dict]]
+"""(match, series, last deal number) -> figures by deal number, as `_stored_figures`."""
+
 
 def match_list(*, player: Player, status: str | None = None) -> QuerySet[Match]:
     return repository.match_list(player=player, status=status)
@@ -40,15 +45,20 @@ def match_get(*, match_id: uuid.UUID, player: Player) -> LoadedMatch | None:
     return repository.match_load(match_id=match_id, player=player)
 
 
-def match_view(*, match: LoadedMatch) -> dict:
+def match_view(
+    *, match: LoadedMatch, figures: bool = True, deal_figures: DealFigures | None = None
+) -> dict:
     """The MatchView's data for the player `match` was loaded for: only what their seat may
-    see. MatchViewSerializer is its shape (serializers.MATCH_VIEW renders it)."""
+    see. MatchViewSerializer is its shape (serializers.MATCH_VIEW renders it). Without
+    `figures` (a write's answer), the skill figures are left null: they are worked out off
+    the write path, on a read. `deal_figures` replaces the stored figures (the schema's
+    examples, played with no database)."""
     state, row, viewer = match.state, match.row, match.viewer_seat
     view = observe(state, viewer)
     # The invite is the owner's to share, and only while seats are open.
     invite = row.invite if viewer == 0 and state.status is Status.WAITING else None
     return {
-        **_table(match, state, view),
+        **_table(match, state, view, viewer if figures else _NO_FIGURES, deal_figures),
         "your_seat": viewer,
         "your_cards": view.your_cards,
         "your_category": evaluate(view.your_cards).category if view.your_cards else None,
@@ -63,8 +73,32 @@ def match_view(*, match: LoadedMatch) -> dict:
     }
 
 
-def _table(match: LoadedMatch, state: MatchState, view: SeatView) -> dict:
-    """What a player's and a spectator's views share: the table as `view` sees it."""
+_NO_FIGURES = -1
+"""In place of a viewer: work out no skill figures (a write's answer)."""
+
+
+def _table(
+    match: LoadedMatch,
+    state: MatchState,
+    view: SeatView,
+    viewer: int | None,
+    deal_figures: DealFigures | None = None,
+) -> dict:
+    """What a player's and a spectator's views share: the table as `view` sees it, with the
+    skill figures `viewer` (a seat, None for a spectator) may see."""
+    shown = {} if viewer == _NO_FIGURES else _visible_figures(match, state, viewer, deal_figures)
+    last_deal = view.last_result
+    if last_deal is not None:
+        figures = shown.get(last_deal["deal_number"])
+        last_deal = {
+            **last_deal,
+            "seats": [
+                {**seat, "skill": figures["seats"][seat["seat"]] if figures else None}
+                for seat in last_deal["seats"]
+            ],
+        }
+    ended = state.last_result.deal_number if state.last_result else 0
+    every_deal_shown = ended > 0 and len(shown) == ended
     return {
         "id": match.row.id,
         "version": state.version,
@@ -89,7 +123,8 @@ def _table(match: LoadedMatch, state: MatchState, view: SeatView) -> dict:
             }
             for number, seat in enumerate(match.seats)
         ],
-        "last_deal": view.last_result,
+        "last_deal": last_deal,
+        "skill": skill.sums(shown.values()) if every_deal_shown else None,
         "winners": view.winners,
         "humans": state.humans,
         "turn_seconds": match.row.turn_seconds,
@@ -101,9 +136,46 @@ def _table(match: LoadedMatch, state: MatchState, view: SeatView) -> dict:
 def match_write_view(*, match: LoadedMatch) -> dict:
     """The MatchWriteView's data, which a write answers with: the MatchView, and the events
     the write appended as the writer may see them, so a client can show what the other seats
-    did."""
+    did. Its skill figures are null: a write works none out (read the match for them)."""
     seen = visible_events(match.appended, Viewer.at_seat(match.viewer_seat))
-    return {**match_view(match=match), "events": seen}
+    return {**match_view(match=match, figures=False), "events": seen}
+
+
+def _stored_figures(match: LoadedMatch, series: int, last: int) -> dict[int, dict]:
+    """The figures of the series' deals 1 to `last`, by deal number, as stored; those not
+    stored yet are worked out from the match's events and stored."""
+    match_id = match.row.id
+    stored = repository.deal_skills(match_id=match_id, series=series)
+    stored = {number: figures for number, figures in stored.items() if number <= last}
+    missing = [number for number, figures in stored.items() if figures is None]
+    if missing:
+        events = (event for _, event in repository.match_events(match_id=match_id))
+        worked = skill.stored_figures(events, series)
+        new = {number: worked[number] for number in missing}
+        repository.deal_skills_store(match_id=match_id, series=series, figures=new)
+        stored.update(new)
+    return stored
+
+
+def _visible_figures(
+    match: LoadedMatch, state: MatchState, viewer: int | None, deal_figures: DealFigures | None
+) -> dict:
+    """The skill figures (docs/skill.md) of the series' deals ended by `state` that `viewer`
+    may see, by deal number: every hand of the deal must be theirs to see. Worked out and
+    stored on the first read that needs them; a read that can show none queries nothing."""
+    last = state.last_result
+    seeds = state.seeds
+    revealed = bool(seeds and seeds.verifiable and seeds.revealed)
+    if last is None or not (
+        revealed or skill.visible([seat.shown for seat in last.seats], viewer, revealed)
+    ):
+        return {}
+    stored = (deal_figures or _stored_figures)(match, state.series, last.deal_number)
+    return {
+        number: figures
+        for number, figures in stored.items()
+        if skill.visible(figures["shown"], viewer, revealed)
+    }
 
 
 def events_seen(events: list[tuple[int, Event]], viewer: int) -> list[dict]:
@@ -136,7 +208,7 @@ def match_events(*, match: LoadedMatch, after: int, limit: int = EVENTS_PAGE_LIM
 
 
 def match_record(*, match: LoadedMatch) -> dict:
-    """The match's record (asnas-record/1, docs/record.md) as its reader may see it."""
+    """The match's record (asnas-record/2, docs/record.md) as its reader may see it."""
     row = match.row
     meta = {
         "id": str(row.id),
@@ -152,7 +224,18 @@ def match_record(*, match: LoadedMatch) -> dict:
         for number, seat in enumerate(match.seats)
     ]
     events = repository.match_events(match_id=row.id)
-    return build_record(events, match.viewer_seat, meta, seats)
+    record = build_record(events, match.viewer_seat, meta, seats)
+    for series in record["series"]:
+        figures = None
+        for deal in series["deals"]:
+            shown = deal["result"] is not None and None not in deal["hands"]
+            if shown and figures is None:  # the record holds every event: work them out here
+                figures = skill.stored_figures((event for _, event in events), series["series"])
+            for seat in deal["result"]["seats"] if deal["result"] else ():
+                seat["skill"] = (
+                    figures[deal["deal_number"]]["seats"][seat["seat"]] if shown else None
+                )
+    return record
 
 
 def match_public_events(*, match_id: uuid.UUID) -> list[dict] | None:
@@ -202,7 +285,7 @@ def watch_view(*, match: LoadedMatch) -> dict:
         )
     view = observe(state, None)
     return {
-        **_table(match, state, view),
+        **_table(match, state, view, None),
         "spectators": match.row.spectators,
         # A delayed spectator learns nothing of the deal in play, its clock included.
         "turn_deadline": match.row.turn_deadline if last == match.state.version else None,

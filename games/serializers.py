@@ -250,10 +250,10 @@ class CommitmentSerializer(serializers.Serializer):
 
 
 class MatchRecordSerializer(serializers.Serializer):
-    """A match's record to keep, `asnas-record/1`: docs/record.md describes it, and
+    """A match's record to keep, `asnas-record/2`: docs/record.md describes it, and
     docs/record.schema.json is its JSON Schema."""
 
-    format = serializers.ChoiceField(choices=["asnas-record/1"], help_text="The format.")
+    format = serializers.ChoiceField(choices=["asnas-record/2"], help_text="The format.")
     match = serializers.DictField(
         help_text="id, created_at, ai_level, humans, seeded, status and version."
     )
@@ -367,6 +367,29 @@ class DealResultSeatSerializer(serializers.Serializer):
     folded = serializers.BooleanField(help_text=FOLDED_DOC)
 
 
+SKILL_DOC = (
+    "Cards, your play, the others' play (docs/skill.md): the result split into what the "
+    "cards were worth against `hard` play, what the seat's own decisions added, and what the "
+    "other seats' decisions added; cards + play + table = the result, exactly. Null unless "
+    "every hand of the deal may be seen by you: in a verifiable series once it ended, or a "
+    "deal whose hands were all shown. Always null in a write's answer (they are worked out "
+    "off the write path): read the match for them."
+)
+
+
+class SkillSerializer(serializers.Serializer):
+    cards = PointsField(
+        help_text="What the cards were worth: the seat's result had every seat "
+        "played `hard` from the deal's start."
+    )
+    play = PointsField(help_text="What the seat's own decisions added to that.")
+    table = PointsField(help_text="What the other seats' decisions added to that.")
+
+
+class LastDealSeatSerializer(DealResultSeatSerializer):
+    skill = SkillSerializer(allow_null=True, help_text=SKILL_DOC)
+
+
 class DealResultSerializer(serializers.Serializer):
     series = serializers.IntegerField(help_text=SERIES.doc)
     deal_number = serializers.IntegerField(help_text=DEAL_NUMBER.doc)
@@ -381,7 +404,7 @@ class DealResultSerializer(serializers.Serializer):
         child=serializers.IntegerField(),
         help_text="The seats that won this deal and split its pot.",
     )
-    seats = DealResultSeatSerializer(many=True, help_text=SEATS_DOC)
+    seats = LastDealSeatSerializer(many=True, help_text=SEATS_DOC)
 
 
 class MatchViewSerializer(serializers.Serializer):
@@ -438,6 +461,13 @@ class MatchViewSerializer(serializers.Serializer):
             "The result of the series' latest finished deal, as you may see it; "
             "null before the first one ends."
         ),
+    )
+    skill = SkillSerializer(
+        many=True,
+        allow_null=True,
+        help_text="Per seat, in seat order, the sums of cards, play and table over the series' "
+        "ended deals (docs/skill.md): null unless every one of them may be shown to you (see "
+        "`last_deal`), as in a verifiable series once it ended; null in a write's answer.",
     )
     winners = serializers.ListField(
         child=serializers.IntegerField(),
@@ -663,6 +693,7 @@ WatchViewSerializer = type(
                 "high_stake",
                 "seats",
                 "last_deal",
+                "skill",
                 "winners",
                 "humans",
                 "turn_seconds",

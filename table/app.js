@@ -2,7 +2,7 @@
 // public API only.
 import { apiClient, Offline, Problem, serverClock } from "./api.js";
 import { card } from "./cards.js";
-import { add, approx, FSI, isolate, PDI, points } from "./fractions.js";
+import { add, approx, figure, FSI, isolate, PDI, points } from "./fractions.js";
 import { follow } from "./live.js";
 import { spectatorsPanel } from "./spectators.js";
 
@@ -10,9 +10,11 @@ import { spectatorsPanel } from "./spectators.js";
 /** @typedef {import('./api.js').MatchEvent} MatchEvent */
 /** @typedef {import('./api.js').MatchSummary} MatchSummary */
 /** @typedef {import('./api.js').WriteAnswer} WriteAnswer */
+/** @typedef {import('./schema').components['schemas']['DealEndedEvent']} DealEnded */
 /** @typedef {import('./schema').components['schemas']['DealResult']} DealResult */
 /** @typedef {import('./schema').components['schemas']['PlayerProfile']} PlayerProfile */
 /** @typedef {import('./schema').components['schemas']['PaginatedLeaderboardEntryList']} LeaderboardPage */
+/** @typedef {import('./schema').components['schemas']['Skill']} Skill */
 /** @typedef {import('./schema').components['schemas']['Hint']} Hint */
 /** @typedef {typeof import('./i18n/en.js').default} Catalogue */
 
@@ -43,7 +45,7 @@ const api = apiClient(apiBase, () => store.get(tokenKey));
 const state = {
   /** @type {Catalogue} */ t: /** @type {any} */ (null),
   /** @type {MatchView | null} */ match: null,
-  /** Every deal_ended event of the match, for the scoreboard. @type {DealResult[]} */ deals: [],
+  /** Every deal_ended event of the match, for the scoreboard. @type {DealEnded[]} */ deals: [],
   /** The coach's advice, shown while the match is at its version. @type {Hint | null} */ hint: null,
   busy: false,
   /** @type {number} epoch ms until which a 429 holds writes */ heldUntil: 0,
@@ -693,6 +695,19 @@ async function act(path, body) {
   // Before the API sent `events` with each write answer, they were one GET away.
   const events = answer.events ?? (await eventsAfter(before.id, before.version));
   await show(answer, events);
+  if (events.some((event) => event.type === "deal_ended")) await readFigures(answer);
+}
+
+/** A write's answer carries no skill figures (docs/skill.md: they are worked out on a read):
+ * read the match once a deal has ended, and show them where they may be seen.
+ * @param {MatchView} answer */
+async function readFigures(answer) {
+  const read = /** @type {MatchView} */ (await api.get(`/matches/${answer.id}`));
+  const current = state.match;
+  if (!current || current.id !== read.id || current.version !== read.version) return; // it moved on
+  if (!read.skill && !read.last_deal?.seats.some((seat) => seat.skill)) return;
+  state.match = read;
+  render();
 }
 
 const pause = (/** @type {number} */ ms) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -1074,13 +1089,24 @@ function hintPanel(hint) {
   );
 }
 
+/** "cards +1/2 · your play +3/4 · the others −1/4" (docs/skill.md), for `seat`.
+ * @param {MatchView} match @param {number} seat @param {Skill} skill */
+function skillWords(match, seat, skill) {
+  const vars = { cards: figure(skill.cards, locale()), play: figure(skill.play, locale()), table: figure(skill.table, locale()) };
+  return tr(seat === match.your_seat ? "skill_you" : "skill_seat", vars);
+}
+
 /** A deal's result: each seat's category, payout and change, its shown hand on a row of its
- * own (cards wide enough to read, with their names, on a phone too). @param {MatchView} match @param {DealResult} deal */
+ * own (cards wide enough to read, with their names, on a phone too), and where every hand
+ * may be seen, what its cards, its play and the others' play made of its change.
+ * @param {MatchView} match @param {DealResult} deal */
 function dealPanel(match, deal) {
   const rows = deal.seats.flatMap((seat) => {
     const hand = h("span", { class: "mini" });
     if (seat.hand) for (const rank of seat.hand) hand.append(card(rank, trAny(rank), true));
     else hand.append(tr(seat.folded ? "folded" : "hidden"));
+    const skill = seat.skill;
+    const figures = skill ? [h("p", { class: "skill", title: `${skill.cards} · ${skill.play} · ${skill.table}`, text: skillWords(match, seat.seat, skill) })] : [];
     const winner = deal.winners.includes(seat.seat) ? "winner" : "";
     return [
       h(
@@ -1091,7 +1117,7 @@ function dealPanel(match, deal) {
         h("td", { text: points(seat.payout, locale()) }),
         h("td", { class: "delta", text: points(seat.delta, locale(), true) }),
       ),
-      h("tr", { class: `hand-row ${winner}` }, h("td", { colspan: 4 }, hand)),
+      h("tr", { class: `hand-row ${winner}` }, h("td", { colspan: 4 }, hand, ...figures)),
     ];
   });
   return h(
@@ -1145,7 +1171,7 @@ function standings(match) {
       ...order.map((seat) =>
         h("li", {
           class: winners.includes(seat.seat) ? "winner" : "",
-          text: `${seatName(seat)}: ${points(seat.total, locale())}${seat.seat === state.resigned ? ` (${tr("resigned_mark")})` : ""}`,
+          text: `${seatName(seat)}: ${points(seat.total, locale())}${seat.seat === state.resigned ? ` (${tr("resigned_mark")})` : ""}${match.skill ? ` · ${skillWords(match, seat.seat, match.skill[seat.seat])}` : ""}`,
         }),
       ),
     ),

@@ -43,3 +43,26 @@ export function points(text, locale, sign = false) {
   const digits = new Intl.NumberFormat(locale, { useGrouping: false });
   return isolate(format.format(num) + (den === 1 ? "" : "/" + digits.format(den)));
 }
+
+/**
+ * A skill figure (docs/skill.md) in the page's language, signed: exact while short, else
+ * rounded to two decimals, marked approximate (its numerator and denominator run to fifty
+ * digits).
+ * Not isolated: a sentence's placeholder isolates it.
+ * @param {string} text the API's exact fraction @param {string} locale
+ */
+export function figure(text, locale) {
+  const [num, den = "1"] = text.split("/");
+  if (num.length + den.length <= 8) {
+    const format = new Intl.NumberFormat(locale, { signDisplay: "exceptZero", useGrouping: false });
+    const digits = new Intl.NumberFormat(locale, { useGrouping: false });
+    return format.format(Number(num)) + (den === "1" ? "" : "/" + digits.format(Number(den)));
+  }
+  const [n, d] = [BigInt(num), BigInt(den)];
+  const size = (n < 0n ? -n : n) * 200n + d; // rounded half away from zero, in BigInt
+  const hundredths = Number(size / (2n * d)) * (n < 0n ? -1 : 1);
+  const rounded = new Intl.NumberFormat(locale, { signDisplay: "exceptZero", minimumFractionDigits: 2, maximumFractionDigits: 2 });
+  // A range of one value is written with the language's own "approximately" sign (CLDR):
+  // "~+0.64" in English, "≃+0,64" in French, Persian's with its digits and its sign's place.
+  return rounded.formatRange(hundredths / 100, hundredths / 100);
+}

@@ -5,6 +5,7 @@
 /** @typedef {import('./schema').components['schemas']} Schemas */
 /** @typedef {Schemas['WatchView']} WatchView */
 /** @typedef {Schemas['MatchEvent']} MatchEvent */
+import { figure } from "./fractions.js";
 
 /** Every event type of a match: EventSource dispatches each SSE `event:` name on its own. */
 const TYPES = [
@@ -57,6 +58,9 @@ function render(view) {
           h("td", {}, [view.seats[seat.seat].name ?? ""]),
           h("td", {}, [seat.hand ? seat.hand.join(" ") : seat.folded ? "folded" : "hidden"]),
           h("td", {}, [seat.delta]),
+          h("td", { class: "skill", title: seat.skill ? `${seat.skill.cards} · ${seat.skill.play} · ${seat.skill.table}` : "" }, [
+            seat.skill ? `cards ${figure(seat.skill.cards, "en")} · play ${figure(seat.skill.play, "en")} · the others ${figure(seat.skill.table, "en")}` : "",
+          ]),
         ])),
       ])
     : "";

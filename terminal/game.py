@@ -190,6 +190,9 @@ def play(
                 notice = f"Refused: {problem}"
             view = api("GET", f"/matches/{view['id']}")
             continue
+        if view["status"] != "in_deal" and view["last_deal"] and not move[0].endswith("/leave"):
+            # A write's answer has no skill figures (docs/skill.md): a read works them out.
+            view = api("GET", f"/matches/{view['id']}")
         if move[0].endswith("/leave"):
             if follower:
                 follower.stop()

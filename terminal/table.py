@@ -196,6 +196,9 @@ class TableState:
         )
         for column in ("Place", "Player", "Total", "Deals won"):
             table.add_column(column, justify="left" if column == "Player" else "right")
+        sums = view.get("skill")
+        if sums:
+            table.add_column("Cards · play · the others", justify="right")
         ranked = sorted(view["seats"], key=lambda seat: -Fraction(seat["total"]))
         for seat in ranked:
             place = 1 + sum(Fraction(s["total"]) > Fraction(seat["total"]) for s in ranked)
@@ -205,6 +208,7 @@ class TableState:
                 ("★ " if winner else "") + _name(view, seat),
                 seat["total"],
                 str(self.deals_won.get(seat["seat"], 0)),
+                *([skill_line(sums[seat["seat"]])] if sums else []),
                 style="bold" if winner else None,
             )
         return table
@@ -330,6 +334,9 @@ def _showdown(view: dict) -> Table:
         table.add_column(
             column, justify="right" if column in ("Stake", "Payout", "Score") else "left"
         )
+    figures = any(seat.get("skill") for seat in deal["seats"])
+    if figures:
+        table.add_column("Cards · play · the others", justify="right")
     for seat in deal["seats"]:
         number = seat["seat"]
         table.add_row(
@@ -339,8 +346,22 @@ def _showdown(view: dict) -> Table:
             str(seat["stake"]),
             seat["payout"],
             seat["delta"],
+            *([skill_line(seat["skill"])] if figures else []),
         )
     return table
+
+
+def skill_line(skill: dict | None) -> str:
+    """Cards, play and the others' play (docs/skill.md), each exact when short, else to two
+    places; "–" where they may not be shown."""
+    if skill is None:
+        return "–"
+    return " · ".join(_figure(skill[part]) for part in ("cards", "play", "table"))
+
+
+def _figure(text: str) -> str:
+    value = Fraction(text)
+    return ("+" if value > 0 else "") + text if len(text) <= 8 else f"≈{float(value):+.2f}"
 
 
 def _hint_table(hint: dict) -> Group:

@@ -1,4 +1,4 @@
-"""A match's record (format `asnas-record/1`, docs/record.md): its players, seats, how each
+"""A match's record (format `asnas-record/2`, docs/record.md): its players, seats, how each
 series was dealt, every deal's dealer, moves and result, and each series' end, as one
 viewer may see them, with points as exact fraction strings. `check_record` plays a record
 through the engine again and checks every result and total in it."""
@@ -25,7 +25,9 @@ from .rules import decide, evolve
 from .state import DealState, MatchState, Status
 from .views import event_view
 
-FORMAT = "asnas-record/1"
+FORMAT = "asnas-record/2"
+FORMATS = ("asnas-record/1", FORMAT)
+"""The formats `check_record` reads: /2 added each deal result seat's `skill` figures."""
 
 
 def build_record(
@@ -115,11 +117,11 @@ def check_record(record: dict) -> list[str]:
     seed is revealed is dealt from the seeds and its moves are decided by the engine, which
     must give the record's results; in every series, the deals' deltas must add up to the
     totals at its end. An empty list: the record holds."""
-    if record.get("format") != FORMAT:
-        return [f"not an {FORMAT} record"]
+    if record.get("format") not in FORMATS:
+        return [f"not an {' or '.join(FORMATS)} record"]
     problems = []
     for series in record["series"]:
-        problems += _check_totals(series)
+        problems += _check_totals(series) + _check_skill(series)
         if series["server_seed"]:
             problems += _replay(series)
     return problems
@@ -135,6 +137,18 @@ def _check_totals(series: dict) -> list[str]:
     if "totals" in end and [Fraction(t) for t in end["totals"]] != totals:
         return [f"series {series['series']}: the deals add up to {list(map(str, totals))}"]
     return []
+
+
+def _check_skill(series: dict) -> list[str]:
+    """Where a seat's skill figures are given, they add up to its result exactly."""
+    problems = []
+    for deal in series["deals"]:
+        for seat in deal["result"]["seats"] if deal["result"] else ():
+            figures = seat.get("skill")
+            if figures and sum(map(Fraction, figures.values())) != Fraction(seat["delta"]):
+                number = f"series {series['series']} deal {deal['deal_number']}"
+                problems.append(f"{number}: seat {seat['seat']}'s skill figures miss its result")
+    return problems
 
 
 def _replay(series: dict) -> list[str]:

@@ -67,6 +67,8 @@ export default {
   category: "Kategori",
   payout: "Udbetaling",
   change: "Ændring",
+  skill_you: "kort {cards} · dit spil {play} · de andre {table}",
+  skill_seat: "kort {cards} · spil {play} · de andre {table}",
   hidden: "skjult",
   scoreboard: "Pointtavle",
   deal: "Giv",

@@ -67,6 +67,8 @@ export default {
   category: "Category",
   payout: "Payout",
   change: "Change",
+  skill_you: "cards {cards} · your play {play} · the others {table}",
+  skill_seat: "cards {cards} · play {play} · the others {table}",
   hidden: "hidden",
   scoreboard: "Scoreboard",
   deal: "Deal",

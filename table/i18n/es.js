@@ -67,6 +67,8 @@ export default {
   category: "Categoría",
   payout: "Pago",
   change: "Cambio",
+  skill_you: "cartas {cards} · tu juego {play} · los demás {table}",
+  skill_seat: "cartas {cards} · juego {play} · los demás {table}",
   hidden: "oculta",
   scoreboard: "Marcador",
   deal: "Mano",

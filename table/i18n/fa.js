@@ -67,6 +67,8 @@ export default {
   category: "ترکیب",
   payout: "پرداخت",
   change: "تغییر",
+  skill_you: "کارت‌ها {cards} · بازی شما {play} · دیگران {table}",
+  skill_seat: "کارت‌ها {cards} · بازی {play} · دیگران {table}",
   hidden: "پنهان",
   scoreboard: "جدول امتیاز",
   deal: "دست",

@@ -67,6 +67,8 @@ export default {
   category: "Catégorie",
   payout: "Gain",
   change: "Variation",
+  skill_you: "cartes {cards} · votre jeu {play} · les autres {table}",
+  skill_seat: "cartes {cards} · jeu {play} · les autres {table}",
   hidden: "cachée",
   scoreboard: "Tableau des scores",
   deal: "Donne",

@@ -67,6 +67,8 @@ export default {
   category: "Układ",
   payout: "Wypłata",
   change: "Zmiana",
+  skill_you: "karty {cards} · twoja gra {play} · pozostali {table}",
+  skill_seat: "karty {cards} · gra {play} · pozostali {table}",
   hidden: "ukryta",
   scoreboard: "Tabela wyników",
   deal: "Rozdanie",

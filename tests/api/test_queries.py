@@ -82,3 +82,19 @@ def test_hot_statements_are_prepared_once_per_connection(client, new_match):
         prepared = [statement for (statement,) in cursor.fetchall()]
     assert any("json_agg" in statement for statement in prepared), prepared  # the match read
     assert any("ON CONFLICT" in statement for statement in prepared), prepared  # auth + limits
+
+
+def test_skill_figures_are_worked_out_on_the_first_read_then_read_in_one_statement(client):
+    """docs/skill.md: the read after a verifiable series ended works its figures out and
+    stores them; every later read costs one statement more than a view without figures."""
+    from tests.api.test_fairness import play_to_the_end
+
+    view = client.post("/api/v1/matches", {"client_seed": "kept"}, format="json").json()
+    final = play_to_the_end(client, view, [])
+    assert final["skill"] is None  # the write that ended it worked nothing out
+    base = f"/api/v1/matches/{view['id']}"
+    first, ran_first = request(client, "view", "get", base)
+    again, ran_again = request(client, "view", "get", base)
+    assert first["skill"] is not None and again == first
+    assert len(ran_again) == QUERIES["view"] + 1
+    assert len(ran_first) > len(ran_again)  # the events read, and the figures stored

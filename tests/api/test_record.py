@@ -1,4 +1,4 @@
-"""The match record (asnas-record/1): what the viewer may see and nothing more, valid against
+"""The match record (asnas-record/2): what the viewer may see and nothing more, valid against
 its JSON Schema, and played again by import_record, which finds a changed total or move."""
 
 import copy

@@ -8,7 +8,7 @@ from games.engine.record import check_record
 
 class Command(BaseCommand):
     help = (
-        "Play a match record (asnas-record/1, from GET /matches/{id}/record) through the "
+        "Play a match record (asnas-record/1 or /2, from GET /matches/{id}/record) through the "
         "rules engine again: every deal of a series whose seed is revealed is dealt from the "
         "seeds and its moves decided again, and in every series the deals must add up to the "
         "totals. Exits non-zero on any disagreement. It stores nothing."

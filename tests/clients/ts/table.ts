@@ -185,6 +185,18 @@ class Side {
     for (const [key, value] of Object.entries(object)) {
       if ((key === "hand" || key === "category") && result && value !== null) {
         this.checkShown(result, object as Schemas["DealResultSeat"], `${where}.${key}`);
+      } else if (key === "skill" && result && value !== null) {
+        // Skill figures (docs/skill.md) depend on every hand: at this table, which is not
+        // verifiable, only a deal whose hands this seat all saw may carry them.
+        const unseen = result.seats.some((seat) => seat.hand === null && seat.seat !== this.seat);
+        if (unseen) this.leaks.push(`${this.name} got ${where}.${key} with a hand unseen`);
+        continue; // its `cards` is a figure, not cards
+      } else if (key === "skill" && "last_deal" in object && value !== null) {
+        // The view's sums: only once every deal of the series may be seen, the last one too.
+        const last = (object as MatchView).last_deal;
+        const unseen = !last || last.seats.some((seat) => seat.hand === null && seat.seat !== this.seat);
+        if (unseen) this.leaks.push(`${this.name} got ${where}.${key} with a hand unseen`);
+        continue;
       } else if (CARD_KEYS.has(key) && value !== null) {
         this.leaks.push(`${this.name} got ${where}.${key}`);
       } else if (key === "your_cards" && value !== null) {

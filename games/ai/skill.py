@@ -1,0 +1,196 @@
+"""Cards, your play, the others' play: one deal's result split three ways (docs/skill.md).
+
+With the four hands as dealt fixed, V_i(h) is seat i's expected result from the betting
+history h on when every seat plays the `hard` strategy (each by its own hand). No chance is
+left, so V is an exact fraction: the hard table's rows are integers summing to 65,535, and
+V(h) = sum over the actions a of row[a] / 65,535 * V(h + a), down to the deal's results.
+
+For each decision on the deal's actual path, by seat j at h choosing a, every seat i gets
+Delta_i = V_i(h + a) - V_i(h). A seat's `cards` is V_i at the start, its `play` the sum of
+its own decisions' Deltas, its `table` the sum of the other seats' decisions' Deltas; as the
+Deltas telescope, result_i = cards + play + table exactly.
+
+Two kinds of move are outside the hard table, and both have a V all the same:
+- a look: the table is for a seat that has looked (`Strategy.choose` always looks first,
+  it is free), so looking changes no V, and its Delta is 0;
+- a fold while already matched (only the dealer's first turn when nobody raised): the hard
+  table never folds there, but the move ends the deal at once (every other seat still in
+  has acted and matched), so no AI seat ever has to answer it, and its V is its result.
+"""
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+
+from games.engine import SEATS, ActionTaken, DealEnded, DealStarted, Event, evaluate
+from games.engine.state import hands_from_deck
+
+from .hands import hand_class
+from .strategy import SCALE, Strategy, load_strategy
+from .tree import TREE, build_tree
+
+_FULL_TREE = build_tree(matched_fold=True)
+"""Every legal betting history, the matched folds included, by position (dealer first)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Skill:
+    """One seat's share of a deal's result: what its cards were worth against hard play, what
+    its own decisions added, and what the other seats' decisions added."""
+
+    cards: Fraction
+    play: Fraction
+    table: Fraction
+
+    @property
+    def result(self) -> Fraction:
+        return self.cards + self.play + self.table
+
+    def to_dict(self) -> dict[str, str]:
+        return {"cards": str(self.cards), "play": str(self.play), "table": str(self.table)}
+
+
+def deal_skill(
+    dealer: int,
+    hands: Sequence[Sequence[str]],
+    history: Sequence[tuple[int, str]],
+    strategy: Strategy | None = None,
+) -> tuple[Skill, ...]:
+    """Each seat's Skill for a deal with these `hands` (by seat) that was dealt by `dealer`
+    and played as `history` ((seat, action), looks included, as the engine records it)."""
+    strategy = strategy or load_strategy()
+    seat_of = [(dealer + position) % SEATS for position in range(SEATS)]
+    classes = [hand_class(tuple(hands[seat])) for seat in seat_of]
+    strengths = [evaluate(tuple(hands[seat])).key for seat in seat_of]
+    values = _values(strategy, classes, strengths)
+    zero = Fraction(0)
+    play, table = [zero] * SEATS, [zero] * SEATS
+    node = 0
+    for seat, action in history:
+        if action == "look":
+            continue  # V is the same after a look (see the module's docstring)
+        position = (seat - dealer) % SEATS
+        if _FULL_TREE.player[node] != position:
+            raise ValueError(f"seat {seat} acted out of turn in {history!r}")
+        child = _FULL_TREE.children[node][_FULL_TREE.actions[node].index(action)]
+        for i in range(SEATS):
+            delta = values[child][i] - values[node][i]
+            if i == position:
+                play[i] += delta
+            else:
+                table[i] += delta
+        node = child
+    if _FULL_TREE.player[node] >= 0:
+        raise ValueError(f"the deal {history!r} has not ended")
+    return tuple(
+        Skill(values[0][position], play[position], table[position])
+        for position in ((seat - dealer) % SEATS for seat in range(SEATS))
+    )
+
+
+def _heights() -> list[int]:
+    """Per node of the full tree, the most decisions on a path from it to the deal's end."""
+    heights = [0] * _FULL_TREE.size
+    for node in range(_FULL_TREE.size - 1, -1, -1):  # children after their parent
+        children = _FULL_TREE.children[node]
+        heights[node] = 1 + max(heights[child] for child in children) if children else 0
+    return heights
+
+
+_HEIGHTS = _heights()
+TWELFTHS = 12
+"""Every result is a whole number of twelfths (a pot shared by up to four)."""
+
+
+def _values(strategy: Strategy, classes, strengths) -> "_Values":
+    return _Values(strategy.rows, classes, strengths)
+
+
+class _Values(dict):
+    """V by position at the nodes of the full tree, for these hand classes and strengths (by
+    position), each worked out when first asked for, and only the nodes hard play reaches
+    from there (a branch it never takes does not count).
+
+    Fractions with denominators of 65,535^k are slow to add, so the work is in integers:
+    at a node of height k, N = V * 12 * 65,535^k, and a parent of height k scales each
+    child's N by 65,535^(k - 1 - its height) before weighting it."""
+
+    def __init__(self, rows, classes, strengths):
+        super().__init__()
+        self.rows, self.classes, self.strengths = rows, classes, strengths
+        self.scaled: dict[int, tuple[int, ...]] = {}
+
+    def __missing__(self, node: int) -> tuple[Fraction, ...]:
+        denominator = TWELFTHS * SCALE ** _HEIGHTS[node]
+        value = tuple(Fraction(n, denominator) for n in self._scaled(node))
+        self[node] = value
+        return value
+
+    def _scaled(self, node: int) -> tuple[int, ...]:
+        found = self.scaled.get(node)
+        if found is not None:
+            return found
+        tree = _FULL_TREE
+        position = tree.player[node]
+        if position < 0:
+            payoffs = tree.payoffs(node, self.strengths)
+            found = tuple(int(p * TWELFTHS) for p in payoffs)
+        else:
+            trained = TREE.index[tree.history[node]]
+            row = self.rows[trained][self.classes[position]]
+            weight = dict(zip(TREE.actions[trained], row, strict=True))
+            sums = [0] * SEATS
+            height = _HEIGHTS[node]
+            for action, child in zip(tree.actions[node], tree.children[node], strict=True):
+                w = weight.get(action, 0)  # a matched fold: never in the table
+                if w:
+                    w *= SCALE ** (height - 1 - _HEIGHTS[child])
+                    child_values = self._scaled(child)
+                    for i in range(SEATS):
+                        sums[i] += w * child_values[i]
+            found = tuple(sums)
+        self.scaled[node] = found
+        return found
+
+
+def stored_figures(events: Iterable[Event], series: int) -> dict[int, dict]:
+    """Every ended deal of `series` among a match's `events`, by deal number, as the service
+    stores its figures: which hands the table saw (`shown`, by seat) and each seat's Skill as
+    exact fraction strings (`seats`)."""
+    figures: dict[int, dict] = {}
+    dealt: DealStarted | None = None
+    history: list[tuple[int, str]] = []
+    for event in events:
+        if isinstance(event, DealStarted):
+            dealt, history = event, []
+        elif isinstance(event, ActionTaken):
+            history.append((event.seat, event.action))
+        elif isinstance(event, DealEnded) and event.series == series:
+            hands = hands_from_deck(dealt.deck, dealt.dealer)
+            skills = deal_skill(dealt.dealer, hands, history)
+            figures[event.deal_number] = {
+                "shown": [seat.shown for seat in event.seats],
+                "seats": [skill.to_dict() for skill in skills],
+            }
+    return figures
+
+
+def visible(shown: Sequence[bool], viewer: int | None, revealed: bool) -> bool:
+    """Whether a deal's figures may be shown to `viewer` (a seat, or None for a spectator):
+    they depend on every hand, folded ones too, so only where the viewer may see all four,
+    because the series' seed is revealed (`revealed`, a verifiable series that ended) or the
+    table saw every hand but the viewer's own."""
+    return revealed or all(seen or seat == viewer for seat, seen in enumerate(shown))
+
+
+def sums(figures: Iterable[dict]) -> list[dict[str, str]]:
+    """Per seat, the sums of stored figures (`stored_figures` values)."""
+    totals = [[Fraction(0)] * 3 for _ in range(SEATS)]
+    for deal in figures:
+        for seat, skill in enumerate(deal["seats"]):
+            for k, name in enumerate(PARTS):
+                totals[seat][k] += Fraction(skill[name])
+    return [dict(zip(PARTS, map(str, seat), strict=True)) for seat in totals]
+
+
+PARTS = ("cards", "play", "table")

@@ -1,0 +1,144 @@
+"""Cards, your play, the others' play through the API (docs/skill.md): shown only where every
+hand of the deal may be seen, worked out on a read and never by a write."""
+
+import copy
+from fractions import Fraction
+
+import jsonschema
+import pytest
+
+from games.engine.record import check_record
+from games.models import Deal
+from tests.api.test_record import SCHEMA, record_of
+from tests.api.test_spectators import post, watch
+
+pytestmark = pytest.mark.django_db
+
+PARTS = ("cards", "play", "table")
+
+
+def every_hand_seen(deal: dict, viewer: int | None) -> bool:
+    return all(seat["hand"] is not None or seat["seat"] == viewer for seat in deal["seats"])
+
+
+def adds_up(deal: dict) -> bool:
+    return all(
+        sum(Fraction(seat["skill"][part]) for part in PARTS) == Fraction(seat["delta"])
+        for seat in deal["seats"]
+    )
+
+
+def play_reading(client, view: dict, code: str | None = None, humans=None) -> tuple[dict, int, int]:
+    """Look, then call or hold, to the end (`humans`: the clients by seat, else `client`
+    alone); after each deal, read the match as `client` (and watch it with `code`) and check
+    its figures against the hands the reader saw. Returns the last read and how many deals
+    showed figures and how many hid them."""
+    url = f"/api/v1/matches/{view['id']}"
+    humans = humans or [client]
+    shown = hidden = 0
+    while view["status"] != "finished":
+        if view["status"] == "deal_over":
+            view = client.post(f"{url}/next-deal", {}, format="json").json()
+            continue
+        player = humans[view["turn"]]
+        legal = player.get(url).json()["legal_actions"]
+        action = next(a for a in ("look", "call", "hold") if a in legal)
+        view = player.post(f"{url}/actions", {"action": action}, format="json").json()
+        if view["status"] == "deal_over":
+            # A write works no figures out.
+            assert all(seat["skill"] is None for seat in view["last_deal"]["seats"])
+            assert view["skill"] is None
+            read = client.get(url).json()
+            deal = read["last_deal"]
+            if every_hand_seen(deal, 0):
+                shown += 1
+                assert adds_up(deal)
+            else:
+                hidden += 1
+                assert all(seat["skill"] is None for seat in deal["seats"])
+            if code:
+                watched = watch(code).json()["last_deal"]
+                if every_hand_seen(watched, None):
+                    assert adds_up(watched)
+                else:
+                    assert all(seat["skill"] is None for seat in watched["seats"])
+    return client.get(url).json(), shown, hidden
+
+
+def test_a_match_that_is_not_verifiable_shows_only_deals_whose_hands_were_all_shown(
+    client, make_client
+):
+    view = client.post("/api/v1/matches", {"humans": 2, "seed": 4}, format="json").json()
+    friend = make_client("Babak")
+    url = f"/api/v1/matches/{view['id']}"
+    view = friend.post(f"{url}/join", {"invite": view["invite"]}, format="json").json()
+    assert view["fairness"]["verifiable"] is False
+    final, shown, hidden = play_reading(client, view, humans=[client, friend])
+    assert hidden > 0  # the check met a deal with a hidden hand
+    # Its seed is never revealed: the sums stay hidden, and so does the last deal with a fold.
+    assert final["skill"] is None
+
+
+@pytest.mark.parametrize("spectators", ["live", "delayed"])
+def test_a_verifiable_match_shows_every_deal_and_the_sums_once_it_ended(client, spectators):
+    view = client.post("/api/v1/matches", {"client_seed": "kept"}, format="json").json()
+    code = post(client, f"/api/v1/matches/{view['id']}/spectators", {"spectators": spectators})
+    code = code.json()["watch_code"]
+    final, shown, hidden = play_reading(client, view, code)
+    assert hidden > 0
+    assert final["status"] == "finished" and adds_up(final["last_deal"])
+    for seat, sums in zip(final["seats"], final["skill"], strict=True):
+        assert sum(Fraction(sums[part]) for part in PARTS) == Fraction(seat["total"])
+    assert watch(code).json()["skill"] == final["skill"]  # a spectator sees what all see
+    record = record_of(client, view["id"])  # valid against docs/record.schema.json
+    seats = [seat for deal in record["series"][0]["deals"] for seat in deal["result"]["seats"]]
+    assert all(seat["skill"] is not None for seat in seats) and len(seats) == 48
+    assert check_record(record) == []
+    old = copy.deepcopy(record)  # a record of version 1, from before the figures, still holds
+    old["format"] = "asnas-record/1"
+    for deal in old["series"][0]["deals"]:
+        for seat in deal["result"]["seats"]:
+            del seat["skill"]
+    jsonschema.validate(old, SCHEMA)
+    assert check_record(old) == []
+    seats[5]["skill"]["play"] = str(Fraction(seats[5]["skill"]["play"]) + 1)
+    assert check_record(record) == ["series 1 deal 2: seat 1's skill figures miss its result"]
+    # Worked out once, on the reads, and kept.
+    assert Deal.objects.filter(match_id=view["id"], skill__isnull=True).count() == 0
+
+
+def test_a_record_mid_series_gives_no_figures_for_a_deal_with_a_hidden_hand(client):
+    view = client.post("/api/v1/matches", {"client_seed": "kept"}, format="json").json()
+    url = f"/api/v1/matches/{view['id']}"
+    while view["deal_number"] < 4:
+        if view["status"] == "deal_over":
+            view = client.post(f"{url}/next-deal", {}, format="json").json()
+            continue
+        action = next(a for a in ("look", "call", "hold") if a in view["legal_actions"])
+        view = client.post(f"{url}/actions", {"action": action}, format="json").json()
+    record = client.get(f"{url}/record").json()
+    deals = [deal for deal in record["series"][0]["deals"] if deal["result"]]
+    assert any(None in deal["hands"] for deal in deals)
+    for deal in deals:
+        figures = [seat["skill"] for seat in deal["result"]["seats"]]
+        if None in deal["hands"]:
+            assert figures == [None] * 4
+        else:
+            assert None not in figures
+
+
+def test_a_resignation_mid_deal_shows_the_figures_of_the_deals_that_ended(client):
+    view = client.post("/api/v1/matches", {"client_seed": "kept"}, format="json").json()
+    url = f"/api/v1/matches/{view['id']}"
+    while not (view["deal_number"] == 3 and view["status"] == "in_deal"):
+        if view["status"] == "deal_over":
+            view = client.post(f"{url}/next-deal", {}, format="json").json()
+            continue
+        action = next(a for a in ("look", "call", "hold") if a in view["legal_actions"])
+        view = client.post(f"{url}/actions", {"action": action}, format="json").json()
+    client.post(f"{url}/resign", {}, format="json")
+    read = client.get(url).json()
+    assert read["status"] == "finished" and read["last_deal"]["deal_number"] == 2
+    assert adds_up(read["last_deal"])
+    for seat, sums in zip(read["seats"], read["skill"], strict=True):
+        assert sum(Fraction(sums[part]) for part in PARTS) == Fraction(seat["total"])
