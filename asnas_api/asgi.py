@@ -55,9 +55,7 @@ class OneHopASGIHandler(ASGIHandler):
             return
         set_script_prefix(get_script_prefix(scope))
         try:
-            response = await sync_to_async(self._respond, thread_sensitive=True)(
-                scope, body_file
-            )
+            response = await sync_to_async(self._respond, thread_sensitive=True)(scope, body_file)
             if not response.streaming:
                 try:
                     await self.send_response(response, send)

@@ -7,8 +7,8 @@ from django.core.management import call_command
 from django.utils import timezone
 from rest_framework.test import APIClient
 
+from asnas_api.gate import counter_key
 from asnas_api.models import RateCounter
-from asnas_api.throttling import counter_key
 from games.models import IdempotencyRecord
 from tests.api.problems import assert_problem
 
@@ -163,3 +163,30 @@ def test_hints_are_limited_per_address_across_players(rates, make_client):
     assert players[3].get(f"/api/v1/matches/{matches[3]['id']}").status_code == 200
     players[3].defaults["REMOTE_ADDR"] = "10.0.0.9"
     assert players[3].get(f"/api/v1/matches/{matches[3]['id']}/hint").status_code == 200
+
+
+@pytest.mark.parametrize(
+    "headers",
+    [{}, {"HTTP_AUTHORIZATION": "Bearer not-a-token"}, {"HTTP_AUTHORIZATION": "Basic eA=="}],
+    ids=["no_token", "unknown_token", "other_scheme"],
+)
+def test_a_request_refused_for_its_credentials_counts_once_against_its_address(rates, headers):
+    rates(ip="5/min")
+    response = APIClient().get("/api/v1/players/me", **headers)
+    assert response.status_code == 401
+    assert dict(RateCounter.objects.values_list("key", "hits")) == {
+        counter_key("ip", "127.0.0.1"): 1
+    }
+    left = parse_list(response["RateLimit"])
+    assert set(left) == {"ip"} and left["ip"]["r"] == 4
+
+
+def test_a_bad_stream_ticket_counts_once_against_its_address_and_is_429_over_the_limit(
+    rates, client, new_match
+):
+    rates(ip="1/min")
+    path = f"/api/v1/matches/{new_match()['id']}/stream?ticket=spent"
+    RateCounter.objects.all().delete()  # only the stream's requests below
+    assert_problem(APIClient().get(path), 401, "invalid_ticket")
+    assert RateCounter.objects.get().hits == 1
+    assert_problem(APIClient().get(path), 429, "throttled")
