@@ -132,11 +132,13 @@ class RateLimits:
 
 
 def _record(request) -> RateLimits:
-    """The request's record, which RateLimitMiddleware handed it (reached through DRF's
-    request, which passes attributes through); a fresh one for a request that did not go
-    through the middleware (a view called directly), which then gets no headers."""
+    """The request's record, which RateLimitMiddleware handed it (DRF's request passes the
+    attribute through); for a view called without the middleware, one kept on DRF's request,
+    so that the request is still counted once (it then gets no headers)."""
     record = getattr(request, "rate_limits", None)
-    return record if record is not None else RateLimits()
+    if record is None:
+        record = request.rate_limits = RateLimits()
+    return record
 
 
 class RateLimitMiddleware:
@@ -246,9 +248,6 @@ class RateLimit(BaseThrottle):
             _count(request, record, scopes_of(request, view), player=request.user)
         record.refuse_over_limit()
         return True
-
-    def get_ident(self, request) -> str:
-        return client_address(request)
 
 
 def refuse_unauthenticated(request) -> None:
