@@ -2,13 +2,20 @@
 
 The probes are answered here, before Django; everything else goes to Django, with the time its
 request was whole in the scope, so that its deadline runs from there and not from when
-Django's one thread per worker gets to it (asnas_api.deadline)."""
+Django's one thread per worker gets to it (asnas_api.deadline).
+
+Django's own ASGIHandler would do the same work with a new thread per request and five hops
+between it and the event loop; measured beside it in one run, it cost about 1 ms more of
+server CPU on every request, the floor of a bare DRF GET doubled (docs/performance.md), so
+this entry stays."""
 
 # Imported first, before the second or more of imports and setup below: a worker told to
 # stop while it starts stops at once, and one that serves ends its streams first.
 import asnas_api.worker  # noqa: F401
 
 # isort: split
+import asyncio
+import contextlib
 import gc
 import os
 import threading
@@ -18,32 +25,94 @@ from contextvars import ContextVar
 
 import django
 from asgiref.sync import ThreadSensitiveContext, sync_to_async
-from django.core.handlers.asgi import ASGIHandler
+from django.core import signals
+from django.core.exceptions import RequestAborted
+from django.core.handlers.asgi import ASGIHandler, get_script_prefix
 from django.core.handlers.base import BaseHandler
+from django.http import FileResponse
+from django.http.response import HttpResponseBase
+from django.urls import set_script_prefix
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "asnas_api.settings")
 
 
 class OneHopASGIHandler(ASGIHandler):
-    """Django's ASGI handler with its middleware chain built for sync, as under WSGI, and run
-    with the view in one hop to the request's thread. Every middleware here is sync (Django's
-    own run their hooks in a thread of their own when async), so Django's async chain would
-    go to the thread for the chain, back to the event loop for the view's handler, and to the
-    thread again for the view, for every request."""
+    """Django's ASGI handler, with each request's sync work done in one hop to the request's
+    thread: the start signal, the middleware chain (built for sync, as under WSGI) with the
+    view, and, for a whole (not streamed) answer, its close, which gives the database
+    connection back before the bytes go out. Every middleware here is sync (Django's own run
+    their hooks in a thread of their own when async), so Django's own handler would go to the
+    thread for the signal, for the chain, back to the event loop for the view's handler, to the
+    thread again for the view, and once more for the close: each hop is a wake-up of the
+    thread and of the event loop, which cost more CPU than the view (docs/performance.md).
+
+    A streamed answer (an event stream, a long-poll, a static file) is sent as Django sends
+    it, watching for the client going away, and closed in a hop of its own at its end."""
 
     def __init__(self):
         BaseHandler.__init__(self)
         self.load_middleware(is_async=False)
 
-    async def get_response_async(self, request):
-        response = await sync_to_async(self.get_response, thread_sensitive=True)(request)
-        if getattr(response, "holds_no_connection", False):
-            # A stream (or a long-poll) whose thread gave its connections back: it streams
-            # on the event loop, for hours maybe, and needs its thread again only to close.
-            thread = _request_thread.get(None)
-            if thread is not None:
-                thread.release()
+    async def handle(self, scope, receive, send):
+        try:
+            body_file = await self.read_body(receive)
+        except RequestAborted:
+            return
+        set_script_prefix(get_script_prefix(scope))
+        try:
+            response = await sync_to_async(self._respond, thread_sensitive=True)(scope, body_file)
+            if not response.streaming:
+                try:
+                    await self.send_response(response, send)
+                except asyncio.CancelledError:
+                    pass  # the client went away while it was sent
+                return
+            if getattr(response, "holds_no_connection", False):
+                # A stream (or a long-poll) whose thread gave its connections back: it streams
+                # on the event loop, for hours maybe, and needs its thread again only to close.
+                thread = _request_thread.get(None)
+                if thread is not None:
+                    thread.release()
+            await self._stream(response, receive, send)
+        finally:
+            body_file.close()
+
+    def _respond(self, scope, body_file) -> HttpResponseBase:
+        """The request's answer, in its thread; a whole one already closed."""
+        signals.request_started.send(sender=self.__class__, scope=scope)
+        request, response = self.create_request(scope, body_file)
+        if request is not None:
+            response = self.get_response(request)
+            response._handler_class = self.__class__
+            if isinstance(response, FileResponse):
+                response.block_size = self.chunk_size
+        if not response.streaming:
+            response.close()
         return response
+
+    async def _stream(self, response, receive, send) -> None:
+        """Django's own sending of a streamed answer: cut short when the client goes away."""
+
+        async def send_all():
+            try:
+                await self.send_response(response, send)
+            except asyncio.CancelledError:
+                pass
+
+        tasks = [
+            asyncio.create_task(self.listen_for_disconnect(receive)),
+            asyncio.create_task(send_all()),
+        ]
+        await asyncio.wait(tasks, return_when=asyncio.FIRST_COMPLETED)
+        for task in tasks:
+            if task.done():
+                with contextlib.suppress(RequestAborted):
+                    task.result()
+            else:
+                task.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await task
+        await sync_to_async(response.close, thread_sensitive=True)()
 
 
 django.setup(set_prefix=False)

@@ -16,7 +16,7 @@ from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 
 from asnas_api import metrics
-from asnas_api.throttling import RateLimit
+from asnas_api.gate import refuse_unauthenticated
 from edge.database import DATABASE_FAILURES
 from edge.problems import PROBLEMS, problem
 from games.engine import DomainError
@@ -49,9 +49,9 @@ def _flatten(detail, path: str = "") -> list[dict]:
 
 def exception_handler(exc, context):
     if isinstance(exc, exceptions.NotAuthenticated | exceptions.AuthenticationFailed):
-        # DRF checks the token before the rate limits, so these would never be counted.
+        # DRF checks the token before the rate limits: the gate counts these if it did not yet.
         try:
-            RateLimit().count_unauthenticated(context["request"])
+            refuse_unauthenticated(context["request"])
         except exceptions.Throttled as throttled:
             exc = throttled
     if isinstance(exc, DATABASE_FAILURES):

@@ -91,7 +91,7 @@ MIDDLEWARE = [
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
-    "asnas_api.throttling.RateLimitHeadersMiddleware",
+    "asnas_api.gate.RateLimitMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
@@ -303,13 +303,13 @@ ASNAS_HINT_CACHE_SIZE = int(os.environ.get("ASNAS_HINT_CACHE_SIZE", "10000"))
 
 REST_FRAMEWORK = {
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
-    "DEFAULT_AUTHENTICATION_CLASSES": ["players.auth.BearerTokenAuthentication"],
+    "DEFAULT_AUTHENTICATION_CLASSES": ["asnas_api.gate.BearerTokenAuthentication"],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
     "EXCEPTION_HANDLER": "asnas_api.errors.exception_handler",
     "DEFAULT_METADATA_CLASS": "edge.metadata.RouteMetadata",
     "DEFAULT_CONTENT_NEGOTIATION_CLASS": "edge.metadata.OptionsInJson",
     "UNAUTHENTICATED_USER": None,
-    "DEFAULT_THROTTLE_CLASSES": ["asnas_api.throttling.RateLimit"],
+    "DEFAULT_THROTTLE_CLASSES": ["asnas_api.gate.RateLimit"],
     "DEFAULT_THROTTLE_RATES": {
         "token": os.environ.get("ASNAS_RATE_TOKEN", "1200/min"),
         "ip": os.environ.get("ASNAS_RATE_IP", "2400/min"),

@@ -11,7 +11,7 @@ def valid(serializer_class, data) -> dict:
 
 class RateScopedViewSet(viewsets.GenericViewSet):
     # Actions may count against stricter rate limits, named per action in
-    # `action_rate_scopes`; RateLimit reads them per request as `extra_rate_scopes`.
+    # `action_rate_scopes`; the gate (asnas_api.gate) reads them per request as `extra_rate_scopes`.
     # (Comments, not docstrings: drf-spectacular would publish a docstring.)
 
     action_rate_scopes: dict[str, tuple[str, ...]] = {}

@@ -12,6 +12,7 @@ from rest_framework.decorators import action
 from rest_framework.pagination import PageNumberPagination
 from rest_framework.permissions import AllowAny
 from rest_framework.response import Response
+from rest_framework.settings import api_settings
 
 from edge.api import RateScopedViewSet, valid
 from edge.client_address import client_address
@@ -54,7 +55,7 @@ from games.serializers import (
     match_event_field,
     player_notice_field,
 )
-from players.auth import BearerTokenAuthentication, StreamTicketAuthentication
+from players.auth import StreamTicketAuthentication
 
 IDEMPOTENCY_KEY = OpenApiParameter(
     "Idempotency-Key",
@@ -101,7 +102,8 @@ AFTER_REFUSED = OpenApiResponse(
         *problem_response("", "after_out_of_range").examples,
     ],
 )
-STREAM_AUTHENTICATION = [StreamTicketAuthentication, BearerTokenAuthentication]
+# A ticket, else the bearer token as everywhere (asnas_api.gate, named by the settings).
+STREAM_AUTHENTICATION = [StreamTicketAuthentication, *api_settings.DEFAULT_AUTHENTICATION_CLASSES]
 STREAM_UNAUTHORIZED = problem_response(
     "No token or ticket, a token that is not valid, or a ticket used, expired or for another "
     "stream.",

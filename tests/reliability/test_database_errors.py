@@ -17,7 +17,7 @@ from tests.reliability.support import assert_edge_problem
 def test_a_database_error_is_a_503_problem_with_retry_after(client, new_match):
     match = new_match()
     with mock.patch(
-        "asnas_api.throttling.RateLimit.allow_request",
+        "asnas_api.gate.RateLimit.allow_request",
         side_effect=OperationalError("connection timeout expired"),
     ):
         response = client.get(f"/api/v1/matches/{match['id']}")

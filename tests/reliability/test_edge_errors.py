@@ -8,7 +8,7 @@ import pytest
 from django.test import Client
 from rest_framework.test import APIClient
 
-from asnas_api.throttling import RateLimit
+from asnas_api.gate import RateLimit
 from tests.reliability.support import assert_edge_problem
 
 pytestmark = pytest.mark.django_db

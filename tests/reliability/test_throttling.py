@@ -5,11 +5,13 @@ from datetime import timedelta
 import pytest
 from django.core.management import call_command
 from django.utils import timezone
-from rest_framework.test import APIClient
+from rest_framework.test import APIClient, APIRequestFactory
 
+from asnas_api.gate import counter_key
 from asnas_api.models import RateCounter
-from asnas_api.throttling import counter_key
 from games.models import IdempotencyRecord
+from players.api import PlayerViewSet
+from players.services import player_create
 from tests.api.problems import assert_problem
 
 pytestmark = pytest.mark.django_db
@@ -163,3 +165,44 @@ def test_hints_are_limited_per_address_across_players(rates, make_client):
     assert players[3].get(f"/api/v1/matches/{matches[3]['id']}").status_code == 200
     players[3].defaults["REMOTE_ADDR"] = "10.0.0.9"
     assert players[3].get(f"/api/v1/matches/{matches[3]['id']}/hint").status_code == 200
+
+
+@pytest.mark.parametrize(
+    "headers",
+    [{}, {"HTTP_AUTHORIZATION": "Bearer not-a-token"}, {"HTTP_AUTHORIZATION": "Basic eA=="}],
+    ids=["no_token", "unknown_token", "other_scheme"],
+)
+def test_a_request_refused_for_its_credentials_counts_once_against_its_address(rates, headers):
+    rates(ip="5/min")
+    response = APIClient().get("/api/v1/players/me", **headers)
+    assert response.status_code == 401
+    assert dict(RateCounter.objects.values_list("key", "hits")) == {
+        counter_key("ip", "127.0.0.1"): 1
+    }
+    left = parse_list(response["RateLimit"])
+    assert set(left) == {"ip"} and left["ip"]["r"] == 4
+
+
+def test_a_bad_stream_ticket_counts_once_against_its_address_and_is_429_over_the_limit(
+    rates, client, new_match
+):
+    rates(ip="1/min")
+    path = f"/api/v1/matches/{new_match()['id']}/stream?ticket=spent"
+    RateCounter.objects.all().delete()  # only the stream's requests below
+    assert_problem(APIClient().get(path), 401, "invalid_ticket")
+    assert RateCounter.objects.get().hits == 1
+    assert_problem(APIClient().get(path), 429, "throttled")
+
+
+def test_a_view_called_without_the_middleware_still_counts_its_request_once(rates):
+    # The gate's record comes from RateLimitMiddleware; a view called directly (a test, a
+    # view reused elsewhere) must not be counted by its authentication and its throttle both.
+    rates()
+    player, token = player_create(name="Roya")
+    view = PlayerViewSet.as_view({"get": "me"})
+    request = APIRequestFactory().get("/api/v1/players/me", HTTP_AUTHORIZATION=f"Bearer {token}")
+    assert view(request).status_code == 200
+    assert dict(RateCounter.objects.values_list("key", "hits")) == {
+        counter_key("ip", "127.0.0.1"): 1,
+        counter_key("token", player.pk): 1,
+    }
