@@ -23,7 +23,7 @@ from django.db import connection, connections
 from asnas_api import embedded_db
 
 # Limits that a benchmark's own traffic never meets; the real ones would stop it in seconds.
-# The counting itself (one upsert per request, asnas_api/throttling.py) still runs and is
+# The counting itself (one upsert per request, asnas_api/gate.py) still runs and is
 # measured.
 UNLIMITED = "1000000/s"
 
