@@ -8,4 +8,6 @@ router.register("players/me/stream", api.PlayerStreamViewSet, basename="player-s
 router.register("stream-tickets", api.StreamTicketViewSet, basename="stream-ticket")
 router.register("commitments", api.CommitmentViewSet, basename="commitment")
 router.register("watch", api.WatchViewSet, basename="watch")
+router.register("tables", api.TableViewSet, basename="table")
+router.register("quick-play", api.QuickPlayViewSet, basename="quick-play")
 urlpatterns = router.urls
