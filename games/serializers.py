@@ -701,8 +701,14 @@ class OpenTableSerializer(serializers.Serializer):
     created_at = UtcDateTimeField(help_text="When it was opened: the list's order, oldest first.")
 
 
+class LobbySerializer(serializers.Serializer):
+    tables = OpenTableSerializer(
+        many=True, help_text="The open tables that fit, the longest waiting first."
+    )
+
+
 MATCH_VIEW = Rendered(MatchViewSerializer)
-OPEN_TABLE = Rendered(OpenTableSerializer)
+LOBBY = Rendered(LobbySerializer)
 COMMITMENT = Rendered(CommitmentSerializer)
 MATCH_WRITE_VIEW = Rendered(MatchWriteViewSerializer)
 

@@ -29,7 +29,7 @@ def test_an_open_table_is_in_the_lobby_and_anyone_joins_it_without_the_invite(ma
     assert view["open"] is True and view["fill_at"] is not None
     lobby = guest.get("/api/v1/tables")
     assert lobby.status_code == 200
-    (table,) = lobby.json()
+    (table,) = lobby.json()["tables"]
     assert OpenTableSerializer(data=table).is_valid()
     assert table["id"] == view["id"] and table["owner"] == "Roya"
     assert (table["seats_free"], table["turn_seconds"], table["spectators"]) == (2, 45, "live")
@@ -39,19 +39,19 @@ def test_an_open_table_is_in_the_lobby_and_anyone_joins_it_without_the_invite(ma
     joined = post(guest, f"/api/v1/matches/{view['id']}/join")
     assert joined.status_code == 200, joined.json()
     assert joined.json()["your_seat"] == 1 and joined.json()["invite"] is None
-    assert guest.get("/api/v1/tables").json()[0]["seats_free"] == 1
+    assert guest.get("/api/v1/tables").json()["tables"][0]["seats_free"] == 1
 
 
 def test_the_lobby_filters_and_refuses_bad_filters(make_client):
     client = make_client("Roya")
     open_table(client, humans=2, ai_level="easy")
     open_table(client, humans=4, ai_level="hard", turn_seconds=20)
-    assert len(client.get("/api/v1/tables").json()) == 2
-    assert [t["humans"] for t in client.get("/api/v1/tables?humans=4").json()] == [4]
-    assert [t["ai_level"] for t in client.get("/api/v1/tables?max_turn_seconds=30").json()] == [
-        "hard"
-    ]
-    assert client.get("/api/v1/tables?ai_level=normal").json() == []
+    assert len(client.get("/api/v1/tables").json()["tables"]) == 2
+    assert [t["humans"] for t in client.get("/api/v1/tables?humans=4").json()["tables"]] == [4]
+    assert [
+        t["ai_level"] for t in client.get("/api/v1/tables?max_turn_seconds=30").json()["tables"]
+    ] == ["hard"]
+    assert client.get("/api/v1/tables?ai_level=normal").json()["tables"] == []
     for query in ("humans=1", "humans=x", "max_turn_seconds=5", "ai_level=godlike"):
         assert_problem(client.get(f"/api/v1/tables?{query}"), 400, "validation_error")
 
@@ -75,7 +75,7 @@ def test_bad_table_options_are_refused_and_nothing_is_stored(make_client, body, 
 def test_a_table_that_is_not_open_still_needs_its_invite(make_client):
     owner, guest = make_client("Roya"), make_client("Babak")
     view = post(owner, "/api/v1/matches", {"humans": 2}).json()
-    assert guest.get("/api/v1/tables").json() == []
+    assert guest.get("/api/v1/tables").json()["tables"] == []
     version = Match.objects.get(id=view["id"]).version
     assert_problem(post(guest, f"/api/v1/matches/{view['id']}/join"), 404, "not_found")
     assert Match.objects.get(id=view["id"]).version == version
@@ -125,6 +125,6 @@ def test_the_lobby_s_queries_do_not_grow_with_its_tables(make_client):
     with_one = lobby_queries(reader)
     for owner in owners[1:]:
         open_table(owner, humans=4)
-    assert len(reader.get("/api/v1/tables").json()) == 6
+    assert len(reader.get("/api/v1/tables").json()["tables"]) == 6
     with_six = lobby_queries(reader)
     assert with_six == with_one <= 6, (with_one, with_six)
