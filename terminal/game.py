@@ -1,6 +1,7 @@
 """The game loop of the terminal client: sign in, resume or start a match, and turn keys
 into moves until you quit."""
 
+import uuid
 from dataclasses import dataclass, replace
 from typing import Protocol
 
@@ -95,7 +96,7 @@ class Invite:
     @classmethod
     def parse(cls, text: str) -> "Invite":
         match_id, colon, code = text.strip().partition(":")
-        if not match_id or (colon and not code):
+        if not match_id or (colon and not code) or (not colon and not _is_uuid(match_id)):
             raise ValueError(
                 f"an invite is MATCH_ID:CODE, as its table's owner sees it, or an open "
                 f"table's MATCH_ID: {text!r}"
@@ -104,6 +105,14 @@ class Invite:
 
     def body(self) -> dict:
         return {"invite": self.code} if self.code else {}
+
+
+def _is_uuid(text: str) -> bool:
+    try:
+        uuid.UUID(text)
+    except ValueError:
+        return False
+    return True
 
 
 def play(
