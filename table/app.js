@@ -564,7 +564,7 @@ function listTables(list, tables) {
         ...(table.spectators !== "off" ? [tr("watchable")] : []),
         ...(table.fill_at ? [tr("fills_at", { time: clockTime(table.fill_at) })] : []),
       ];
-      const players = table.seats.map((seat) => (seat.free ? "·" : seatName(seat))).join(", ");
+      const players = new Intl.ListFormat(locale(), { type: "unit" }).format(table.seats.map((seat) => isolate(seatName(seat))));
       const line = tr("table_line", {
         owner: table.owner,
         free: table.seats_free,
