@@ -33,6 +33,7 @@ from games.engine import (
     Resign,
     Restart,
     SeatFreed,
+    SeatsFilled,
     Seeds,
     StartMatch,
     Status,
@@ -523,7 +524,7 @@ def _table_fill(match: LoadedMatch) -> None:
     deal 1 starts."""
     step = _step(match)
     step.apply(FillSeats())
-    (filled,) = [event for event in step.events if event.type == "seats_filled"]
+    (filled,) = [event for event in step.events if isinstance(event, SeatsFilled)]
     at_table = {seat.name for seat in match.seats if seat.kind == Player.Kind.AI}
     spare = player_ai_personas(names=tuple(n for n in AI_PERSONAS if n not in at_table))
     run_ai_seats(step, ai_level=match.row.ai_level)
