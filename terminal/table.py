@@ -65,6 +65,9 @@ EVENT_LINES = {
     "seat_freed": lambda event, names: [
         f"Seat {event['seat']} is open again: its human left before deal 1."
     ],
+    "seats_filled": lambda event, names: [
+        f"The AI took the open seats ({', '.join(names[seat] for seat in event['seats'])})."
+    ],
 }
 
 # At most this many of the deal's last actions; fewer where the terminal is too short.
