@@ -62,6 +62,11 @@ PROBLEMS: dict[str, Problem] = {
     "already_seated": Problem(
         409, "Joining a table you already sit at.", "You already sit at this table."
     ),
+    "not_a_table": Problem(
+        422,
+        "`open` or `fill_after` for a match with one human: only a table waits for others.",
+        "Only a table (humans above 1) is open or filled.",
+    ),
     "not_seated": Problem(
         409,
         "Acting, starting a deal or leaving after you left the match.",

@@ -40,6 +40,7 @@ from games.engine import (
     PlayerLeft,
     Resigned,
     SeatFreed,
+    SeatsFilled,
     decode_event,
     evaluate,
     evolve,
@@ -122,6 +123,8 @@ def describe(event: Event, deal: str | None, names: dict[int, str] | None = None
             return text + (" · match abandoned" if event.abandoned else "")
         case SeatFreed():
             return f"{_seat(event.seat, names)} leaves before deal 1; the seat is open again"
+        case SeatsFilled():
+            return f"the AI took the open seats {', '.join(map(str, event.seats))}; deal 1 starts"
         case _:
             # A type with no phrasing of its own yet: what the catalogue says it means.
             return event.DOC
@@ -245,6 +248,8 @@ class SeatInline(PreparedInline):
             if isinstance(event, PlayerJoined):
                 joined[event.seat] = created_at
                 left.pop(event.seat, None)
+            elif isinstance(event, SeatsFilled):  # the AI sat down at the seats still open
+                joined.update(dict.fromkeys(event.seats, created_at))
             else:
                 left[event.seat] = created_at
         for seat in seats:

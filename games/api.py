@@ -13,6 +13,7 @@ from rest_framework.pagination import PageNumberPagination
 from rest_framework.permissions import AllowAny
 from rest_framework.response import Response
 from rest_framework.settings import api_settings
+from rest_framework.views import APIView
 
 from edge.api import RateScopedViewSet, valid
 from edge.client_address import client_address
@@ -25,9 +26,10 @@ from edge.schema import (
 )
 from games import idempotency, selectors, services, streams
 from games.engine import DomainError
-from games.repository import LoadedMatch
+from games.repository import LoadedMatch, TableFilters
 from games.serializers import (
     COMMITMENT,
+    LOBBY,
     MATCH_VIEW,
     MATCH_WRITE_VIEW,
     WATCH_VIEW,
@@ -36,6 +38,7 @@ from games.serializers import (
     EventsQuerySerializer,
     HintSerializer,
     JoinSerializer,
+    LobbySerializer,
     MatchCreateSerializer,
     MatchEventsSerializer,
     MatchListQuerySerializer,
@@ -43,11 +46,13 @@ from games.serializers import (
     MatchSummarySerializer,
     MatchViewSerializer,
     MatchWriteViewSerializer,
+    QuickPlaySerializer,
     RestartSerializer,
     SpectatorsSerializer,
     StreamQuerySerializer,
     StreamTicketCreateSerializer,
     StreamTicketSerializer,
+    TableFiltersSerializer,
     VersionSerializer,
     WatchCodeSerializer,
     WatchStreamQuerySerializer,
@@ -233,7 +238,10 @@ class MatchViewSet(MatchWriteViewSet):
                 "commitment_used",
             ),
             422: problem_response(
-                "The key was used with another request.", "idempotency_key_reused"
+                "`open` or `fill_after` alone (only a table waits for others), or the key was "
+                "used with another request.",
+                "not_a_table",
+                "idempotency_key_reused",
             ),
         },
         examples=[
@@ -241,6 +249,11 @@ class MatchViewSet(MatchWriteViewSet):
             OpenApiExample(
                 "a table for three",
                 value={"humans": 3, "turn_seconds": 120},
+                request_only=True,
+            ),
+            OpenApiExample(
+                "an open table the AI fills after two minutes",
+                value={"humans": 4, "open": True, "fill_after": 120},
                 request_only=True,
             ),
         ],
@@ -261,6 +274,8 @@ class MatchViewSet(MatchWriteViewSet):
                 client_seed=data.get("client_seed", ""),
                 verifiable=data.get("verifiable"),
                 spectators=data.get("spectators", services.SPECTATORS_OFF),
+                open=data.get("open", False),
+                fill_after=data.get("fill_after"),
             ),
             status_code=status.HTTP_201_CREATED,
         )
@@ -400,7 +415,8 @@ class MatchViewSet(MatchWriteViewSet):
     @extend_schema(
         operation_id="matches_join",
         summary="Take the next open seat of a table",
-        description="With the `invite` its owner shares, you sit at the next open human seat "
+        description="With the `invite` its owner shares (none at an open table: GET /tables "
+        "lists them), you sit at the next open human seat "
         "(the lowest one a guest left before deal 1, else the next one never taken) and the "
         "answer is your view (`your_seat` set) with a `player_joined` event. When you take the "
         "last seat, deal 1 starts, and the AI seats that act before a human have acted. A "
@@ -433,7 +449,7 @@ class MatchViewSet(MatchWriteViewSet):
             lambda data: services.match_join(
                 match_id=match_id,
                 player=request.user,
-                invite=data["invite"],
+                invite=data.get("invite", ""),
                 client_seed=data.get("client_seed", ""),
             ),
         )
@@ -666,6 +682,87 @@ class PlayerStreamViewSet(EventStreamViewSet):
     )
     def list(self, request):
         return streams.event_stream_response(streams.player_stream(player=request.user))
+
+
+def _filters(data: dict) -> TableFilters:
+    return TableFilters(
+        humans=data.get("humans"),
+        max_turn_seconds=data.get("max_turn_seconds"),
+        ai_level=data.get("ai_level"),
+    )
+
+
+class TableList(APIView):
+    # A view of its own, not a viewset's `list`: its answer is an object (the Lobby), which
+    # drf-spectacular would document as an array for a `list` action.
+
+    @extend_schema(
+        operation_id="tables_list",
+        summary="The open tables waiting for humans, longest waiting first",
+        description="Tables their owners created with `open: true` that still have free human "
+        "seats: who sits there, the turn clock, the AI level, whether the deals are "
+        "`verifiable`, who may watch, and when the AI fills the free seats (`fill_at`). Join "
+        "one with POST /matches/{id}/join, no invite needed, or let POST /quick-play choose. "
+        f"The {selectors.TABLES_LIMIT} longest waiting that fit the filters.",
+        parameters=[TableFiltersSerializer],
+        responses={
+            200: LobbySerializer,
+            400: VALIDATION_ERROR,
+            401: UNAUTHORIZED,
+        },
+    )
+    def get(self, request):
+        filters = _filters(valid(TableFiltersSerializer, request.query_params))
+        tables = selectors.tables_open(filters=filters)
+        return Response(LOBBY.render({"tables": tables}))
+
+
+class QuickPlayViewSet(MatchWriteViewSet):
+    action_rate_scopes = {"create": ("match_create",)}
+
+    @extend_schema(
+        operation_id="quick_play",
+        summary="Sit at the open table that waited longest, or open one",
+        description="Among the open tables that fit the filters and that you do not sit at "
+        "already, you take a seat at the one that has waited longest, as a join would (when "
+        "you take the last seat, deal 1 starts). When none fits, a table is opened for you "
+        "(you at seat 0): `humans` seats (2 if not named), the AI at `ai_level` (default "
+        "`hard`), a turn clock of 60 s or your `max_turn_seconds` if shorter, listed in GET "
+        "/tables, and filled by the AI after 60 s. Two quick plays that find no table at the "
+        "same moment do not both open one: the second sits at the table the first opened. "
+        "The answer is your view of the match, with its events.",
+        request=QuickPlaySerializer,
+        parameters=[IDEMPOTENCY_KEY],
+        responses={
+            200: MatchWriteViewSerializer,
+            400: VALIDATION_ERROR,
+            401: UNAUTHORIZED,
+            409: problem_response(
+                "A request with this key is still running.", "idempotency_in_progress"
+            ),
+            422: problem_response(
+                "The key was used with another request.", "idempotency_key_reused"
+            ),
+        },
+        examples=[
+            OpenApiExample("any table", value={}, request_only=True),
+            OpenApiExample(
+                "four humans, quick turns",
+                value={"humans": 4, "max_turn_seconds": 30},
+                request_only=True,
+            ),
+        ],
+    )
+    def create(self, request):
+        return self.write(
+            request,
+            QuickPlaySerializer,
+            lambda data: services.match_quick_play(
+                player=request.user,
+                filters=_filters(data),
+                client_seed=data.get("client_seed", ""),
+            ),
+        )
 
 
 class StreamTicketViewSet(RateScopedViewSet):

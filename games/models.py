@@ -53,6 +53,16 @@ class Match(models.Model):
         default="",
         help_text="The SHA-256 of the watch code; empty while spectators are off.",
     )
+    open = models.BooleanField(
+        default=False,
+        help_text="Listed in GET /tables while it waits: anyone may join without the invite.",
+    )
+    fill_at = models.DateTimeField(
+        null=True,
+        blank=True,
+        help_text="When the AI takes the seats still open, if the table still waits then; "
+        "null: it waits for its humans however long.",
+    )
     turn_deadline = models.DateTimeField(
         null=True,
         blank=True,
@@ -84,6 +94,17 @@ class Match(models.Model):
                 fields=["updated_at"],
                 name="match_clocked_deal_over",
                 condition=models.Q(status="deal_over", turn_seconds__isnull=False),
+            ),
+            # The lobby, oldest first, and the clock's third queue: tables to fill.
+            models.Index(
+                fields=["created_at"],
+                name="match_open_waiting",
+                condition=models.Q(open=True, status="waiting"),
+            ),
+            models.Index(
+                fields=["fill_at"],
+                name="match_fill_due",
+                condition=models.Q(status="waiting", fill_at__isnull=False),
             ),
         ]
         constraints = [

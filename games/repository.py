@@ -219,11 +219,16 @@ def deal_in_play_from(*, match_id: uuid.UUID) -> int | None:
 
 
 def match_lock_due(
-    *, turns_before: datetime, deals_over_before: datetime, skip: Collection[uuid.UUID] = ()
+    *,
+    turns_before: datetime,
+    deals_over_before: datetime,
+    fills_before: datetime | None = None,
+    skip: Collection[uuid.UUID] = (),
 ) -> tuple[LoadedMatch, int] | None:
     """A match where the clock is due, with the version it was due at, locked until the
     transaction ends; None when there is none. Due: a present human's turn whose deadline is
-    before `turns_before`, or a clocked match whose deal ended before `deals_over_before`.
+    before `turns_before`, a clocked match whose deal ended before `deals_over_before`, or
+    a waiting table whose `fill_at` is before `fills_before`.
     Rows another transaction holds are skipped (SKIP LOCKED): that one is acting on them, so
     several clocks share the work and never act on one turn twice. So are the `skip` ones."""
     matches = (
@@ -240,6 +245,13 @@ def match_lock_due(
         )
         .order_by("updated_at")
         .first()
+        or (
+            matches.filter(status=Status.WAITING.value, fill_at__lte=fills_before)
+            .order_by("fill_at")
+            .first()
+            if fills_before is not None
+            else None
+        )
     )
     if due is None:
         return None
@@ -254,6 +266,107 @@ def match_list(*, player: Player, status: str | None = None) -> QuerySet[Match]:
     if status is not None:
         matches = matches.filter(status=status)
     return matches.order_by("-created_at", "-id")
+
+
+# --- Open tables ----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class TableFilters:
+    """Which open tables fit: with exactly `humans` human seats, a turn clock of at most
+    `max_turn_seconds` (a table without a clock never fits a limit), AI seats at `ai_level`.
+    None: any."""
+
+    humans: int | None = None
+    max_turn_seconds: int | None = None
+    ai_level: str | None = None
+
+
+def _fitting(filters: TableFilters, *, alias: str = "m") -> tuple[str, list]:
+    """The SQL condition, and its parameters, for the open waiting tables that fit."""
+    sql = f"{alias}.open AND {alias}.status = 'waiting'"
+    params: list = []
+    if filters.humans is not None:
+        sql += f" AND ({alias}.state -> 'table' ->> 'humans')::int = %s"
+        params.append(filters.humans)
+    if filters.max_turn_seconds is not None:
+        sql += f" AND {alias}.turn_seconds <= %s"
+        params.append(filters.max_turn_seconds)
+    if filters.ai_level is not None:
+        sql += f" AND {alias}.ai_level = %s"
+        params.append(filters.ai_level)
+    return sql, params
+
+
+# One query for the whole lobby, however many tables: their seats come aggregated.
+_LOBBY = (
+    "SELECT m.id, m.created_at, m.ai_level, m.turn_seconds, m.spectators, m.fill_at,"
+    " (m.state -> 'table' ->> 'humans')::int,"
+    " coalesce((m.state -> 'seeds' ->> 'verifiable')::boolean, false),"
+    " (SELECT json_agg(json_build_object('name', p.name, 'kind', coalesce(p.kind, 'human'),"
+    " 'player', s.player_id) ORDER BY s.number)"
+    f" FROM {Seat._meta.db_table} s LEFT JOIN {Player._meta.db_table} p ON p.id = s.player_id"
+    " WHERE s.match_id = m.id)::text"
+    f" FROM {Match._meta.db_table} m WHERE {{fitting}}"
+    " ORDER BY m.created_at, m.id LIMIT %s"
+)
+
+
+@dataclass(frozen=True, slots=True)
+class OpenTable:
+    """A table in the lobby: what someone choosing where to sit may know of it."""
+
+    id: uuid.UUID
+    created_at: datetime
+    ai_level: str
+    turn_seconds: int | None
+    spectators: str
+    fill_at: datetime | None
+    humans: int
+    verifiable: bool
+    seats: list[SeatInfo]
+
+
+def tables_open(*, filters: TableFilters, limit: int) -> list[OpenTable]:
+    """The open tables still waiting that fit `filters`, the longest waiting first, at most
+    `limit` of them: one query."""
+    fitting, params = _fitting(filters)
+    with connection.cursor() as cursor:
+        cursor.execute(_LOBBY.format(fitting=fitting), [*params, limit])
+        rows = cursor.fetchall()
+    return [
+        OpenTable(*values, seats=[SeatInfo(**seat) for seat in json.loads(seats)])
+        for *values, seats in rows
+    ]
+
+
+def table_lock_oldest_fitting(*, filters: TableFilters, player: Player) -> LoadedMatch | None:
+    """The open table still waiting that fits `filters` and has waited longest, among those
+    `player` does not sit at, locked until the transaction ends; None when there is none.
+    The lock waits for a join in progress: if that join took the last seat, Postgres
+    checks the row again, finds it no longer waiting and takes the next one, so exactly
+    one of them gets the last seat."""
+    fitting, params = _fitting(filters)
+    sql = (
+        f"SELECT m.id FROM {Match._meta.db_table} m WHERE {fitting}"
+        f" AND NOT EXISTS (SELECT 1 FROM {Seat._meta.db_table} s"
+        " WHERE s.match_id = m.id AND s.player_id = %s)"
+        " ORDER BY m.created_at, m.id LIMIT 1 FOR UPDATE OF m"
+    )
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [*params, player.pk])
+        found = cursor.fetchone()
+    return None if found is None else match_load(match_id=found[0], player=None, lock=True)
+
+
+QUICK_PLAY_LOCK = "quick-play:open"
+
+
+def quick_play_lock() -> None:
+    """Serialize opening tables by quick play until the transaction ends: a quick play that
+    finds no table waits here for any other that is opening one, then looks again."""
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_advisory_xact_lock(hashtext(%s))", [QUICK_PLAY_LOCK])
 
 
 def commitment_insert(*, player: Player, server_seed: str, expires_at: datetime) -> Commitment:
@@ -613,6 +726,8 @@ def match_insert(
     turn_seconds: int | None = None,
     spectators: str = "off",
     watch_code_hash: str = "",
+    open: bool = False,
+    fill_at: datetime | None = None,
 ) -> LoadedMatch:
     """Store a new match owned by `players[0]`: its row, its seats (`players` in seat order,
     None for an open human seat), its first events and their projection. Call inside a
@@ -628,6 +743,8 @@ def match_insert(
         turn_seconds=turn_seconds,
         spectators=spectators,
         watch_code_hash=watch_code_hash,
+        open=open,
+        fill_at=fill_at,
     )
     _set_projection(row, state, events, now)
     seats = [
@@ -659,6 +776,14 @@ def match_seat_player(*, match: LoadedMatch, seat: int, player: Player) -> None:
         cursor.execute(
             NOTIFY_SQL, [notice_payload(match.row.id, match.row.version, _humans(match.seats))]
         )
+
+
+def match_seat_ai(*, match: LoadedMatch, seats: dict[int, Player]) -> None:
+    """Seat the AI players `seats` names at those open human seats, when the table is filled.
+    Call inside a transaction, on a match loaded with its lock."""
+    for number, player in seats.items():
+        Seat.objects.filter(match_id=match.row.id, number=number).update(player=player)
+        match.seats[number] = SeatInfo(player.name, player.kind, str(player.pk))
 
 
 def match_free_seat(*, match: LoadedMatch, seat: int) -> None:

@@ -67,6 +67,8 @@ def match_view(
         "invite": invite,
         "spectators": row.spectators,
         "watch_code": match.watch_code if viewer == 0 else None,
+        "open": row.open,
+        "fill_at": row.fill_at if state.status is Status.WAITING else None,
         "turn_deadline": row.turn_deadline,
         "created_at": row.created_at,
         "updated_at": row.updated_at,
@@ -252,6 +254,41 @@ def match_ids_unfinished(*, player: Player, limit: int) -> list[uuid.UUID]:
 
 def match_count_in_play() -> int:
     return repository.match_count_in_play()
+
+
+# --- Open tables -------------------------------------------------------------------------
+
+TABLES_LIMIT = 50
+"""The most tables the lobby lists: the longest waiting."""
+
+
+def tables_open(*, filters: repository.TableFilters) -> list[dict]:
+    """The open tables still waiting that fit `filters`, longest waiting first, as
+    OpenTableSerializer shows them: one query, however many tables."""
+    return [
+        {
+            "id": table.id,
+            "owner": table.seats[0].name,
+            "humans": table.humans,
+            "seats_free": sum(seat.player is None for seat in table.seats),
+            "seats": [
+                {
+                    "seat": number,
+                    "name": seat.name,
+                    "kind": seat.kind,
+                    "free": seat.player is None,
+                }
+                for number, seat in enumerate(table.seats)
+            ],
+            "turn_seconds": table.turn_seconds,
+            "ai_level": table.ai_level,
+            "verifiable": table.verifiable,
+            "spectators": table.spectators,
+            "fill_at": table.fill_at,
+            "created_at": table.created_at,
+        }
+        for table in repository.tables_open(filters=filters, limit=TABLES_LIMIT)
+    ]
 
 
 # --- Spectators (docs/spectators.md) --------------------------------------------------------

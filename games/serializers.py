@@ -127,6 +127,14 @@ class ClientSeedField(serializers.CharField):
         return value
 
 
+MIN_FILL_AFTER, MAX_FILL_AFTER = 10, 3600
+FILL_AFTER_DOC = (
+    f"A table only: seconds ({MIN_FILL_AFTER} to {MAX_FILL_AFTER}) after which, if seats are "
+    "still open, the AI takes them for the whole match (a `seats_filled` event) and deal 1 "
+    "starts. Left out: the table waits for its humans however long (docs/turn-clock.md)."
+)
+
+
 class MatchCreateSerializer(RequestBodySerializer):
     """A new match: every field may be left out."""
 
@@ -182,6 +190,18 @@ class MatchCreateSerializer(RequestBodySerializer):
         "`watch_code`, once.",
     )
 
+    open = serializers.BooleanField(
+        required=False,
+        help_text="A table (`humans` above 1) listed in GET /tables while it waits: anyone "
+        "may join it without the invite. Default false.",
+    )
+    fill_after = serializers.IntegerField(
+        min_value=MIN_FILL_AFTER,
+        max_value=MAX_FILL_AFTER,
+        required=False,
+        help_text=FILL_AFTER_DOC,
+    )
+
     def validate_seed(self, seed: int) -> int:
         if not settings.ASNAS_ALLOW_CLIENT_SEED:
             raise serializers.ValidationError(
@@ -232,10 +252,13 @@ class RestartSerializer(VersionSerializer):
 
 
 class JoinSerializer(RequestBodySerializer):
-    """A table's invite, to take its next open seat."""
+    """A table's invite, to take its next open seat; an open table needs none."""
 
     invite = serializers.CharField(
-        max_length=128, help_text="The table's invite code, as its owner's MatchView shows it."
+        max_length=128,
+        required=False,
+        help_text="The table's invite code, as its owner's MatchView shows it; not needed "
+        "at an open table (GET /tables lists them).",
     )
     client_seed = ClientSeedField(required=False)
 
@@ -494,6 +517,14 @@ class MatchViewSerializer(serializers.Serializer):
     watchers = serializers.IntegerField(
         min_value=0, help_text="How many watch streams are open on this match, on every server."
     )
+    open = serializers.BooleanField(
+        help_text="An open table: listed in GET /tables while it waits, joined without invite."
+    )
+    fill_at = UtcDateTimeField(
+        allow_null=True,
+        help_text="While the table waits: when the AI takes the seats still open and deal 1 "
+        "starts (its owner's `fill_after`). Null otherwise.",
+    )
     turn_deadline = UtcDateTimeField(
         allow_null=True,
         help_text="When the human to act runs out of time (RFC 3339 UTC): then the server "
@@ -633,7 +664,81 @@ class MatchWriteViewSerializer(MatchViewSerializer):
     )
 
 
+class TableFiltersSerializer(serializers.Serializer):
+    """Which open tables fit; each filter may be left out."""
+
+    humans = serializers.IntegerField(
+        min_value=2,
+        max_value=SEATS,
+        required=False,
+        help_text="Tables of exactly this many humans.",
+    )
+    max_turn_seconds = serializers.IntegerField(
+        min_value=10,
+        max_value=86_400,
+        required=False,
+        help_text="The longest turn clock you accept: tables whose clock is at most this "
+        "(a table without a clock does not fit).",
+    )
+    ai_level = ChoiceField(
+        choices=AI_LEVELS, required=False, help_text="Tables whose AI seats play at this level."
+    )
+
+
+class QuickPlaySerializer(RequestBodySerializer, TableFiltersSerializer):
+    """What table you would sit at; `{}` takes any."""
+
+    client_seed = ClientSeedField(
+        required=False,
+        help_text="Your part of the dealing's randomness, at a verifiable table or the one "
+        "quick play opens (docs/fairness.md).",
+    )
+
+
+class OpenTableSeatSerializer(serializers.Serializer):
+    seat = serializers.IntegerField(min_value=0, max_value=SEATS - 1, help_text=SEAT_DOC)
+    name = serializers.CharField(
+        allow_null=True, help_text="Who sits there; null at a free human seat."
+    )
+    kind = serializers.ChoiceField(choices=SEAT_KINDS, help_text="A human seat or an AI seat.")
+    free = serializers.BooleanField(help_text="A human seat nobody has taken: yours to join.")
+
+
+class OpenTableSerializer(serializers.Serializer):
+    """An open table waiting for its humans: join it with POST /matches/{id}/join, no
+    invite needed."""
+
+    id = serializers.UUIDField(help_text="The match's id.")
+    owner = serializers.CharField(help_text="The name of the player who opened it (seat 0).")
+    humans = serializers.IntegerField(min_value=2, max_value=SEATS, help_text="Its human seats.")
+    seats_free = serializers.IntegerField(
+        min_value=1, max_value=SEATS - 1, help_text="How many human seats are still free."
+    )
+    seats = OpenTableSeatSerializer(many=True, help_text=SEATS_DOC)
+    turn_seconds = serializers.IntegerField(
+        allow_null=True, help_text="Seconds per turn, or null for no clock."
+    )
+    ai_level = serializers.ChoiceField(choices=AI_LEVELS, help_text=AI_LEVEL_DOC)
+    verifiable = serializers.BooleanField(
+        help_text="Whether each series' server seed is revealed when it ends (docs/fairness.md)."
+    )
+    spectators = ChoiceField(choices=SPECTATOR_MODES, help_text=SPECTATORS_DOC)
+    fill_at = UtcDateTimeField(
+        allow_null=True,
+        help_text="When the AI takes the seats still free and deal 1 starts; null: it waits "
+        "for its humans.",
+    )
+    created_at = UtcDateTimeField(help_text="When it was opened: the list's order, oldest first.")
+
+
+class LobbySerializer(serializers.Serializer):
+    tables = OpenTableSerializer(
+        many=True, help_text="The open tables that fit, the longest waiting first."
+    )
+
+
 MATCH_VIEW = Rendered(MatchViewSerializer)
+LOBBY = Rendered(LobbySerializer)
 COMMITMENT = Rendered(CommitmentSerializer)
 MATCH_WRITE_VIEW = Rendered(MatchWriteViewSerializer)
 

@@ -24,6 +24,7 @@ from games.engine import (
     Command,
     DomainError,
     Event,
+    FillSeats,
     Join,
     Leave,
     MatchFinished,
@@ -34,6 +35,7 @@ from games.engine import (
     Resigned,
     Restart,
     SeatFreed,
+    SeatsFilled,
     Seeds,
     StartMatch,
     Status,
@@ -44,7 +46,7 @@ from games.engine import (
     new_seed,
     observe,
 )
-from games.repository import LoadedMatch
+from games.repository import LoadedMatch, TableFilters
 from players import selectors as player_selectors
 from players.models import Player
 from players.services import match_rate, player_ai_personas, stream_ticket_issue
@@ -184,16 +186,22 @@ def match_create(
     client_seed: str = "",
     verifiable: bool | None = None,
     spectators: str = SPECTATORS_OFF,
+    open: bool = False,
+    fill_after: int | None = None,
 ) -> LoadedMatch:
     """A new match with the owner at seat 0, open human seats up to `humans` - 1 and AI
     personas at the others. Alone, deal 1 starts at once and the AI seats that act before
-    the owner have acted; a table waits for its humans, who join with its invite. Unless
-    `spectators` is off, a watch code is drawn, shown in this answer only.
+    the owner have acted; a table waits for its humans, who join with its invite, or
+    without it when the table is `open` (listed in the lobby). With `fill_after`, the
+    clock seats the AI at the seats still open that many seconds from now, and deal 1
+    starts. Unless `spectators` is off, a watch code is drawn, shown in this answer only.
 
     It deals verifiably (docs/fairness.md) from the `commitment`'s server seed if given,
     else from one drawn now. `verifiable` (whether the seeds are revealed as each series
     ends) is true by default alone and false at a table, where only its owner may choose it.
     """
+    if humans == 1 and (open or fill_after is not None):
+        raise DomainError("not_a_table", "Only a table (humans above 1) is open or filled.")
     if verifiable is None:
         verifiable = humans == 1
     seeds = _first_seeds(
@@ -218,6 +226,8 @@ def match_create(
         turn_seconds=turn_seconds,
         spectators=spectators,
         watch_code_hash=hash_token(watch_code) if watch_code else "",
+        open=open,
+        fill_at=None if fill_after is None else timezone.now() + timedelta(seconds=fill_after),
     )
     match.watch_code = watch_code
     return match
@@ -361,22 +371,85 @@ def match_leave(
 def match_join(
     *, match_id: uuid.UUID, player: Player, invite: str, client_seed: str = ""
 ) -> LoadedMatch:
-    """Seat `player` at the table's next open human seat. A wrong invite is `not_found`, as
-    for a match that does not exist; deal 1 starts when the last seat is taken."""
+    """Seat `player` at the table's next open human seat. An open table needs no invite;
+    else a wrong or missing invite is `not_found`, as for a match that does not exist. Deal
+    1 starts when the last seat is taken."""
     match = repository.match_load(match_id=match_id, player=None, lock=True)
     # compare_digest: the time taken says nothing about how much of a guess was right.
     if (
         match is None
         or not match.row.invite
-        or not secrets.compare_digest(match.row.invite.encode(), invite.encode())
+        or not (
+            match.row.open or secrets.compare_digest(match.row.invite.encode(), invite.encode())
+        )
     ):
         raise DomainError("not_found", "No such match.")
     if any(seat.player == str(player.pk) for seat in match.seats):
         raise DomainError("already_seated", "You already sit at this table.")
+    return _seat_at(match, player=player, client_seed=client_seed)
+
+
+def _seat_at(match: LoadedMatch, *, player: Player, client_seed: str) -> LoadedMatch:
+    """Seat `player` at the next open seat of `match`, loaded with its lock."""
     seat = match.state.open_seat()
     _match_step(match, Join(player.name, client_seed), expected_version=None)
     repository.match_seat_player(match=match, seat=seat, player=player)
     return match
+
+
+QUICK_PLAY_HUMANS = 2
+"""The size of a table quick play opens when the player names none."""
+QUICK_PLAY_FILL_AFTER = 60
+"""How long a table quick play opens waits for humans before the AI fills it."""
+
+
+@transaction.atomic
+def match_quick_play(
+    *, player: Player, filters: TableFilters, client_seed: str = ""
+) -> LoadedMatch:
+    """Seat `player` at the open table that fits `filters` and has waited longest, or, when
+    none does, open one that fits: `filters.humans` seats (QUICK_PLAY_HUMANS if not named),
+    the AI at `filters.ai_level`, the default turn clock or the limit if shorter, and the
+    AI filling the seats still open after QUICK_PLAY_FILL_AFTER seconds.
+
+    Two quick plays that find no table at once do not both open one: opening is serialized
+    (repository.quick_play_lock), and the second, once the first has committed, finds the
+    table the first opened and sits there. A table the player already sits at is never
+    chosen; if their own other quick play seated them at the chosen table meanwhile, that
+    table is the answer, unchanged."""
+    match = _quick_play_seat(player=player, filters=filters, client_seed=client_seed)
+    if match is not None:
+        return match
+    repository.quick_play_lock()
+    match = _quick_play_seat(player=player, filters=filters, client_seed=client_seed)
+    if match is not None:
+        return match
+    humans = filters.humans or QUICK_PLAY_HUMANS
+    turn_seconds = TABLE_TURN_SECONDS
+    if filters.max_turn_seconds is not None:
+        turn_seconds = min(turn_seconds, filters.max_turn_seconds)
+    return match_create(
+        owner=player,
+        ai_level=filters.ai_level or ai.DEFAULT_AI_LEVEL,
+        humans=humans,
+        turn_seconds=turn_seconds,
+        client_seed=client_seed,
+        open=True,
+        fill_after=QUICK_PLAY_FILL_AFTER,
+    )
+
+
+def _quick_play_seat(
+    *, player: Player, filters: TableFilters, client_seed: str
+) -> LoadedMatch | None:
+    match = repository.table_lock_oldest_fitting(filters=filters, player=player)
+    if match is None:
+        return None
+    mine = str(player.pk)
+    if any(seat.player == mine for seat in match.seats):
+        match.viewer_seat = next(n for n, seat in enumerate(match.seats) if seat.player == mine)
+        return match
+    return _seat_at(match, player=player, client_seed=client_seed)
 
 
 class ClockMoveFailed(Exception):
@@ -391,20 +464,22 @@ class ClockMoveFailed(Exception):
 class ClockMove:
     match_id: uuid.UUID
     deadline: datetime | None
-    """The deadline of the turn the clock took; None when it dealt the next deal."""
+    """The deadline of the turn the clock took; None when it dealt the next deal or filled
+    a table."""
 
 
 @transaction.atomic
 def match_clock_tick(*, now: datetime, skip: Collection[uuid.UUID] = ()) -> ClockMove | None:
     """The clock's move in one match where it is due (other than those in `skip`), and the
     AI seats' replies: the AI acts for a present human whose turn ran out (recorded `by`
-    "clock"), or deals the next deal of a clocked match whose deal ended a while ago.
+    "clock"), deals the next deal of a clocked match whose deal ended a while ago, or
+    seats the AI at the open seats of a table whose `fill_after` ran out (deal 1 starts).
     None when nothing is due; a move that fails raises ClockMoveFailed, which names the
     match."""
     grace = timedelta(seconds=settings.ASNAS_CLOCK_GRACE_SECONDS)
     pause = timedelta(seconds=settings.ASNAS_NEXT_DEAL_SECONDS)
     due = repository.match_lock_due(
-        turns_before=now - grace, deals_over_before=now - pause, skip=skip
+        turns_before=now - grace, deals_over_before=now - pause, fills_before=now, skip=skip
     )
     if due is None:
         return None
@@ -413,7 +488,10 @@ def match_clock_tick(*, now: datetime, skip: Collection[uuid.UUID] = ()) -> Cloc
         return None
     deadline = match.row.turn_deadline
     try:
-        _clock_move(match)
+        if match.state.status is Status.WAITING:
+            _table_fill(match)
+        else:
+            _clock_move(match)
     except DatabaseError:
         raise  # the database's fault, not the match's
     except Exception as error:
@@ -467,6 +545,19 @@ def _rate_finished(match: LoadedMatch, step: Step) -> None:
         quit=[seat in resigned or state.left[seat] for seat in range(len(finished.totals))],
         finished_at=timezone.now(),
     )
+
+
+def _table_fill(match: LoadedMatch) -> None:
+    """The AI takes the open seats of a waiting table (the AI personas not yet at it), and
+    deal 1 starts."""
+    step = _step(match)
+    step.apply(FillSeats())
+    (filled,) = [event for event in step.events if isinstance(event, SeatsFilled)]
+    at_table = {seat.name for seat in match.seats if seat.kind == Player.Kind.AI}
+    spare = player_ai_personas(names=tuple(n for n in AI_PERSONAS if n not in at_table))
+    run_ai_seats(step, ai_level=match.row.ai_level)
+    repository.match_seat_ai(match=match, seats=dict(zip(filled.seats, spare, strict=False)))
+    repository.match_append(match=match, events=step.events, state=step.state)
 
 
 def _next_deal(match: LoadedMatch) -> NextDeal:

@@ -1,3 +1,4 @@
+from django.urls import path
 from rest_framework.routers import SimpleRouter
 
 from games import api
@@ -8,4 +9,5 @@ router.register("players/me/stream", api.PlayerStreamViewSet, basename="player-s
 router.register("stream-tickets", api.StreamTicketViewSet, basename="stream-ticket")
 router.register("commitments", api.CommitmentViewSet, basename="commitment")
 router.register("watch", api.WatchViewSet, basename="watch")
-urlpatterns = router.urls
+router.register("quick-play", api.QuickPlayViewSet, basename="quick-play")
+urlpatterns = [path("tables", api.TableList.as_view(), name="table-list"), *router.urls]

@@ -16,6 +16,7 @@ import { spectatorsPanel } from "./spectators.js";
 /** @typedef {import('./schema').components['schemas']['PaginatedLeaderboardEntryList']} LeaderboardPage */
 /** @typedef {import('./schema').components['schemas']['Skill']} Skill */
 /** @typedef {import('./schema').components['schemas']['Hint']} Hint */
+/** @typedef {import('./schema').components['schemas']['OpenTable']} OpenTable */
 /** @typedef {typeof import('./i18n/en.js').default} Catalogue */
 
 const LANGUAGES = { en: "English", es: "Español", pl: "Polski", da: "Dansk", fr: "Français", fa: "فارسی" };
@@ -27,6 +28,8 @@ const SLIDERS = /** @type {const} */ (["contrast", "grain", "temperature"]);
 const STEP_MS = 450;
 const OPENING_STAKE = 1;
 const LOG_LINES = 8;
+/** How often the lobby asks for the open tables while it is shown. */
+const LOBBY_POLL_MS = 5000;
 
 const params = new URLSearchParams(location.search);
 // The API's root: ?api=… or the page's <meta name="asnas-api">, else this page's own server.
@@ -453,11 +456,17 @@ function renderLobby(focus = true) {
     h("input", { id: "turn-seconds", type: "number", min: 10, max: 86400, value: store.get("seconds") ?? 60, placeholder: tr("no_clock") })
   );
   const clock = h("label", { for: "turn-seconds", text: tr("turn_seconds") });
+  const open = /** @type {HTMLInputElement} */ (h("input", { id: "open-table", type: "checkbox" }));
+  const openLabel = h("label", { for: "open-table", class: "check" }, open, tr("open_table"));
+  const fillAfter = /** @type {HTMLInputElement} */ (
+    h("input", { id: "fill-after", type: "number", min: 10, max: 3600, placeholder: "–" })
+  );
+  const fillLabel = h("label", { for: "fill-after", text: tr("fill_after") });
   const start = h("button", { type: "submit", id: "new-match", text: tr("new_match") });
   const table = () => humans.value !== "1";
-  // Seconds per turn only mean something with friends at the table.
+  // Seconds per turn, an open table and the AI filling it only mean something at a table.
   const showClock = () => {
-    clock.hidden = seconds.hidden = !table();
+    clock.hidden = seconds.hidden = openLabel.hidden = fillLabel.hidden = fillAfter.hidden = !table();
     start.textContent = tr(table() ? "new_table" : "new_match");
   };
   humans.addEventListener("change", showClock);
@@ -471,6 +480,9 @@ function renderLobby(focus = true) {
     humans,
     clock,
     seconds,
+    openLabel,
+    fillLabel,
+    fillAfter,
     start,
   );
   form.addEventListener("submit", (event) => {
@@ -479,7 +491,13 @@ function renderLobby(focus = true) {
     guarded(async () => {
       // Alone, the request stays exactly what it always was.
       const body = table()
-        ? { ai_level: level.value, humans: Number(humans.value), turn_seconds: seconds.value ? Number(seconds.value) : null }
+        ? {
+            ai_level: level.value,
+            humans: Number(humans.value),
+            turn_seconds: seconds.value ? Number(seconds.value) : null,
+            ...(open.checked ? { open: true } : {}),
+            ...(fillAfter.value ? { fill_after: Number(fillAfter.value) } : {}),
+          }
         : { ai_level: level.value };
       if (table()) store.set("seconds", seconds.value);
       /** @type {WriteAnswer} */
@@ -492,10 +510,26 @@ function renderLobby(focus = true) {
   const list = h("ul", { id: "matches" });
   const rating = h("p", { id: "rating" });
   const board = h("ol", { id: "leaderboard" });
+  const quick = h("button", { type: "button", id: "quick-play", text: tr("quick_play") });
+  quick.addEventListener("click", () =>
+    guarded(async () => {
+      store.set("level", level.value);
+      /** @type {WriteAnswer} */
+      const answer = await api.write("/quick-play", {});
+      await show(answer, answer.events ?? []);
+    }),
+  );
+  const tables = h("ul", { id: "open-tables", "aria-live": "polite" });
   $("main").replaceChildren(
     h("h2", { text: tr("hello", { name: store.get("name") || "" }) }),
     rating,
     form,
+    h(
+      "section",
+      { class: "panel", id: "lobby-tables", "aria-labelledby": "open-tables-title" },
+      h("div", { class: "row" }, h("h2", { id: "open-tables-title", text: tr("open_tables") }), quick),
+      tables,
+    ),
     h("h2", { text: tr("your_matches") }),
     list,
     h("h2", { text: tr("leaderboard") }),
@@ -507,6 +541,7 @@ function renderLobby(focus = true) {
   // The lists arrive while the form is already usable.
   listMatches(list).catch(explain);
   showRating(rating, board).catch(explain);
+  watchTables(tables);
 }
 
 /** One decimal, in the page's digits: a rating is a float, never points. @param {number} x */
@@ -530,6 +565,69 @@ async function showRating(line, board) {
     const item = h("li", { "data-rank": entry.rank, class: entry.you ? "you" : "" });
     fill(item, `${row}${entry.you ? ` ${tr("you_mark")}` : ""} · ${tr("rated_matches", { n: entry.matches })}`);
     board.append(item);
+  }
+}
+
+/** The open tables, asked for again every LOBBY_POLL_MS while this list is on the page.
+ * @param {HTMLElement} list */
+function watchTables(list) {
+  const refresh = async () => {
+    if (!list.isConnected) return;
+    try {
+      /** @type {{tables: OpenTable[]}} */
+      const lobby = await api.get("/tables");
+      if (list.isConnected) listTables(list, lobby.tables);
+    } catch (error) {
+      if (!(error instanceof Offline)) explain(error);
+    }
+    if (list.isConnected) setTimeout(refresh, LOBBY_POLL_MS);
+  };
+  refresh();
+}
+
+/** @param {HTMLElement} list @param {OpenTable[]} tables */
+function listTables(list, tables) {
+  if (!tables.length) return list.replaceChildren(h("li", { text: tr("no_open_tables") }));
+  list.replaceChildren(
+    ...tables.map((table) => {
+      const join = h("button", { type: "button", "data-table": table.id, text: tr("join_table") });
+      join.addEventListener("click", () => guarded(() => joinOpenTable(table.id)));
+      const clock = table.turn_seconds === null ? tr("no_clock") : tr("turn_clock", { n: table.turn_seconds });
+      const flags = [
+        ...(table.verifiable ? [tr("verifiable_table")] : []),
+        ...(table.spectators !== "off" ? [tr("watchable")] : []),
+        ...(table.fill_at ? [tr("fills_at", { time: clockTime(table.fill_at) })] : []),
+      ];
+      const players = new Intl.ListFormat(locale(), { type: "unit" }).format(table.seats.map((seat) => isolate(seatName(seat))));
+      const line = tr("table_line", {
+        owner: table.owner,
+        free: table.seats_free,
+        humans: table.humans,
+        clock,
+        level: levelName(table.ai_level),
+      });
+      return h(
+        "li",
+        { "data-table-id": table.id },
+        h("span", { text: [line, players, ...flags].join(" · ") }),
+        join,
+      );
+    }),
+  );
+}
+
+/** A time of day in the page's language. @param {string} iso */
+const clockTime = (iso) => new Date(iso).toLocaleTimeString(locale(), { hour: "2-digit", minute: "2-digit", second: "2-digit" });
+
+/** Takes the next seat at an open table: no invite needed. @param {string} id */
+async function joinOpenTable(id) {
+  try {
+    /** @type {WriteAnswer} */
+    const answer = await api.write(`/matches/${id}/join`, {});
+    await show(answer, answer.events ?? []);
+  } catch (error) {
+    if (error instanceof Problem && error.code === "already_seated") return openMatch(id);
+    throw error;
   }
 }
 
@@ -683,7 +781,7 @@ function remember(events, series) {
     if (event.type === "deal_ended" && event.series === series) state.deals.push(event);
     if (event.type === "deal_started") state.log = [];
     if (event.type === "player_left") state.left.add(event.seat);
-    if (["action", "player_joined", "player_left", "seat_freed"].includes(event.type)) state.log = [...state.log, event].slice(-LOG_LINES);
+    if (["action", "player_joined", "player_left", "seat_freed", "seats_filled"].includes(event.type)) state.log = [...state.log, event].slice(-LOG_LINES);
   }
 }
 
@@ -745,6 +843,7 @@ async function show(answer, events) {
     if (event.type === "player_joined") Object.assign(view.seats[event.seat], { name: event.name });
     if (event.type === "player_left") Object.assign(view.seats[event.seat], { away: true });
     if (event.type === "seat_freed") Object.assign(view.seats[event.seat], { name: null });
+    if (event.type === "seats_filled") for (const seat of event.seats) Object.assign(view.seats[seat], { kind: "ai" });
     if (
       event.type !== "action" &&
       event.type !== "player_joined" &&
@@ -862,6 +961,9 @@ function render() {
     h("div", { id: "actions", class: "actions" }),
     h("ul", { id: "moves", class: "moves" }),
     ...(match.invite ? [invitePanel(match, match.invite)] : []),
+    ...(match.status === "waiting" && match.fill_at
+      ? [h("p", { id: "fills-at", text: tr("fills_at", { time: clockTime(match.fill_at) }) })]
+      : []),
     spectatorsPanel(match, api, (view) => { state.match = view; render(); }, tr),
     ...((match.humans > 1 && state.log.length) || state.log.some((event) => "by" in event && event.by === "clock") ? [logPanel(match)] : []),
     ...(state.hint && state.hint.version === match.version ? [hintPanel(state.hint)] : []),
@@ -943,6 +1045,7 @@ function logLine(event, match) {
   if (event.type === "player_joined") return tr("joined", { name: event.name });
   if (event.type === "player_left") return tr("left_table", { name: seatName(match.seats[event.seat]) });
   if (event.type === "seat_freed") return tr("seat_freed");
+  if (event.type === "seats_filled") return tr("seats_filled");
   if (event.type !== "action") return "";
   const line = tr("acted", { name: seatName(match.seats[event.seat]), action: trAny(event.action) });
   return event.by === "clock" ? `${line} (${tr("by_clock")})` : line;

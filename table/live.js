@@ -9,7 +9,7 @@ import { Problem } from "./api.js";
 /** Every event type of a match: EventSource dispatches each SSE `event:` name on its own. */
 const TYPES = [
   "match_created", "deal_started", "action", "deal_ended", "match_finished",
-  "match_restarted", "resigned", "player_joined", "player_left", "seat_freed",
+  "match_restarted", "resigned", "player_joined", "player_left", "seat_freed", "seats_filled",
 ];
 /** Drops in a row, with nothing received, before streams count as failed. */
 const GIVE_UP = 3;

@@ -1,6 +1,7 @@
 """The game loop of the terminal client: sign in, resume or start a match, and turn keys
 into moves until you quit."""
 
+import uuid
 from dataclasses import dataclass, replace
 from typing import Protocol
 
@@ -59,15 +60,36 @@ class NewMatch:
     seed: int | None = None
     humans: int | None = None
     turn_seconds: int | None = None
+    open: bool = False
+    """A table listed in the lobby, which anyone may join without the invite."""
 
     def body(self, ai_level: str) -> dict:
         fields = {"seed": self.seed, "humans": self.humans, "turn_seconds": self.turn_seconds}
+        fields["open"] = self.open or None
         return {"ai_level": ai_level} | {k: v for k, v in fields.items() if v is not None}
 
 
 @dataclass(frozen=True)
+class QuickPlay:
+    """Sit at the open table that waited longest among those that fit, or open one."""
+
+    humans: int | None = None
+    max_turn_seconds: int | None = None
+    ai_level: str | None = None
+
+    def body(self) -> dict:
+        fields = {
+            "humans": self.humans,
+            "max_turn_seconds": self.max_turn_seconds,
+            "ai_level": self.ai_level,
+        }
+        return {k: v for k, v in fields.items() if v is not None}
+
+
+@dataclass(frozen=True)
 class Invite:
-    """A table to join: its match id and invite code, as `MATCH_ID:CODE`."""
+    """A table to join: its match id and invite code, as `MATCH_ID:CODE`, or an open table's
+    match id alone (no code needed)."""
 
     match_id: str
     code: str
@@ -75,9 +97,23 @@ class Invite:
     @classmethod
     def parse(cls, text: str) -> "Invite":
         match_id, colon, code = text.strip().partition(":")
-        if not (colon and match_id and code):
-            raise ValueError(f"an invite is MATCH_ID:CODE, as its table's owner sees it: {text!r}")
+        if not match_id or (colon and not code) or (not colon and not _is_uuid(match_id)):
+            raise ValueError(
+                f"an invite is MATCH_ID:CODE, as its table's owner sees it, or an open "
+                f"table's MATCH_ID: {text!r}"
+            )
         return cls(match_id, code)
+
+    def body(self) -> dict:
+        return {"invite": self.code} if self.code else {}
+
+
+def _is_uuid(text: str) -> bool:
+    try:
+        uuid.UUID(text)
+    except ValueError:
+        return False
+    return True
 
 
 def sign_in(api: Api, sessions: Sessions, screen: Screen, *, name: str | None) -> dict:
@@ -102,9 +138,11 @@ def play(
     name: str | None = None,
     new: NewMatch = NewMatch(),
     join: Invite | None = None,
+    quick: QuickPlay | None = None,
 ) -> None:
-    """Sign in, then join the table `join`, make the table `new` asks for, or resume the
-    unfinished match or start one; play until you quit, leave or decline another match.
+    """Sign in, then join the table `join`, sit where `quick` play finds a seat, make the
+    table `new` asks for, or resume the unfinished match or start one; play until you quit,
+    leave or decline another match.
     `server` is the base URL a friend reaches the API at, for the join command."""
     session = sign_in(api, sessions, screen, name=name)
 
@@ -112,7 +150,9 @@ def play(
     if join:
         view = _answers(api, f"/matches/{join.match_id}")  # seated there already: resume
         if view is None:
-            view = api("POST", f"/matches/{join.match_id}/join", {"invite": join.code})
+            view = api("POST", f"/matches/{join.match_id}/join", join.body())
+    elif quick:
+        view = api("POST", "/quick-play", quick.body())
     elif new.humans is None and "match_id" in session:
         view = _answers(api, f"/matches/{session['match_id']}")
         notice = f"Resuming match {view['id']}." if view and not is_over(view) else ""
@@ -123,7 +163,7 @@ def play(
         if view is None:
             level = new.ai_level or _choose(screen, "Choose the AI level", AI_LEVEL_KEYS)
             view = api("POST", "/matches", new.body(level))
-            new = replace(new, seed=None, humans=None, turn_seconds=None)
+            new = replace(new, seed=None, humans=None, turn_seconds=None, open=False)
         if session.get("match_id") != view["id"]:
             session["match_id"] = view["id"]
             sessions.save(session)

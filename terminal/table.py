@@ -65,6 +65,9 @@ EVENT_LINES = {
     "seat_freed": lambda event, names: [
         f"Seat {event['seat']} is open again: its human left before deal 1."
     ],
+    "seats_filled": lambda event, names: [
+        f"The AI took the open seats ({', '.join(names[seat] for seat in event['seats'])})."
+    ],
 }
 
 # At most this many of the deal's last actions; fewer where the terminal is too short.
@@ -234,6 +237,11 @@ def waiting_room(view: dict, keys: dict[str, str], server: str) -> Group:
         ),
         _seats_table(view),
     ]
+    if view.get("fill_at"):
+        until = datetime.fromisoformat(view["fill_at"]).astimezone().strftime("%H:%M:%S")
+        parts.append(Text(f"At {until} the AI takes the seats still open and deal 1 starts."))
+    if view.get("open"):
+        parts.append(Text("Open table: anyone may join it from the lobby (play --tables)."))
     if view["invite"]:
         invite = f"{view['id']}:{view['invite']}"
         parts += [
@@ -243,6 +251,43 @@ def waiting_room(view: dict, keys: dict[str, str], server: str) -> Group:
         ]
     parts.append(_keys_line(keys))
     return Group(*parts)
+
+
+def lobby(tables: list[dict], server: str) -> Group:
+    """The open tables waiting for humans, longest waiting first, and how to sit at one."""
+    if not tables:
+        return Group(
+            Rule("As-Nas · open tables", style="bold"),
+            Text("No open table waits now. play --quick-play opens one for you."),
+        )
+    grid = Table(box=None, pad_edge=False)
+    for column in ("Table", "Seats free", "Players", "Turn", "AI", "Verifiable", "AI fills at"):
+        grid.add_column(column)
+    for table in tables:
+        names = ", ".join(seat["name"] or "·" for seat in table["seats"])
+        turn = f"{table['turn_seconds']} s" if table["turn_seconds"] else "no clock"
+        fills = (
+            datetime.fromisoformat(table["fill_at"]).astimezone().strftime("%H:%M:%S")
+            if table["fill_at"]
+            else "–"
+        )
+        verifiable = "yes" if table["verifiable"] else "no"
+        grid.add_row(
+            table["id"],
+            f"{table['seats_free']} of {table['humans']}",
+            names,
+            turn,
+            table["ai_level"],
+            verifiable,
+            fills,
+        )
+    return Group(
+        Rule("As-Nas · open tables", style="bold"),
+        grid,
+        Text("Sit at one with:"),
+        Text(f"  uv run manage.py play --url {server} --join TABLE", no_wrap=True),
+        Text("or at the one that waited longest: play --quick-play"),
+    )
 
 
 def _keys_line(keys: dict[str, str]) -> Text:

@@ -24,6 +24,7 @@ A line is a type letter, then comma-separated fields in the order of the event's
   P<seat>,<abandoned 0 or 1>,<server seed>          player_left revealing the seed
   (Seeds are lowercase hex; an empty field is None.)
   V<seat>                                           seat_freed
+  I<seats>                                          seats_filled (one digit a seat)
 Stored lines are never rewritten: a new event type takes a new letter, and a changed event a
 new letter too, so that every line ever stored still decodes the same.
 """
@@ -45,6 +46,7 @@ from .events import (
     Resigned,
     SeatFreed,
     SeatResult,
+    SeatsFilled,
 )
 from .state import Outcome
 
@@ -71,8 +73,8 @@ _CATEGORY_NAME = {letter: name for name, letter in _CATEGORY.items()}
 # these events in the stored text without decoding every line.
 CLOCK_ACTION_LINE = "B.*,c"
 """An action the clock took."""
-SEAT_CHANGE_LINE = "[JLV].*"
-"""A player_joined, player_left or seat_freed."""
+SEAT_CHANGE_LINE = "[JLVI].*"
+"""A player_joined, player_left, seat_freed or seats_filled."""
 
 
 def _cards(cards) -> str:
@@ -145,6 +147,8 @@ def encode(event: Event) -> str:
             return f"L{event.seat},{int(event.abandoned)}"
         case SeatFreed():
             return f"V{event.seat}"
+        case SeatsFilled():
+            return f"I{_digits(event.seats)}"
     raise TypeError(f"not an event: {event!r}")
 
 
@@ -227,4 +231,7 @@ def decode(line: str) -> Event:
         case "V":
             (seat,) = fields
             return SeatFreed(int(seat))
+        case "I":
+            (seats,) = fields
+            return SeatsFilled(tuple(int(seat) for seat in seats))
     raise KeyError(f"unknown event letter {kind!r}")

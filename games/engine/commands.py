@@ -85,4 +85,10 @@ class Leave:
     seat: int
 
 
-Command = StartMatch | Act | NextDeal | Restart | Resign | Join | Leave
+@dataclass(frozen=True, slots=True)
+class FillSeats:
+    """The AI takes every open seat of a waiting table, and deal 1 starts (the clock, when
+    the table's `fill_after` runs out)."""
+
+
+Command = StartMatch | Act | NextDeal | Restart | Resign | Join | Leave | FillSeats

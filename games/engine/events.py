@@ -661,6 +661,30 @@ class SeatFreed(EventType):
         return cls(seat=data["seat"])
 
 
+@dataclass(frozen=True, slots=True)
+class SeatsFilled(EventType):
+    """A waiting table's owner chose `fill_after`, and it ran out before every human seat
+    was taken: the AI took the open seats, and plays them for the whole match. Deal 1 is
+    dealt right after, by its own event."""
+
+    type: ClassVar[str] = "seats_filled"
+    DOC: ClassVar[str] = (
+        "A waiting table's `fill_after` ran out: the AI took the open seats, and deal 1 starts."
+    )
+    FIELDS: ClassVar[tuple[Field, ...]] = (
+        Field("seats", "seats", "The open seats the AI took, for the whole match."),
+    )
+    PUBLIC: ClassVar[tuple[str, ...]] = _names(FIELDS)
+    seats: tuple[int, ...]
+
+    def to_dict(self) -> dict:
+        return {"type": self.type, "seats": list(self.seats)}
+
+    @classmethod
+    def from_dict(cls, data: dict) -> "SeatsFilled":
+        return cls(seats=tuple(data["seats"]))
+
+
 Event = (
     MatchCreated
     | DealStarted
@@ -672,6 +696,7 @@ Event = (
     | PlayerJoined
     | PlayerLeft
     | SeatFreed
+    | SeatsFilled
 )
 
 EVENT_TYPES: dict[str, type[EventType]] = {
@@ -687,6 +712,7 @@ EVENT_TYPES: dict[str, type[EventType]] = {
         PlayerJoined,
         PlayerLeft,
         SeatFreed,
+        SeatsFilled,
     )
 }
 

@@ -13,7 +13,18 @@ from functools import cache
 
 from . import fairness
 from .cards import DECK, SEATS
-from .commands import Act, Command, Join, Leave, NextDeal, Resign, Restart, Seeds, StartMatch
+from .commands import (
+    Act,
+    Command,
+    FillSeats,
+    Join,
+    Leave,
+    NextDeal,
+    Resign,
+    Restart,
+    Seeds,
+    StartMatch,
+)
 from .errors import RuleError
 from .events import (
     ActionTaken,
@@ -28,6 +39,7 @@ from .events import (
     Resigned,
     SeatFreed,
     SeatResult,
+    SeatsFilled,
 )
 from .hands import evaluate
 from .state import MATCH_DEALS, MAX_STAKE, DealState, MatchState, Outcome, SeriesSeeds, Status
@@ -397,6 +409,16 @@ def _decide_join(state: MatchState, command: Join) -> list[Event]:
     return events
 
 
+def _decide_fill(state: MatchState) -> list[Event]:
+    """The AI takes the open seats of a waiting table, and deal 1 is dealt as when the last
+    human joins: from the client seeds of the humans seated (an AI seat brings none)."""
+    if state.status is not _WAITING:
+        _require_started(state)
+        raise RuleError("match_already_started", "The match has already started.")
+    open_seats = tuple(seat for seat in range(state.humans) if not state.seated(seat))
+    return [SeatsFilled(open_seats), _deal(state.seed, 1, 1, None, state.seeds)]
+
+
 def _decide_leave(state: MatchState, command: Leave) -> list[Event]:
     """Before deal 1 a guest's seat is freed for the next join, and the owner's leaving closes
     the table; after it the AI plays the seat, and the last human to leave abandons the
@@ -466,6 +488,8 @@ def decide(state: MatchState, command: Command) -> list[Event]:
             return _decide_join(state, command)
         case Leave():
             return _decide_leave(state, command)
+        case FillSeats():
+            return _decide_fill(state)
     raise TypeError(f"not a command: {command!r}")
 
 
@@ -488,6 +512,12 @@ def _evolve_freed(state: MatchState, event: SeatFreed) -> None:
     state.vacated[event.seat] = True
     if state.seeds is not None:  # the next to take the seat brings a client seed of their own
         state.seeds.client_seeds[event.seat] = ""
+
+
+def _evolve_filled(state: MatchState, event: SeatsFilled) -> None:
+    for seat in event.seats:
+        state.filled[seat] = True
+        state.vacated[seat] = False
 
 
 def _revealed(state: MatchState, server_seed: str | None) -> None:
@@ -570,6 +600,7 @@ _EVOLVERS = {
     PlayerJoined: _evolve_joined,
     PlayerLeft: _evolve_left,
     SeatFreed: _evolve_freed,
+    SeatsFilled: _evolve_filled,
 }
 
 

@@ -9,11 +9,12 @@ from functools import lru_cache
 from .cards import SEATS, sort_hand
 from .events import DealEnded
 
-SNAPSHOT_FORMAT = 4
+SNAPSHOT_FORMAT = 5
 """1: no `format` and no `rules` key (the rules version was 1). 2: both. 3: a `table` key
-(humans, joined, left, clocked). 4: the table's `vacated` seats too. A state without table
-data is still written as format 2, and one with no seat vacated as format 3, so that every
-snapshot is stored exactly as before unless a seat is free again (which older code would
+(humans, joined, left, clocked). 4: the table's `vacated` seats too. 5: its `filled` seats
+too. A state without table data is still written as format 2, one with no seat vacated as
+format 3, and one with no seat filled as format 4 at most, so that every snapshot is stored
+exactly as before unless a seat is free again or filled by the AI (which older code would
 misread)."""
 MATCH_DEALS = 12
 OPENING_STAKE = 1
@@ -182,6 +183,15 @@ class SeriesSeeds:
         return cls(**{**data, "client_seeds": list(data["client_seeds"])})
 
 
+def _snapshot_format(table: dict | None) -> int:
+    """The oldest format that holds `table`: see SNAPSHOT_FORMAT."""
+    if not table:
+        return 2
+    if "filled" in table:
+        return SNAPSHOT_FORMAT
+    return 4 if "vacated" in table else 3
+
+
 @dataclass(slots=True)
 class MatchState:
     version: int = 0
@@ -206,6 +216,9 @@ class MatchState:
     """The human seats freed before deal 1 (seat_freed), which the next joins take first."""
     left: list[bool] = field(default_factory=_no_seats)
     """The humans who left: the AI plays their seats."""
+    filled: list[bool] = field(default_factory=_no_seats)
+    """The human seats the AI took when the table's `fill_after` ran out (seats_filled):
+    AI seats for the whole match, never a human's."""
     clocked: list[bool] = field(default_factory=_no_seats)
     """Whether the clock took a seat's last action."""
     seeds: SeriesSeeds | None = None
@@ -217,7 +230,7 @@ class MatchState:
 
     def seated(self, seat: int) -> bool:
         """Whether a human holds `seat` (they may have left since: see `left`)."""
-        return seat < self.joined and not self.vacated[seat]
+        return seat < self.joined and not self.vacated[seat] and not self.filled[seat]
 
     def open_seat(self) -> int:
         """The human seat the next join takes: the lowest one freed, else the next one never
@@ -226,11 +239,12 @@ class MatchState:
 
     def ai_plays(self, seat: int) -> bool:
         """Whether the AI acts for `seat`: an AI seat, or a human seat whose human left."""
-        return seat >= self.humans or self.left[seat]
+        return seat >= self.humans or self.left[seat] or self.filled[seat]
 
     def away(self, seat: int) -> bool:
         """A human seat whose human left, or for whom the clock took the last action."""
-        return seat < self.humans and (self.left[seat] or self.clocked[seat])
+        human = seat < self.humans and not self.filled[seat]
+        return human and (self.left[seat] or self.clocked[seat])
 
     def _table(self) -> dict | None:
         if self.humans == 1 and not any(self.left) and not any(self.clocked):
@@ -241,12 +255,13 @@ class MatchState:
             "left": list(self.left),
             "clocked": list(self.clocked),
             **({"vacated": list(self.vacated)} if any(self.vacated) else {}),
+            **({"filled": list(self.filled)} if any(self.filled) else {}),
         }
 
     def to_dict(self) -> dict:
         table = self._table()
         return {
-            "format": 2 if not table else SNAPSHOT_FORMAT if "vacated" in table else 3,
+            "format": _snapshot_format(table),
             **({"table": table} if table else {}),
             "version": self.version,
             "seed": self.seed,
@@ -264,7 +279,7 @@ class MatchState:
     @classmethod
     def from_dict(cls, data: dict) -> "MatchState":
         snapshot_format = data.get("format", 1)
-        if snapshot_format not in (1, 2, 3, SNAPSHOT_FORMAT):
+        if snapshot_format not in (1, 2, 3, 4, SNAPSHOT_FORMAT):
             raise SnapshotFormatError(
                 f"snapshot format {snapshot_format!r}; this code reads 1 to {SNAPSHOT_FORMAT}"
             )
@@ -286,4 +301,5 @@ class MatchState:
             clocked=list(table.get("clocked", _no_seats())),
             seeds=SeriesSeeds.from_dict(data["seeds"]) if "seeds" in data else None,
             vacated=list(table.get("vacated", _no_seats())),
+            filled=list(table.get("filled", _no_seats())),
         )

@@ -87,3 +87,17 @@ def test_a_seat_freed_before_deal_1_shows_its_latest_join_or_stays_open(admin_cl
     content = response.content.decode()
     assert "seat 2 leaves before deal 1; the seat is open again" in content
     assert "seat 1 (Sara) joins" in content
+
+
+def test_a_table_the_ai_filled_shows_when_the_ai_sat_down(admin_client):
+    people = [player_create(name=name)[0] for name in ("Roya", "Babak")]
+    match = match_create(owner=people[0], ai_level="easy", humans=3, open=True, fill_after=10)
+    match_join(match_id=match.row.id, player=people[1], invite="")
+    assert match_clock_tick(now=match.row.fill_at).match_id == match.row.id
+    response = admin_client.get(f"/admin/games/match/{match.row.id}/change/")
+    assert response.status_code == 200
+    seats = response.context["inline_admin_formsets"][0].formset.get_queryset()
+    assert [seat.player.name for seat in seats] == ["Roya", "Babak", "Darius", "Kaveh"]
+    assert seats[2].joined_at is not None and seats[2].left_at is None
+    assert not any(seat.is_away for seat in seats)
+    assert "the AI took the open seats 2" in response.content.decode()

@@ -3,6 +3,7 @@ joins with the printed command, and each sees the other's moves as they happen."
 
 import json
 import re
+import subprocess
 import time
 
 import pytest
@@ -216,3 +217,40 @@ def test_two_plays_at_one_computer_finish_a_match_each_seeing_the_other(
         assert "Final standings" in output
         assert re.search(rf"\n{other} (looks|calls|holds|raises|folds)", output), other
     assert sessions[f"{server_url} {match_id}"]["token"] != sessions[server_url]["token"]
+
+
+def test_play_lists_the_open_tables_and_sits_at_one_by_quick_play_or_by_its_id(
+    server_env, server_url, tmp_path
+):
+    owner = register(server_url, "Owner")
+    table = call(server_url, "POST", "/matches", owner, {"humans": 3, "open": True})
+    args = ("--url", server_url, "--state", str(tmp_path / "play.json"), "--name", "Quick")
+    shown = subprocess.run(
+        play_command(*args, "--tables"),
+        cwd=BASE_DIR,
+        env={**server_env, "COLUMNS": "200"},
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert shown.returncode == 0, shown.stderr
+    assert table["id"] in shown.stdout and "2 of 3" in shown.stdout
+    assert "--join TABLE" in shown.stdout
+    # Quick play takes the table that waited longest, the owner's, and waits there.
+    printed = tmp_path / "quick.txt"
+    quick = start_play(server_env, *args, "--quick-play", keys="", output=printed)
+    late = None
+    try:
+        until(lambda: "waiting for 1 more" in printed.read_text())
+        # Another player joins the open table by its id alone, which starts deal 1.
+        other = ("--url", server_url, "--state", str(tmp_path / "other.json"), "--name", "Late")
+        late_printed = tmp_path / "late.txt"
+        late = start_play(server_env, *other, "--join", table["id"], keys="", output=late_printed)
+        until(lambda: "deal 1 of 12" in late_printed.read_text())
+    finally:
+        for process in (quick, late):
+            if process is not None:
+                process.terminate()
+                process.wait(timeout=30)
+    seats = call(server_url, "GET", f"/matches/{table['id']}", owner)["seats"]
+    assert [seat["name"] for seat in seats][:3] == ["Owner", "Quick", "Late"]

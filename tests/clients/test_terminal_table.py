@@ -227,3 +227,10 @@ def test_the_revealed_seed_fits_at_80_by_24_or_gives_way_before_the_keys():
         lines = screen.splitlines()
         assert len(lines) <= height and lines[-1].startswith("Keys: s restart"), screen
         assert ("cd" * 8 in screen) == (height == 24), screen
+
+
+def test_the_log_says_which_seats_the_ai_took_when_a_table_was_filled():
+    names = ["Roya", "Babak", "Darius", "Kaveh"]
+    assert EVENT_LINES["seats_filled"]({"type": "seats_filled", "seats": [2]}, names) == [
+        "The AI took the open seats (Darius)."
+    ]

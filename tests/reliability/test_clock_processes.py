@@ -13,8 +13,9 @@ from django.db import connections, transaction
 
 from asnas_api.clock import clock_run
 from games import repository
-from games.engine import ActionTaken, Status
+from games.engine import ActionTaken, DealStarted, SeatsFilled, Status
 from games.integrity import check_matches, replay_stored
+from games.services import match_create, match_join
 from players.services import player_create
 from tests.matches import seated
 from tests.servers import clocks_running, committed_database_url, migrated_database, served
@@ -176,3 +177,29 @@ def test_a_match_the_clock_cannot_move_in_does_not_hold_up_the_others(
         clock.join(timeout=30)
     assert clock_actions(broken.row.id) == []
     assert f"could not move in match {broken.row.id}" in caplog.text
+
+
+def test_two_clocks_fill_each_open_table_once_when_its_fill_after_runs_out(tmp_path, clock_env):
+    people = [player_create(name=f"Fill-{n}")[0] for n in range(6)]
+    # The services take any wait; the API's floor of 10 s is for people.
+    tables = [
+        match_create(owner=owner, ai_level="easy", humans=3, open=True, fill_after=1)
+        for owner in people
+    ]
+    match_join(match_id=tables[0].row.id, player=people[1], invite="")
+    with clocks_running(2, tmp_path, clock_env):
+        wait_for(
+            lambda: all(
+                repository.match_load(match_id=t.row.id, player=None).state.status
+                is not Status.WAITING
+                for t in tables
+            ),
+            timeout=60,
+        )
+    for table in tables:
+        events = [event for _, event in repository.match_events(match_id=table.row.id)]
+        filled = [event for event in events if isinstance(event, SeatsFilled)]
+        assert len(filled) == 1, events
+        assert filled[0].seats == ((2,) if table is tables[0] else (1, 2))
+        assert sum(isinstance(event, DealStarted) for event in events) >= 1
+    assert all(problems == [] for _, problems in check_matches([t.row.id for t in tables]))

@@ -178,6 +178,11 @@ HAPPY = {
     # These two end the token in use; each case gets a fresh one (ENDS_ITS_TOKEN).
     "POST /api/v1/players/me/tokens/rotate": lambda w: {},
     "DELETE /api/v1/players/me/tokens/current": lambda w: {},
+    "GET /api/v1/tables": lambda w: {"query": {"humans": 2}},
+    "POST /api/v1/quick-play": lambda w: {
+        "body": {"humans": 3, "max_turn_seconds": 120},
+        "headers": {"Idempotency-Key": "happy-quick-play"},
+    },
 }
 
 

@@ -14,9 +14,10 @@ from django.core.management.base import BaseCommand, CommandError
 from rich.console import Console
 
 from terminal.api import Api, ApiProblem, Sessions
-from terminal.game import Invite, NewMatch, play, sign_in
+from terminal.game import Invite, NewMatch, QuickPlay, play, sign_in
 from terminal.ratings import ratings_screen
 from terminal.screens import screen_for
+from terminal.table import lobby
 from terminal.watch import watch as watch_match
 from terminal.watch import watch_code
 
@@ -63,11 +64,28 @@ class Command(BaseCommand):
             "(10 to 86400; the server's default is 60 at a table)",
         )
         parser.add_argument(
+            "--open",
+            action="store_true",
+            help="with --humans: list the new table in the lobby, where anyone may join it "
+            "without the invite",
+        )
+        parser.add_argument(
             "--join",
             type=_invite,
             metavar="INVITE",
-            help="join a friend's table: the invite MATCH_ID:CODE that their play printed "
-            "(needs their --url)",
+            help="join a friend's table: the invite MATCH_ID:CODE that their play printed, or "
+            "an open table's MATCH_ID from --tables (needs their --url)",
+        )
+        parser.add_argument(
+            "--tables",
+            action="store_true",
+            help="list the open tables waiting for humans, and how to sit at one (needs --url)",
+        )
+        parser.add_argument(
+            "--quick-play",
+            action="store_true",
+            help="sit at the open table that waited longest, or open one; --humans, "
+            "--turn-seconds (the longest turn you accept) and --ai-level choose which fit",
         )
         parser.add_argument(
             "--watch",
@@ -95,7 +113,9 @@ class Command(BaseCommand):
         join,
         watch,
         leaderboard,
-        **_,
+        tables,
+        quick_play,
+        **options,
     ):
         if watch and not url:
             raise CommandError("--watch needs --url: the server of the match.")
@@ -103,14 +123,36 @@ class Command(BaseCommand):
             raise CommandError(
                 "--join needs --url: the server of the table, as its owner's play shows it."
             )
-        if turn_seconds is not None and humans is None:
+        if turn_seconds is not None and humans is None and not quick_play:
             raise CommandError("--turn-seconds goes with --humans, which makes a new table.")
+        if options["open"] and (humans or 1) < 2:
+            raise CommandError("--open goes with --humans 2 to 4: only a table waits for others.")
         console = Console()
+        if tables:
+            if not url:
+                raise CommandError("--tables needs --url: the server whose tables to list.")
+            try:
+                listed = _tables(Api(url), Sessions(state, server=url), name)
+            except (ApiProblem, OSError) as error:
+                raise CommandError(f"The server refused or did not answer: {error}") from error
+            console.print(lobby(listed, url))
+            return
+        quick = (
+            QuickPlay(humans=humans, max_turn_seconds=turn_seconds, ai_level=ai_level)
+            if quick_play
+            else None
+        )
         # A self-started server always uses this checkout's database, whatever its port. A
         # joined table has a player of its own, so that a friend at the same computer never
         # takes the owner's token.
         sessions = Sessions(state, server=f"{url} {join.match_id}" if join else url or "local")
-        new = NewMatch(ai_level=ai_level, seed=seed, humans=humans, turn_seconds=turn_seconds)
+        new = NewMatch(
+            ai_level=ai_level,
+            seed=seed,
+            humans=humans,
+            turn_seconds=turn_seconds,
+            open=options["open"],
+        )
         try:
             with (
                 contextlib.nullcontext(url) if url else _local_server(console) as base_url,
@@ -131,11 +173,22 @@ class Command(BaseCommand):
                         name=name,
                         new=new,
                         join=join,
+                        quick=quick,
                     )
         except (EOFError, KeyboardInterrupt):
             console.print("\nSaved: run play again to resume this match.")
         except (ApiProblem, OSError) as error:
             raise CommandError(f"The server refused or did not answer: {error}") from error
+
+
+def _tables(api: Api, sessions: Sessions, name: str | None) -> list[dict]:
+    """The lobby, read with this server's player of yours (made now if there is none)."""
+    session = sessions.load()
+    api.token = session.get("token")
+    if not api.token:
+        api.token = session["token"] = api("POST", "/players", {"name": name or getuser()})["token"]
+        sessions.save(session)
+    return api("GET", "/tables")["tables"]
 
 
 def _watch_code(text: str) -> str:

@@ -39,6 +39,8 @@ function describe(event: MatchEvent): string {
       return `seat ${event.seat} left${event.abandoned ? ", the match is abandoned" : ""}`;
     case "seat_freed":
       return `seat ${event.seat} is open again`;
+    case "seats_filled":
+      return `the AI took seats ${event.seats.join(", ")}`;
     default: {
       const unknown: never = event;
       return unknown;

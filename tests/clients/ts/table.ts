@@ -25,6 +25,7 @@ const MATCH_EVENTS: Record<MatchEvent["type"], true> = {
   resigned: true,
   player_left: true,
   seat_freed: true,
+  seats_filled: true,
 };
 const NOTICES = ["your_turn", "match_started", "match_finished"] as const;
 // Keys that would carry cards anywhere but in a deal's result or your own `your_cards`.
