@@ -130,7 +130,8 @@ def test_a_record_mid_series_gives_no_figures_for_a_deal_with_a_hidden_hand(clie
 def test_a_resignation_mid_deal_shows_the_figures_of_the_deals_that_ended(client):
     view = client.post("/api/v1/matches", {"client_seed": "kept"}, format="json").json()
     url = f"/api/v1/matches/{view['id']}"
-    while not (view["deal_number"] == 3 and view["status"] == "in_deal"):
+    # A random deal may end before the human's turn comes, so "deal 3" is "deal 3 or later".
+    while not (view["deal_number"] >= 3 and view["status"] == "in_deal"):
         if view["status"] == "deal_over":
             view = client.post(f"{url}/next-deal", {}, format="json").json()
             continue
@@ -138,7 +139,8 @@ def test_a_resignation_mid_deal_shows_the_figures_of_the_deals_that_ended(client
         view = client.post(f"{url}/actions", {"action": action}, format="json").json()
     client.post(f"{url}/resign", {}, format="json")
     read = client.get(url).json()
-    assert read["status"] == "finished" and read["last_deal"]["deal_number"] == 2
+    assert read["status"] == "finished"
+    assert read["last_deal"]["deal_number"] == view["deal_number"] - 1
     assert adds_up(read["last_deal"])
     for seat, sums in zip(read["seats"], read["skill"], strict=True):
         assert sum(Fraction(sums[part]) for part in PARTS) == Fraction(seat["total"])
