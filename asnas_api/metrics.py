@@ -46,9 +46,6 @@ CLOCK_LATENESS = Histogram(
     "How long after a turn's deadline the clock took it (the grace included).",
     buckets=(0.1, 0.25, 0.5, 0.75, 1, 1.5, 2, 5, 10, 60),
 )
-POSTGRES_RESTARTS = Counter(
-    "asnas_embedded_postgres_restarts", "Times serve restarted its dead embedded Postgres."
-)
 
 
 class MetricsMiddleware:
