@@ -29,8 +29,6 @@ from collections.abc import Callable
 from pathlib import Path
 
 import psutil
-import psycopg
-from psycopg.conninfo import conninfo_to_dict
 
 from asnas_api.datadir import data_dir
 
@@ -203,6 +201,11 @@ def claim_restarts(pgdata: Path) -> bool:
 def embedded_data_directory(database_url: str) -> Path | None:
     """The data directory of the embedded server that `database_url` names, if it is one on
     this machine (its unix socket, and the directory's list of handles); None otherwise."""
+    # Imported here: serve's supervisor and the guardian need psycopg for nothing else, and
+    # it is a fifth of their memory.
+    import psycopg
+    from psycopg.conninfo import conninfo_to_dict
+
     host = conninfo_to_dict(database_url).get("host", "")
     if not host.startswith("/"):
         return None

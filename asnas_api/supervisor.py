@@ -11,6 +11,7 @@ is restarted, and a stop signal stops everything within 3 s.
 """
 
 import argparse
+import functools
 import logging
 import os
 import signal
@@ -19,8 +20,6 @@ import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
-
-from prometheus_client import Counter
 
 from asnas_api import embedded_db
 from asnas_api.datadir import BASE_DIR
@@ -38,10 +37,6 @@ RESTART_AFTER = 0.5
 # embedded Postgres's own stop every process is gone within 3 s.
 STOP_SECONDS = 1.5
 STOP_RESEND = 0.25
-
-POSTGRES_RESTARTS = Counter(
-    "asnas_embedded_postgres_restarts", "Times serve restarted its dead embedded Postgres."
-)
 
 
 class ServeFailed(Exception):
@@ -237,6 +232,17 @@ def supervise(options: argparse.Namespace, database_url: str, pgdata: Path | Non
         raise ServeFailed(f"granian exited with status {crashed}")
 
 
+@functools.cache
+def postgres_restarts():
+    """Made at the first restart: prometheus_client is a third of this process's memory. The
+    workers' /metrics sums every process's count (PROMETHEUS_MULTIPROC_DIR)."""
+    from prometheus_client import Counter
+
+    return Counter(
+        "asnas_embedded_postgres_restarts", "Times serve restarted its dead embedded Postgres."
+    )
+
+
 def restart_dead_database(stopping: Callable[[], bool]) -> None:
     started = time.monotonic()
     try:
@@ -245,7 +251,7 @@ def restart_dead_database(stopping: Callable[[], bool]) -> None:
         logger.error("the embedded Postgres is down and did not restart: %s", error)
         return
     if restarted:
-        POSTGRES_RESTARTS.inc()
+        postgres_restarts().inc()
         logger.error(
             "the embedded Postgres had died; restarted it in %.1f s", time.monotonic() - started
         )
