@@ -2,7 +2,7 @@
 long as the service holds only what supervising needs (docs/deployment.md).
 
 It starts the embedded Postgres (or attaches to it) and its guardian, then at once both the
-short-lived Django child that prepares the database (`manage.py prepare_serve`: the settings'
+short-lived child that prepares the database (asnas_api.preparation: the settings'
 safety, migrations) and granian, whose workers answer 503 with Retry-After until that child
 succeeded (ASNAS_PREPARED_FILE): the workers' imports and the migrations' check overlap,
 which is most of the start-up. The turn clock and the purge of expired rows run in the
@@ -59,7 +59,7 @@ def granian_command(host: str, port: int, workers: int) -> list[str]:
 
 def prepare_command(dev: bool, embedded: bool, verbosity: int) -> list[str]:
     return (
-        [sys.executable, str(BASE_DIR / "manage.py"), "prepare_serve"]
+        [sys.executable, "-m", "asnas_api.preparation"]
         + (["--dev"] if dev else [])
         + (["--embedded"] if embedded else [])
         + ["--verbosity", str(verbosity)]
@@ -181,6 +181,7 @@ def supervise(options: argparse.Namespace, database_url: str, pgdata: Path | Non
         signal.signal(signum, stop)
     preparing = subprocess.Popen(
         prepare_command(options.dev, pgdata is not None, options.verbosity),
+        cwd=BASE_DIR,
         env=env,
         process_group=0,
         preexec_fn=embedded_db.die_with_parent,
