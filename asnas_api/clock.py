@@ -21,7 +21,7 @@ from django.conf import settings
 from django.db import DatabaseError, connection, transaction
 from django.utils import timezone
 
-from asnas_api import embedded_db, metrics
+from asnas_api import metrics
 from asnas_api.housekeeping import purge_expired
 from games.notices import direct_params
 from games.services import ClockMove, ClockMoveFailed, match_clock_tick
@@ -149,6 +149,10 @@ def _count(move: ClockMove) -> None:
 def clock_process(stdout=None) -> subprocess.Popen:
     """`manage.py run_clock` in a process of its own on this process's database; it dies
     with this process. With `stdout=subprocess.PIPE`, its first line says it is ready."""
+    # Here, not at the top: the workers import this module for the clock, and need none of
+    # the embedded database's code.
+    from asnas_api import embedded_db
+
     database_url = settings.DATABASE_URL or embedded_db.attach_default()
     return subprocess.Popen(
         [sys.executable, str(settings.BASE_DIR / "manage.py"), "run_clock"],
