@@ -252,7 +252,9 @@ def restart_dead_database(stopping: Callable[[], bool]) -> None:
         logger.error("the embedded Postgres is down and did not restart: %s", error)
         return
     if restarted:
-        postgres_restarts().inc()
+        # Logged first: the counter's first use imports prometheus_client, a moment on a busy
+        # machine, and whoever reads the log once requests succeed again must find the line.
         logger.error(
             "the embedded Postgres had died; restarted it in %.1f s", time.monotonic() - started
         )
+        postgres_restarts().inc()
