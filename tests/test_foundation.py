@@ -113,7 +113,6 @@ def test_importing_the_settings_starts_no_database(tmp_path):
     assert json.loads(loaded.stdout)["ENGINE"] == "asnas_api.embedded_backend"
 
 
-@pytest.mark.django_db
 def test_until_serve_prepared_the_database_only_healthz_answers(tmp_path, monkeypatch):
     """serve starts granian while its migrations run: until they are done, every request but
     /healthz gets a 503 problem with Retry-After, and none reaches Django."""
@@ -126,7 +125,9 @@ def test_until_serve_prepared_the_database_only_healthz_answers(tmp_path, monkey
         assert json.loads(body)["code"] == "database_unavailable"
     assert asyncio.run(asgi_get(asgi.application, "/healthz"))[0] == 200
     prepared.touch()
-    assert asyncio.run(asgi_get(asgi.application, "/api/v1/"))[0] == 200
+    # The schema counts no rate (a counter's row, committed by the app's own thread, would
+    # outlive this test).
+    assert asyncio.run(asgi_get(asgi.application, "/api/schema/"))[0] == 200
 
 
 def test_tests_may_fix_the_seed():
