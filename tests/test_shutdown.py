@@ -1,5 +1,5 @@
 """How `serve` stops, whatever receives SIGTERM or SIGINT: every process of serve (granian,
-its workers, the turn clock, the guardian, the embedded Postgres) is gone within 3 s, open
+its workers with the turn clock in them, the guardian, the embedded Postgres) is gone within 3 s, open
 streams and long-polls end with a clean end of body, and Postgres is not restarted.
 
 The matrix, in representative cases rather than the whole product (each case starts a serve
