@@ -43,29 +43,24 @@ def fresh_metrics_dir() -> str:
     return str(metrics_dir)
 
 
-def is_http_client_only(argv: list[str]) -> bool:
-    """`play --url` talks to a running server over HTTP and needs no database of its own."""
-    return argv[1:2] == ["play"] and any(arg.split("=")[0] == "--url" for arg in argv[2:])
-
-
 def main():
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "asnas_api.settings")
-    if is_http_client_only(sys.argv):
-        os.environ["ASNAS_NO_DATABASE"] = "1"
     if sys.argv[1:2] == ["serve"]:
-        # Before anything imports prometheus_client, which reads it once at import.
+        # serve's supervisor imports no Django: it holds only what supervising needs.
+        # PROMETHEUS_MULTIPROC_DIR first: prometheus_client reads it once at import.
         os.environ["PROMETHEUS_MULTIPROC_DIR"] = fresh_metrics_dir()
-    from django.core.management import execute_from_command_line
+        from asnas_api.supervisor import main as serve
 
-    execute_from_command_line(sys.argv)
-    if sys.argv[1:2] == ["serve"]:
-        # serve has stopped every process it ran and released its database: the interpreter's
-        # own teardown of everything Django loaded (a second or two on a busy machine) would
-        # only hold the stop up, past the 3 s it has in all.
+        status = serve(sys.argv[2:])
+        # serve has stopped every process it ran and released its database: skip the
+        # interpreter's own teardown, which would only hold the stop up.
         atexit._run_exitfuncs()
         sys.stdout.flush()
         sys.stderr.flush()
-        os._exit(0)
+        os._exit(status)
+    from django.core.management import execute_from_command_line
+
+    execute_from_command_line(sys.argv)
 
 
 if __name__ == "__main__":

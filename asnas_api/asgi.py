@@ -118,8 +118,10 @@ class OneHopASGIHandler(ASGIHandler):
 django.setup(set_prefix=False)
 django_application = OneHopASGIHandler()
 
-from asnas_api.deadline import ARRIVED  # noqa: E402 (needs the settings configured above)
-from asnas_api.health import PROBES  # noqa: E402
+from asnas_api.clock import clock_in_this_worker  # noqa: E402 (needs the settings above)
+from asnas_api.deadline import ARRIVED  # noqa: E402
+from asnas_api.health import PROBES, not_prepared  # noqa: E402
+from asnas_api.worker import CLOCK_IN_WORKERS, PREPARED_FILE  # noqa: E402
 from games.ai.coach import warm  # noqa: E402
 
 
@@ -136,6 +138,27 @@ def warm_and_freeze() -> None:
 
 
 threading.Thread(target=warm_and_freeze, name="coach-warm-up", daemon=True).start()
+if os.environ.get(CLOCK_IN_WORKERS):
+    clock_in_this_worker()
+
+
+class Preparation:
+    """Under serve, whether its preparation of the database (migrations, in a process of its
+    own, started with granian so that both start-ups overlap) is done: until then every
+    request but /healthz is answered 503 with Retry-After. One stat call per request until the
+    file is seen, none after."""
+
+    def __init__(self, path: str | None) -> None:
+        self.path = path
+        self.done = path is None
+
+    def __call__(self) -> bool:
+        if not self.done:
+            self.done = os.path.exists(self.path)
+        return self.done
+
+
+prepared = Preparation(os.environ.get(PREPARED_FILE))
 
 # Django runs each request's sync code in a thread-sensitive context that, left to itself,
 # starts a thread for the request and stops it afterwards. A request here takes an idle
@@ -203,6 +226,8 @@ async def in_a_reused_thread(scope, receive, send) -> None:
 async def application(scope, receive, send):
     if scope["type"] != "http":
         return await django_application(scope, receive, send)
+    if not prepared() and scope["path"] != "/healthz":
+        return await not_prepared(scope, receive, send)
     probe = PROBES.get(scope["path"])
     if probe is not None:
         return await probe(scope, receive, send)

@@ -1,6 +1,10 @@
-"""The turn clock: a loop that acts for every present human whose turn ran out, and deals the
-next deal of clocked matches whose deal ended a while ago. `manage.py serve` runs it in a
-child process (`manage.py run_clock`); any number may run on one database, since each move
+"""The turn clock: a loop that acts for every present human whose turn ran out, deals the next
+deal of clocked matches whose deal ended a while ago, and every ASNAS_PURGE_INTERVAL_SECONDS
+deletes expired rows (asnas_api.housekeeping), so that no request does.
+
+Under `manage.py serve` it runs as a thread in every granian worker, and acts only in the one
+that leads (ClockLeadership): no process of its own. `manage.py run_clock` runs it in a
+process, on other machines for instance. Any number may act on one database, since each move
 happens under the match's row lock and locked rows are skipped (docs/turn-clock.md)."""
 
 import logging
@@ -10,12 +14,16 @@ import sys
 import threading
 import time
 import uuid
+from collections.abc import Callable
 
+import psycopg
 from django.conf import settings
-from django.db import connection
+from django.db import DatabaseError, connection, transaction
 from django.utils import timezone
 
-from asnas_api import embedded_db, metrics
+from asnas_api import metrics
+from asnas_api.housekeeping import purge_expired
+from games.notices import direct_params
 from games.services import ClockMove, ClockMoveFailed, match_clock_tick
 
 logger = logging.getLogger(__name__)
@@ -23,14 +31,22 @@ logger = logging.getLogger(__name__)
 CLOCK_STOP_SECONDS = 10
 FAILED_MATCH_PAUSE = 60
 """Seconds the clock leaves a match alone after its move there failed."""
+PURGE_LOCK = 0x61736E6173  # "asnas": one purge at a time, whichever clocks run
+LEADER_LOCK = 0x61736E6174
+"""The session advisory lock whose holder is the workers' one acting clock."""
 
 
-def clock_run(*, stop: threading.Event) -> None:
-    """Make every move that is due, then wait ASNAS_CLOCK_POLL_SECONDS; until `stop` is
-    set. A match whose move failed is logged and left alone for FAILED_MATCH_PAUSE seconds,
-    so that it cannot hold up the others, which are due after it."""
+def clock_run(*, stop: threading.Event, leading: Callable[[], bool] = lambda: True) -> None:
+    """While `leading()`, make every move that is due, purge expired rows when that is due,
+    then wait ASNAS_CLOCK_POLL_SECONDS; until `stop` is set. A match whose move failed is
+    logged and left alone for FAILED_MATCH_PAUSE seconds, so that it cannot hold up the
+    others, which are due after it."""
     failed: dict[uuid.UUID, float] = {}  # match id: when to try it again (monotonic)
+    purge_due = time.monotonic()  # at once: the rows that expired while nothing served
     while not stop.is_set():
+        if not leading():
+            stop.wait(settings.ASNAS_CLOCK_POLL_SECONDS)
+            continue
         failed = {match_id: at for match_id, at in failed.items() if at > time.monotonic()}
         try:
             while not stop.is_set() and (
@@ -44,7 +60,82 @@ def clock_run(*, stop: threading.Event) -> None:
         except Exception:  # the database went away: the loop must outlive it
             logger.exception("the turn clock failed; it tries again in a moment")
             connection.close()  # the next poll opens a fresh connection
+        if time.monotonic() >= purge_due:
+            purge_due = time.monotonic() + settings.ASNAS_PURGE_INTERVAL_SECONDS
+            purge_if_unlocked()
         stop.wait(settings.ASNAS_CLOCK_POLL_SECONDS)
+
+
+def purge_if_unlocked() -> bool:
+    """Purge expired rows unless another clock does it now; whether this one did. A failure
+    is logged: the next due purge tries again."""
+    try:
+        # A transaction-scoped lock: behind PgBouncer in transaction mode, a session lock
+        # could be taken on one server connection and released on another, and then never.
+        with transaction.atomic(), connection.cursor() as cursor:
+            cursor.execute("SELECT pg_try_advisory_xact_lock(%s)", [PURGE_LOCK])
+            (locked,) = cursor.fetchone()
+            if locked:
+                purge_expired()
+            return locked
+    except DatabaseError:
+        logger.exception("Purging expired rows failed")
+        connection.close()
+        return False
+
+
+class ClockLeadership:
+    """Whether this process's clock is the one that acts: the holder of a session advisory
+    lock, on a connection of its own straight to Postgres (never a transaction pooler's,
+    which would hand the session to others). Postgres drops the lock with the connection, so
+    when the leading process dies or loses the database, another one's next poll takes
+    over."""
+
+    def __init__(self) -> None:
+        self.connection: psycopg.Connection | None = None
+        self.held = False
+
+    def __call__(self) -> bool:
+        try:
+            if self.connection is None:
+                self.held = False
+                self.connection = psycopg.connect(
+                    **direct_params(),
+                    autocommit=True,
+                    application_name=f"asnas clock {os.getpid()}",
+                )
+            if self.held:
+                self.connection.execute("SELECT 1")  # the session, and its lock, still live
+            else:
+                (self.held,) = self.connection.execute(
+                    "SELECT pg_try_advisory_lock(%s)", [LEADER_LOCK]
+                ).fetchone()
+        except psycopg.Error:
+            if self.held:
+                logger.warning("the turn clock lost its lead with its connection")
+            self.release()
+        return self.held
+
+    def release(self) -> None:
+        if self.connection is not None:
+            self.connection.close()
+        self.connection, self.held = None, False
+
+
+def clock_in_this_worker() -> threading.Event:
+    """Start the clock as a thread of this worker, acting while it leads; return the event
+    that stops it."""
+    stop = threading.Event()
+    leadership = ClockLeadership()
+
+    def run() -> None:
+        try:
+            clock_run(stop=stop, leading=leadership)
+        finally:
+            leadership.release()
+
+    threading.Thread(target=run, name="turn-clock", daemon=True).start()
+    return stop
 
 
 def _count(move: ClockMove) -> None:
@@ -58,9 +149,14 @@ def _count(move: ClockMove) -> None:
 def clock_process(stdout=None) -> subprocess.Popen:
     """`manage.py run_clock` in a process of its own on this process's database; it dies
     with this process. With `stdout=subprocess.PIPE`, its first line says it is ready."""
+    # Here, not at the top: the workers import this module for the clock, and need none of
+    # the embedded database's code.
+    from asnas_api import embedded_db
+
+    database_url = settings.DATABASE_URL or embedded_db.attach_default()
     return subprocess.Popen(
         [sys.executable, str(settings.BASE_DIR / "manage.py"), "run_clock"],
-        env={**os.environ, "DATABASE_URL": settings.DATABASE_URL},
+        env={**os.environ, "DATABASE_URL": database_url},
         stdout=stdout,
         process_group=0,  # signals reach it from its parent only, as granian's do
         preexec_fn=embedded_db.die_with_parent,

@@ -29,8 +29,8 @@ from collections.abc import Callable
 from pathlib import Path
 
 import psutil
-import psycopg
-from psycopg.conninfo import conninfo_to_dict
+
+from asnas_api.datadir import data_dir
 
 # platformdirs warns on import when XDG_RUNTIME_DIR is unset (servers, CI); its fallback is fine.
 warnings.filterwarnings("ignore", message="XDG_RUNTIME_DIR is not set")
@@ -73,6 +73,16 @@ class AtomicDiskList(DiskList):
 _library.DiskList = AtomicDiskList
 
 _server: PostgresServer | None = None
+
+
+def attach_default() -> str:
+    """The one way in to this installation's embedded Postgres (DATA_DIR/postgres): start it,
+    or attach to the one running, once per process; return its URI. serve calls it when
+    DATABASE_URL is unset, and so does the database backend (asnas_api.embedded_backend) at a
+    command's first connection."""
+    if _server is None:
+        return start(data_dir() / "postgres")
+    return _server.get_uri()
 
 
 def start(pgdata: Path, cleanup_mode: str = "stop") -> str:
@@ -191,6 +201,11 @@ def claim_restarts(pgdata: Path) -> bool:
 def embedded_data_directory(database_url: str) -> Path | None:
     """The data directory of the embedded server that `database_url` names, if it is one on
     this machine (its unix socket, and the directory's list of handles); None otherwise."""
+    # Imported here: serve's supervisor and the guardian need psycopg for nothing else, and
+    # it is a fifth of their memory.
+    import psycopg
+    from psycopg.conninfo import conninfo_to_dict
+
     host = conninfo_to_dict(database_url).get("host", "")
     if not host.startswith("/"):
         return None

@@ -21,20 +21,29 @@ import psycopg
 from django.db import DEFAULT_DB_ALIAS, Error, connection, connections
 from django.http import JsonResponse
 
+from edge.problems import problem
+
 READY_TIMEOUT = 1.0
 READY_CACHE_SECONDS = 1.0
 ALIVE = {"status": "ok"}
 READY = {"status": "ready"}
 UNAVAILABLE = {"status": "unavailable"}
+# serve's preparation of the database at start: the API's problem for a database not there.
+PREPARING = problem(
+    503, "database_unavailable", "The server is starting: its database is being prepared."
+)
 RETRY_AFTER = "5"
+PROBLEM_TYPE = b"application/problem+json"
 
 
-async def send_json(send, status: int, body: dict, headers: tuple = ()) -> None:
+async def send_json(
+    send, status: int, body: dict, headers: tuple = (), content_type: bytes = b"application/json"
+) -> None:
     await send(
         {
             "type": "http.response.start",
             "status": status,
-            "headers": [(b"content-type", b"application/json"), *headers],
+            "headers": [(b"content-type", content_type), *headers],
         }
     )
     await send({"type": "http.response.body", "body": json.dumps(body).encode()})
@@ -103,6 +112,12 @@ async def readyz_asgi(scope, receive, send) -> None:
 
 
 PROBES = {"/healthz": healthz_asgi, "/readyz": readyz_asgi}
+
+
+async def not_prepared(scope, receive, send) -> None:
+    """serve has not finished preparing the database (its migrations) yet: a second or two
+    at start."""
+    await send_json(send, 503, PREPARING, ((b"retry-after", b"1"),), PROBLEM_TYPE)
 
 
 def healthz(request):

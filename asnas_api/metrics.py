@@ -38,6 +38,11 @@ LATENCY = Histogram(
 DATABASE_ERRORS = Counter(
     "asnas_database_errors", "Requests answered 503 because the database failed."
 )
+# Counted by serve's supervisor (asnas_api.supervisor); made here too so that every worker's
+# /metrics shows it at 0 before any restart.
+POSTGRES_RESTARTS = Counter(
+    "asnas_embedded_postgres_restarts", "Times serve restarted its dead embedded Postgres."
+)
 CLOCK_MOVES = Counter(
     "asnas_clock_moves", "Moves of the turn clock: a late human's turn, or a next deal.", ["kind"]
 )
@@ -45,9 +50,6 @@ CLOCK_LATENESS = Histogram(
     "asnas_clock_lateness_seconds",
     "How long after a turn's deadline the clock took it (the grace included).",
     buckets=(0.1, 0.25, 0.5, 0.75, 1, 1.5, 2, 5, 10, 60),
-)
-POSTGRES_RESTARTS = Counter(
-    "asnas_embedded_postgres_restarts", "Times serve restarted its dead embedded Postgres."
 )
 
 

@@ -1,5 +1,5 @@
 """The request edge, before any view: request ids, the access log, problem bodies for every
-error under /api/, whole request bodies, and the periodic purge of expired rows."""
+error under /api/ and whole request bodies."""
 
 import io
 import json
@@ -10,13 +10,12 @@ import uuid
 from http import HTTPStatus
 
 from django.conf import settings
-from django.db import DEFAULT_DB_ALIAS, DatabaseError, connection, connections, transaction
+from django.db import connection
 from django.http import HttpResponse, JsonResponse
 
 from asnas_api.errors import database_unavailable
-from asnas_api.housekeeping import purge_expired
 from edge.client_address import client_address
-from edge.database import DATABASE_FAILURES, watchdog
+from edge.database import DATABASE_FAILURES
 from edge.problems import problem
 
 access_log = logging.getLogger("asnas_api.access")
@@ -159,46 +158,3 @@ class RequestBodyMiddleware:
             request._stream = io.BytesIO(body)
             request.META["CONTENT_LENGTH"] = str(len(body))
         return self.get_response(request)
-
-
-class PurgeExpiredMiddleware:
-    """Deletes expired rate counters and idempotency keys every
-    ASNAS_PURGE_INTERVAL_SECONDS while serving, whatever server runs the app: each process
-    checks whether it is due after a request, and a transaction-level advisory lock lets only
-    one process at a time do it."""
-
-    LOCK = 0x61736E6173  # "asnas"
-
-    def __init__(self, get_response):
-        self.get_response = get_response
-        # serve purges at start; the first purge here is one interval later.
-        self.due = time.monotonic() + settings.ASNAS_PURGE_INTERVAL_SECONDS
-
-    def __call__(self, request):
-        response = self.get_response(request)
-        if time.monotonic() >= self.due:
-            self.due = time.monotonic() + settings.ASNAS_PURGE_INTERVAL_SECONDS
-            self.purge()
-        return response
-
-    def purge(self) -> None:
-        # It runs after the view, outside DeadlineMiddleware's watch, so it has one of its own:
-        # a hung database must not hold the request for ever.
-        deadline = time.monotonic() + settings.ASNAS_REQUEST_DEADLINE
-        ticket = watchdog.watch(connections[DEFAULT_DB_ALIAS], deadline)
-        try:
-            self._purge_if_unlocked()
-        except DatabaseError:
-            # The request was answered; the next due purge tries again.
-            logger.exception("Purging expired rows failed")
-        finally:
-            watchdog.release(ticket)
-
-    def _purge_if_unlocked(self) -> None:
-        # A transaction-scoped lock: behind PgBouncer in transaction mode, a session lock could
-        # be taken on one server connection and released on another, and then never released.
-        with transaction.atomic(), connection.cursor() as cursor:
-            cursor.execute("SELECT pg_try_advisory_xact_lock(%s)", [self.LOCK])
-            (locked,) = cursor.fetchone()
-            if locked:
-                purge_expired()

@@ -8,6 +8,8 @@ from pathlib import Path
 import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
 
+from asnas_api.datadir import BASE_DIR, data_dir
+
 
 def env_bool(name: str, default: bool) -> bool:
     value = os.environ.get(name, "").strip().lower()
@@ -18,8 +20,7 @@ def env_list(name: str, default: str) -> list[str]:
     return [item.strip() for item in os.environ.get(name, default).split(",") if item.strip()]
 
 
-BASE_DIR = Path(__file__).resolve().parent.parent
-DATA_DIR = Path(os.environ.get("ASNAS_DATA_DIR") or BASE_DIR / ".data").expanduser().resolve()
+DATA_DIR = data_dir()
 
 
 def install_secret_key(path: Path) -> str:
@@ -85,7 +86,6 @@ MIDDLEWARE = [
     # problem body, whichever layer below made it.
     "asnas_api.middleware.RequestEdgeMiddleware",
     "asnas_api.middleware.RequestBodyMiddleware",
-    "asnas_api.middleware.PurgeExpiredMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "asnas_api.metrics.MetricsMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
@@ -125,16 +125,11 @@ TEMPLATES = [
     },
 ]
 
-# Without DATABASE_URL, run (or attach to) the embedded Postgres whose data lives in DATA_DIR.
+# Without DATABASE_URL, the embedded Postgres whose data lives in DATA_DIR: nothing starts
+# here; its backend (asnas_api.embedded_backend) starts it, or attaches to the running one, at
+# this process's first connection, so a command that never connects (`play --url`) never
+# starts it. serve starts it itself and hands its URL to its children (asnas_api.supervisor).
 DATABASE_URL = os.environ.get("DATABASE_URL")
-# Set by manage.py for a command that is only an HTTP client: it must not start the database.
-ASNAS_NO_DATABASE = env_bool("ASNAS_NO_DATABASE", default=False)
-if ASNAS_NO_DATABASE:
-    DATABASE_URL = "postgres://unused@localhost/unused"
-elif not DATABASE_URL:
-    from asnas_api import embedded_db
-
-    DATABASE_URL = embedded_db.start(DATA_DIR / "postgres")
 
 # The database may fail; a request must still answer in bounded time (docs/deployment.md).
 # Postgres enforces the statement and lock timeouts; a stopped or hung server cannot, so
@@ -149,7 +144,12 @@ ASNAS_REQUEST_DEADLINE = float(os.environ.get("ASNAS_REQUEST_DEADLINE", "5"))
 # one round trip more each time): a connection that died fails its first query, which answers
 # 503 database_unavailable, and the pool then discards it.
 DATABASES = {
-    "default": dj_database_url.parse(DATABASE_URL, conn_max_age=0, conn_health_checks=False)
+    "default": dj_database_url.parse(
+        DATABASE_URL or "postgresql://postgres:@/postgres",
+        conn_max_age=0,
+        conn_health_checks=False,
+        engine=None if DATABASE_URL else "asnas_api.embedded_backend",
+    )
 }
 DATABASES["default"].setdefault("OPTIONS", {}).update(
     {
@@ -286,7 +286,8 @@ ASNAS_NUM_PROXIES = int(os.environ.get("ASNAS_NUM_PROXIES", "0"))
 ASNAS_TRUSTED_PROXIES = [
     ipaddress.ip_network(network) for network in env_list("ASNAS_TRUSTED_PROXIES", "")
 ]
-# Expired rate counters and idempotency keys are deleted this often while serving.
+# Expired rate counters, idempotency keys, tickets and commitments are deleted this often by
+# the turn clock (asnas_api.clock), never in a request.
 ASNAS_PURGE_INTERVAL_SECONDS = int(os.environ.get("ASNAS_PURGE_INTERVAL_SECONDS", "300"))
 # The turn clock (asnas_api/clock.py, run by serve): how often it looks for turns that ran out,
 # how long past a deadline it leaves a human's last-moment request to arrive first, and how

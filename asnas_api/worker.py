@@ -15,6 +15,11 @@ import multiprocessing
 import signal
 
 STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM)
+# Set by serve (asnas_api.supervisor) in granian's environment: the workers run the turn clock
+# (asnas_api.clock, one of them acting at a time); and a file that exists once serve's
+# preparation of the database (its migrations) is done, before which the workers answer 503.
+CLOCK_IN_WORKERS = "ASNAS_CLOCK_IN_WORKERS"
+PREPARED_FILE = "ASNAS_PREPARED_FILE"
 
 
 def _in_granian_worker() -> bool:

@@ -116,7 +116,7 @@ class Server:
                 stderr=subprocess.STDOUT,
             )
         self._wait_until_ready()
-        # granian's main process is one of serve's children (beside the clock and the
+        # granian's main process is one of serve's children (beside the preparation and the
         # database's guardian); gunicorn's master is the process itself.
         self.http = (
             next(

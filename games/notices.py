@@ -104,7 +104,7 @@ class Listener:
         while True:
             try:
                 async with await psycopg.AsyncConnection.connect(
-                    **_listen_params(), autocommit=True
+                    **direct_params(), autocommit=True
                 ) as connection:
                     await connection.execute(f"LISTEN {CHANNEL}")
                     attempt = 0
@@ -136,9 +136,10 @@ class Listener:
         return sum(map(len, self.by_match.values())) + sum(map(len, self.by_player.values()))
 
 
-def _listen_params() -> dict:
+def direct_params() -> dict:
     """Straight to Postgres, never through a transaction pooler (which would drop the
-    LISTEN between transactions): ASNAS_LISTEN_DATABASE_URL, else the database Django uses."""
+    LISTEN, or the turn clock's session lock, between transactions):
+    ASNAS_LISTEN_DATABASE_URL, else the database Django uses."""
     if settings.ASNAS_LISTEN_DATABASE_URL:
         return {"conninfo": settings.ASNAS_LISTEN_DATABASE_URL}
     params = connections[DEFAULT_DB_ALIAS].get_connection_params()

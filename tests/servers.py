@@ -46,9 +46,9 @@ def wait_until_ready(url: str, server: subprocess.Popen, log: Path, timeout: flo
 
 
 @contextlib.contextmanager
-def migrated_database(prefix: str):
-    """A database of its own on the tests' cluster, migrated, dropped at the end; yields its
-    URL. A server process cannot see pytest-django's `test_` database inside its transactions."""
+def empty_database(prefix: str):
+    """A database of its own on the tests' cluster, empty, dropped at the end; yields its
+    URL."""
     cluster_url = os.environ["DATABASE_URL"]
     name = f"{prefix}_{uuid.uuid4().hex[:12]}"
     url = urlsplit(cluster_url)._replace(path=f"/{name}").geturl()
@@ -56,6 +56,19 @@ def migrated_database(prefix: str):
     with psycopg.connect(cluster_url, autocommit=True) as connection:
         connection.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(name)))
     try:
+        yield url
+    finally:
+        with psycopg.connect(cluster_url, autocommit=True) as connection:
+            connection.execute(
+                sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(sql.Identifier(name))
+            )
+
+
+@contextlib.contextmanager
+def migrated_database(prefix: str):
+    """A database of its own on the tests' cluster, migrated, dropped at the end; yields its
+    URL. A server process cannot see pytest-django's `test_` database inside its transactions."""
+    with empty_database(prefix) as url:
         subprocess.run(
             [sys.executable, "manage.py", "migrate", "--noinput", "--verbosity", "0"],
             cwd=BASE_DIR,
@@ -64,11 +77,6 @@ def migrated_database(prefix: str):
             timeout=120,
         )
         yield url
-    finally:
-        with psycopg.connect(cluster_url, autocommit=True) as connection:
-            connection.execute(
-                sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(sql.Identifier(name))
-            )
 
 
 @contextlib.contextmanager

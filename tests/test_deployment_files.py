@@ -6,7 +6,7 @@ from pathlib import Path
 
 import yaml
 
-from asnas_api.management.commands.serve import granian_command
+from asnas_api.supervisor import granian_command
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -1,7 +1,12 @@
 """The service's frame: settings, health probes, the OpenAPI schema and the offline docs."""
 
+import asyncio
 import importlib.util
+import json
+import os
 import re
+import subprocess
+import sys
 from pathlib import Path
 from unittest import mock
 
@@ -12,6 +17,8 @@ from django.db import OperationalError
 from drf_spectacular.validation import validate_schema
 
 import asnas_api.settings
+from asnas_api import asgi
+from tests.reliability.support import asgi_get
 
 SETTINGS_FILE = Path(asnas_api.settings.__file__)
 ENV_SETTINGS = ("SECRET_KEY", "DEBUG", "ALLOWED_HOSTS", "ASNAS_ALLOW_CLIENT_SEED", "ASNAS_DATA_DIR")
@@ -85,6 +92,42 @@ def test_settings_accept_the_embedded_servers_socket_uri(monkeypatch):
     database = loaded.DATABASES["default"]
     assert database["ENGINE"] == "django.db.backends.postgresql"
     assert database["OPTIONS"]["host"] == "/run/pg"
+
+
+def test_importing_the_settings_starts_no_database(tmp_path):
+    """Without DATABASE_URL the settings name the embedded Postgres of DATA_DIR, and leave
+    starting it to the first connection (a command that never connects never starts it)."""
+    env = {**os.environ, "ASNAS_DATA_DIR": str(tmp_path)}
+    env.pop("DATABASE_URL")
+    script = "import json, asnas_api.settings as s; print(json.dumps(s.DATABASES['default']))"
+    loaded = subprocess.run(
+        [sys.executable, "-c", script],
+        cwd=SETTINGS_FILE.parent.parent,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=True,
+    )
+    assert not (tmp_path / "postgres").exists(), "no cluster made, none started"
+    assert json.loads(loaded.stdout)["ENGINE"] == "asnas_api.embedded_backend"
+
+
+def test_until_serve_prepared_the_database_only_healthz_answers(tmp_path, monkeypatch):
+    """serve starts granian while its migrations run: until they are done, every request but
+    /healthz gets a 503 problem with Retry-After, and none reaches Django."""
+    prepared = tmp_path / "prepared"
+    monkeypatch.setattr(asgi, "prepared", asgi.Preparation(str(prepared)))
+    for path in ("/readyz", "/api/v1/", "/"):
+        status, headers, body = asyncio.run(asgi_get(asgi.application, path))
+        assert (status, headers["retry-after"]) == (503, "1"), path
+        assert headers["content-type"] == "application/problem+json"
+        assert json.loads(body)["code"] == "database_unavailable"
+    assert asyncio.run(asgi_get(asgi.application, "/healthz"))[0] == 200
+    prepared.touch()
+    # The schema counts no rate (a counter's row, committed by the app's own thread, would
+    # outlive this test).
+    assert asyncio.run(asgi_get(asgi.application, "/api/schema/"))[0] == 200
 
 
 def test_tests_may_fix_the_seed():

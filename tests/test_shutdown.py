@@ -1,6 +1,6 @@
 """How `serve` stops, whatever receives SIGTERM or SIGINT: every process of serve (granian,
-its workers, the turn clock, the guardian, the embedded Postgres) is gone within 3 s, open
-streams and long-polls end with a clean end of body, and Postgres is not restarted.
+its workers with the turn clock in them, the guardian, the embedded Postgres) is gone within
+3 s, open streams and long-polls end with a clean end of body, and Postgres is not restarted.
 
 The matrix, in representative cases rather than the whole product (each case starts a serve
 with two workers: a few seconds): the signal goes to serve alone, to its process group (what

@@ -1,17 +1,20 @@
 """The turn clock in real processes on one real database: it acts on deadlines that passed
-while no clock ran, and two clocks act once per expired turn, never twice."""
+while no clock ran, two clocks act once per expired turn, never twice, and under serve one
+worker's clock leads, another taking over when that worker dies."""
 
 import os
+import signal
 import threading
 import time
 from datetime import UTC, datetime, timedelta
 
 import httpx
 import psutil
+import psycopg
 import pytest
 from django.db import connections, transaction
 
-from asnas_api.clock import clock_run
+from asnas_api.clock import LEADER_LOCK, ClockLeadership, clock_run
 from games import repository
 from games.engine import ActionTaken, DealStarted, SeatsFilled, Status
 from games.integrity import check_matches, replay_stored
@@ -104,7 +107,7 @@ def test_two_clocks_on_one_database_act_once_per_expired_turn(tmp_path, clock_en
 
 def test_serve_runs_the_clock_and_stops_it(tmp_path):
     """Over HTTP, as players see it: the clock acts for the late human within 2 s of the
-    deadline, and the clock process ends with serve."""
+    deadline; it runs in the worker, with no process of its own, and ends with serve."""
     with migrated_database("clock") as url:
         env = {**os.environ, "DATABASE_URL": url, "ASNAS_ALLOW_CLIENT_SEED": "1"}
         with served(tmp_path / "serve.log", env, workers=1) as (base, server):
@@ -137,11 +140,101 @@ def test_serve_runs_the_clock_and_stops_it(tmp_path):
             assert "asnas_clock_lateness_seconds_count 1.0" in metrics
             seats = clients[0].get(f"/api/v1/matches/{view['id']}").json()["seats"]
             assert seats[late]["away"] is True
-            clock = [p for p in psutil.Process(server.pid).children() if "run_clock" in p.cmdline()]
-            assert len(clock) == 1
+            processes = psutil.Process(server.pid).children(recursive=True)
+            assert not [p for p in processes if "run_clock" in p.cmdline()]
+            [leader] = clock_leaders(url)
+            assert leader in [p.pid for p in processes]
             server.terminate()
             assert server.wait(timeout=30) == 0
-            assert not clock[0].is_running()
+            assert not psutil.pid_exists(leader)
+
+
+def clock_leaders(database_url: str) -> list[int]:
+    """The pids of the processes whose clock leads on this database (from their clock
+    connection's application_name), and of those that hold its lock in no other way."""
+    with psycopg.connect(database_url, autocommit=True) as connection:
+        rows = connection.execute(
+            "SELECT activity.application_name FROM pg_locks AS lock"
+            " JOIN pg_stat_activity AS activity ON activity.pid = lock.pid"
+            " JOIN pg_database AS db ON db.oid = lock.database"
+            " WHERE lock.locktype = 'advisory' AND lock.granted"
+            " AND db.datname = current_database()"
+            " AND lock.classid = %s AND lock.objid = %s",
+            [LEADER_LOCK >> 32, LEADER_LOCK & 0xFFFFFFFF],
+        ).fetchall()
+    return [int(name.removeprefix("asnas clock ")) for (name,) in rows]
+
+
+def clock_sessions(database_url: str) -> int:
+    with psycopg.connect(database_url, autocommit=True) as connection:
+        (count,) = connection.execute(
+            "SELECT count(*) FROM pg_stat_activity"
+            " WHERE datname = current_database() AND application_name LIKE 'asnas clock %%'"
+        ).fetchone()
+    return count
+
+
+def test_one_worker_leads_the_clock_and_another_takes_over_when_it_dies(tmp_path):
+    """serve --workers 2: both workers run the clock, one leads (holds the lock); kill -9 it,
+    and the other worker (or the one granian starts instead) leads within a few polls."""
+    with migrated_database("clock_lead") as url:
+        env = {**os.environ, "DATABASE_URL": url, "ASNAS_CLOCK_POLL_SECONDS": "0.1"}
+        with served(tmp_path / "serve.log", env, workers=2) as (_, server):
+            wait_for(lambda: clock_sessions(url) == 2, timeout=30)
+            wait_for(lambda: len(clock_leaders(url)) == 1, timeout=10)
+            [leader] = clock_leaders(url)
+            workers = {p.pid for p in psutil.Process(server.pid).children(recursive=True)}
+            assert leader in workers, "a worker of this serve leads"
+            os.kill(leader, signal.SIGKILL)
+            killed = time.monotonic()
+            seen = []
+            while not (seen and seen[-1] and seen[-1] != [leader]):
+                seen.append(clock_leaders(url))
+                assert len(seen[-1]) <= 1, "never two leaders at once"
+                assert time.monotonic() - killed < 10, f"nobody took over: {seen}"
+                time.sleep(0.05)
+            [successor] = seen[-1]
+            assert successor != leader
+            assert successor in {p.pid for p in psutil.Process(server.pid).children(recursive=True)}
+
+
+def test_a_clock_that_does_not_lead_makes_no_move(settings):
+    settings.ASNAS_CLOCK_POLL_SECONDS = 0.05
+    settings.ASNAS_CLOCK_GRACE_SECONDS = 0
+    (match,) = tables(1, seed=50)
+    leads = threading.Event()
+    stop = threading.Event()
+
+    def run() -> None:
+        try:
+            clock_run(stop=stop, leading=leads.is_set)
+        finally:
+            connections.close_all()
+
+    clock = threading.Thread(target=run)
+    clock.start()
+    try:
+        time.sleep(TURN + 1)  # the turn ran out a while ago
+        assert clock_actions(match.row.id) == []
+        leads.set()
+        wait_for(lambda: clock_actions(match.row.id), timeout=30)
+    finally:
+        stop.set()
+        clock.join(timeout=30)
+
+
+def test_one_leadership_at_a_time_and_the_next_when_it_is_released():
+    first, second = ClockLeadership(), ClockLeadership()
+    try:
+        assert first() is True
+        assert second() is False
+        assert first() is True, "the leader keeps its lead"
+        first.release()  # as its process's death would
+        wait_for(second, timeout=5)  # at a later poll: Postgres ends the session a moment later
+        assert first() is False
+    finally:
+        first.release()
+        second.release()
 
 
 def test_a_match_the_clock_cannot_move_in_does_not_hold_up_the_others(

@@ -1,9 +1,12 @@
 """The client address can't be forged; requests without a valid token count against their
-address; the schema is generated once; expired rows are purged while serving."""
+address; the schema is generated once; expired rows are purged while serving, by the turn
+clock and never in a request."""
 
 import ipaddress
+import threading
 import time
 from datetime import timedelta
+from unittest import mock
 
 import pytest
 from django.test import RequestFactory
@@ -11,6 +14,8 @@ from django.utils import timezone
 from drf_spectacular.generators import SchemaGenerator
 from rest_framework.test import APIClient
 
+from asnas_api import housekeeping
+from asnas_api.clock import clock_run
 from asnas_api.models import RateCounter
 from edge.client_address import client_address
 from edge.schema import CachedSchemaView
@@ -100,11 +105,19 @@ def test_the_schema_is_generated_once_per_process(monkeypatch):
     assert len(generated) == 2  # once for YAML, once for JSON
 
 
+def clock_passes(passes: int) -> None:
+    """Run the turn clock in this thread for `passes` rounds of its loop, then stop it."""
+    stop = threading.Event()
+    left = iter(range(passes))
+    clock_run(stop=stop, leading=lambda: next(left, None) is not None or stop.set() or False)
+
+
 def test_expired_rows_stay_bounded_while_serving(settings, client):
     """Churn: every round leaves expired counters and keys behind, as a day of traffic
-    would; requests keep arriving, and the purge that runs while serving keeps the tables
-    to the rows that are still live."""
+    would; requests keep arriving, and the purge that the turn clock runs while serving
+    keeps the tables to the rows that are still live."""
     settings.ASNAS_PURGE_INTERVAL_SECONDS = 0
+    settings.ASNAS_CLOCK_POLL_SECONDS = 0
     long_ago = int(time.time()) - 2 * 86_400
     sizes = []
     for round_ in range(10):
@@ -124,5 +137,29 @@ def test_expired_rows_stay_bounded_while_serving(settings, client):
             for n in range(50)
         )
         assert client.get("/api/v1/players/me").status_code == 200
+        clock_passes(1)
         sizes.append((RateCounter.objects.count(), IdempotencyRecord.objects.count()))
     assert sizes == [(2, 0)] * 10  # this window's ip and token counters; no expired key
+
+
+def test_a_request_does_no_purge_work(settings, client):
+    """However overdue the purge is, a request leaves it to the clock: no purge runs in it,
+    and the expired rows are still there after it."""
+    settings.ASNAS_PURGE_INTERVAL_SECONDS = 0
+    RateCounter.objects.create(key="ip:expired", window_start=0, hits=1)
+    with mock.patch.object(
+        housekeeping, "purge_rate_counters", wraps=housekeeping.purge_rate_counters
+    ) as purge:
+        for _ in range(3):
+            assert client.get("/api/v1/players/me").status_code == 200
+    assert purge.call_count == 0
+    assert RateCounter.objects.filter(key="ip:expired").exists()
+
+
+@pytest.mark.parametrize(("interval", "purges"), [(3600, 1), (0, 5)])
+def test_the_clock_purges_at_once_then_once_per_interval(settings, interval, purges):
+    settings.ASNAS_PURGE_INTERVAL_SECONDS = interval
+    settings.ASNAS_CLOCK_POLL_SECONDS = 0
+    with mock.patch.object(housekeeping, "purge_rate_counters", return_value=0) as purge:
+        clock_passes(5)
+    assert purge.call_count == purges

@@ -7,7 +7,7 @@ class Command(BaseCommand):
     help = (
         "Delete rate-limit counters of closed windows, idempotency keys past their 24 hours and "
         "expired stream tickets and commitments. "
-        "serve runs it at start; the server also runs it every ASNAS_PURGE_INTERVAL_SECONDS."
+        "The turn clock runs it every ASNAS_PURGE_INTERVAL_SECONDS."
     )
 
     def handle(self, *args, **options):

@@ -12,7 +12,8 @@ READY = "The turn clock runs."
 class Command(BaseCommand):
     help = (
         "Run the turn clock until SIGTERM or Ctrl-C: act for humans whose turn ran out and "
-        "start the next deal of clocked matches. serve runs it; run more on other machines "
+        "start the next deal of clocked matches, and purge expired rows. serve runs it in its "
+        "workers; run more on other machines "
         "if you like, as every move happens exactly once."
     )
 

@@ -7,9 +7,9 @@ from django.core.management.base import BaseCommand, CommandError
 from django.db import transaction
 
 from asnas_api.clock import clock_process, clocks_stop
+from asnas_api.management.commands import run_clock
 from games import repository
 from games.integrity import replay_stored
-from games.management.commands import run_clock
 from games.models import Match
 from games.services import match_create, match_join
 from players.models import Player
