@@ -126,10 +126,10 @@ from games.ai.coach import warm  # noqa: E402
 
 
 def warm_and_freeze() -> None:
-    """The coach's tables take a second or two of CPU to build: built here, as the worker
+    """The coach's tables are mapped here (built first if no process did yet), as the worker
     starts and while it already answers, rather than inside the first hint's request
-    deadline. Then everything the worker made so far (Django, the URLs, the coach's large
-    tables: about 100,000 objects that live as long as it) is moved out of the garbage
+    deadline. Then everything the worker made so far (Django, the URLs, the AI's tables:
+    objects that live as long as it) is moved out of the garbage
     collector's sight: each full collection walked them all, 100 to 150 ms of the CPU of
     whichever request it fell in, and now 2 to 30 ms (docs/streams.md)."""
     warm()

@@ -27,7 +27,6 @@ second or two at a deal's first decisions). Both give the same exact fractions.
 
 import logging
 import subprocess
-import threading
 from array import array
 from dataclasses import dataclass
 from fractions import Fraction
@@ -71,20 +70,13 @@ class Hint:
 def warm() -> None:
     """Map the coach's tables (`coach_tables.load`), building their file first if no process
     did yet: seconds to a minute of CPU in a separate process, once per set of AI assets.
-    Blocks until then: a server calls `warm_in_background` as it starts; hints that come
+    Blocks until then: a server worker calls it in a thread of its own as it starts; hints that come
     before compute their values from the deals meanwhile, with the same results. A failure
     to build or map is logged and leaves hints on that way."""
     try:
         coach_tables.load()
     except (OSError, ValueError, subprocess.CalledProcessError):
         logger.exception("the coach's tables could not be built or mapped; hints sum over deals")
-
-
-def warm_in_background() -> threading.Thread:
-    """Start `warm` in a daemon thread and return it (join it to wait)."""
-    thread = threading.Thread(target=warm, name="coach-warm-up", daemon=True)
-    thread.start()
-    return thread
 
 
 def advice_key(view: SeatView, legal: tuple[str, ...], ai_level: str) -> tuple:
