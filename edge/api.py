@@ -1,6 +1,7 @@
 """What every viewset shares, whichever app it belongs to."""
 
 from rest_framework import viewsets
+from rest_framework.pagination import PageNumberPagination
 
 
 def valid(serializer_class, data) -> dict:
@@ -19,3 +20,24 @@ class RateScopedViewSet(viewsets.GenericViewSet):
     @property
     def extra_rate_scopes(self) -> dict[str, tuple[str, ...]]:
         return {self.request.method: self.action_rate_scopes.get(self.action, ())}
+
+
+class DescribedPagination(PageNumberPagination):
+    """Pages of 20 (`page_size` up to 100) whose schema says what is counted and listed."""
+
+    page_size = 20
+    page_size_query_param = "page_size"
+    max_page_size = 100
+    counted = "How many there are in all."
+    listed = "This page's items."
+
+    def get_paginated_response_schema(self, schema):
+        described = super().get_paginated_response_schema(schema)
+        for name, text in {
+            "count": self.counted,
+            "next": "The URL of the next page, or null on the last.",
+            "previous": "The URL of the previous page, or null on the first.",
+            "results": self.listed,
+        }.items():
+            described["properties"][name]["description"] = text
+        return described

@@ -9,13 +9,12 @@ from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiExample, OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import status, viewsets
 from rest_framework.decorators import action
-from rest_framework.pagination import PageNumberPagination
 from rest_framework.permissions import AllowAny
 from rest_framework.response import Response
 from rest_framework.settings import api_settings
 from rest_framework.views import APIView
 
-from edge.api import RateScopedViewSet, valid
+from edge.api import DescribedPagination, RateScopedViewSet, valid
 from edge.client_address import client_address
 from edge.schema import (
     NOT_FOUND,
@@ -127,21 +126,9 @@ class EventStreamViewSet(viewsets.GenericViewSet):
         return super().perform_content_negotiation(request, force=force)
 
 
-class MatchPagination(PageNumberPagination):
-    page_size = 20
-    page_size_query_param = "page_size"
-    max_page_size = 100
-
-    def get_paginated_response_schema(self, schema):
-        described = super().get_paginated_response_schema(schema)
-        for name, text in {
-            "count": "How many matches there are in all.",
-            "next": "The URL of the next page, or null on the last.",
-            "previous": "The URL of the previous page, or null on the first.",
-            "results": "This page's matches, newest first.",
-        }.items():
-            described["properties"][name]["description"] = text
-        return described
+class MatchPagination(DescribedPagination):
+    counted = "How many matches there are in all."
+    listed = "This page's matches, newest first."
 
 
 class MatchWriteViewSet(RateScopedViewSet, EventStreamViewSet):

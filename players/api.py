@@ -4,11 +4,10 @@ other one needs a token."""
 from drf_spectacular.utils import OpenApiExample, extend_schema
 from rest_framework import exceptions, status
 from rest_framework.decorators import action
-from rest_framework.pagination import PageNumberPagination
 from rest_framework.permissions import AllowAny
 from rest_framework.response import Response
 
-from edge.api import RateScopedViewSet, valid
+from edge.api import DescribedPagination, RateScopedViewSet, valid
 from edge.schema import UNAUTHORIZED, VALIDATION_ERROR, problem_response
 from players import selectors, services
 from players.serializers import (
@@ -124,21 +123,9 @@ class PlayerViewSet(RateScopedViewSet):
         return Response(status=status.HTTP_204_NO_CONTENT)
 
 
-class LeaderboardPagination(PageNumberPagination):
-    page_size = 20
-    page_size_query_param = "page_size"
-    max_page_size = 100
-
-    def get_paginated_response_schema(self, schema):
-        described = super().get_paginated_response_schema(schema)
-        for name, text in {
-            "count": "How many players are on the board.",
-            "next": "The URL of the next page, or null on the last.",
-            "previous": "The URL of the previous page, or null on the first.",
-            "results": "This page's players, best displayed rating first.",
-        }.items():
-            described["properties"][name]["description"] = text
-        return described
+class LeaderboardPagination(DescribedPagination):
+    counted = "How many players are on the board."
+    listed = "This page's players, best displayed rating first."
 
 
 class LeaderboardViewSet(RateScopedViewSet):
