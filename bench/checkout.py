@@ -21,6 +21,9 @@ class Side:
     commit: str  # what it runs, as people read it: a short hash, "+ changes" if uncommitted
     source: Path  # where its manage.py is
     python: Path  # the interpreter of its virtual environment
+    # Where its AI caches live (ASNAS_AI_CACHE_DIR) for the whole run, across its fresh data
+    # directories; None: its data directory's default.
+    ai_cache: Path | None = None
 
 
 def _git(*args: str) -> str:

@@ -131,6 +131,8 @@ class ServedSide:
             ASNAS_BENCH_METRICS="1",
             **{f"ASNAS_RATE_{scope}": UNLIMITED for scope in RATE_SCOPES},
         )
+        if self.side.ai_cache is not None:
+            env["ASNAS_AI_CACHE_DIR"] = str(self.side.ai_cache)
         return env
 
     def _start(self) -> float:

@@ -1,6 +1,7 @@
 """`manage.py bench --baseline REV`: its options, what it finds each side supports, how it
 alternates the sides and sums up their rounds, and one short run end to end."""
 
+import dataclasses
 import json
 import math
 import subprocess
@@ -15,7 +16,7 @@ from rich.console import Console
 from bench import baseline, compare
 from bench.checkout import Baseline, Side
 from bench.management.commands.bench import Command, baseline_load
-from bench.served import cpu_spent, named, other_name, process_name
+from bench.served import ServedSide, cpu_spent, named, other_name, process_name
 
 BASE_DIR = Path(__file__).resolve().parent.parent.parent
 
@@ -270,3 +271,27 @@ def test_bench_baseline_compares_two_runs_end_to_end(tmp_path):
         assert round_["writes"]["requests"] > 10
         assert round_["hints"]["hints"] == 3
         assert {"serve", "granian master", "worker 1", "clock"} <= set(round_["pss_kib_after_load"])
+
+
+def test_each_side_keeps_one_ai_cache_across_its_fresh_data_directories(monkeypatch, tmp_path):
+    """The coach's tables are built once per side, before the rounds, and every round's serve
+    finds them: a round must not measure a minute of table building under its load."""
+    seen = []
+    monkeypatch.setattr(
+        baseline, "measure", lambda side, load, say: seen.append(side.ai_cache) or {}
+    )
+    built = []
+    monkeypatch.setattr(baseline, "build_ai_tables", lambda side, say: built.append(side))
+    old = Side("baseline", "abc", Path("/old"), Path("/old/python"))
+    new = Side("working tree", "def", Path("/new"), Path("/new/python"))
+    baseline.run(old, new, load=None, rounds=2)
+    assert [side.name for side in built] == ["baseline", "working tree"]
+    assert seen[0] == seen[2] != seen[1] == seen[3] and None not in seen
+    served = ServedSide(dataclasses.replace(new, ai_cache=tmp_path), workers=1, settle_seconds=0)
+    assert served._environment()["ASNAS_AI_CACHE_DIR"] == str(tmp_path)
+
+
+def test_a_side_without_coach_tables_builds_none(tmp_path):
+    old = Side("baseline", "abc", tmp_path, tmp_path / "python", ai_cache=tmp_path / "ai")
+    baseline.build_ai_tables(old, say=lambda text: None)  # would fail to run tmp_path/python
+    assert not (tmp_path / "ai").exists()
