@@ -5,9 +5,9 @@ request was whole in the scope, so that its deadline runs from there and not fro
 Django's one thread per worker gets to it (asnas_api.deadline).
 
 Django's own ASGIHandler would do the same work with a new thread per request and five hops
-between it and the event loop; measured beside it in one run, it cost about 1 ms more of
-server CPU on every request, the floor of a bare DRF GET doubled (docs/performance.md), so
-this entry stays."""
+between it and the event loop; measured beside it in one run (by hand, not by the bench,
+which cannot swap handlers), it cost about 1 ms more of server CPU on every request and
+doubled the floor of a bare DRF GET, so this entry stays."""
 
 # Imported first, before the second or more of imports and setup below: a worker told to
 # stop while it starts stops at once, and one that serves ends its streams first.
@@ -44,7 +44,7 @@ class OneHopASGIHandler(ASGIHandler):
     their hooks in a thread of their own when async), so Django's own handler would go to the
     thread for the signal, for the chain, back to the event loop for the view's handler, to the
     thread again for the view, and once more for the close: each hop is a wake-up of the
-    thread and of the event loop, which cost more CPU than the view (docs/performance.md).
+    thread and of the event loop, which cost more CPU than the view.
 
     A streamed answer (an event stream, a long-poll, a static file) is sent as Django sends
     it, watching for the client going away, and closed in a hop of its own at its end."""
