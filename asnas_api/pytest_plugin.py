@@ -11,12 +11,14 @@ import os
 import secrets
 import shutil
 import tempfile
+import threading
 from pathlib import Path
 
 import pytest
 
 RUNS_DIR = Path(__file__).resolve().parent.parent / ".artifacts" / "tmp"
 RUN_DIR = RUNS_DIR / f"run-{os.getpid()}"
+AI_CACHE = RUNS_DIR.parent / "ai-cache"
 
 
 @pytest.hookimpl(tryfirst=True)
@@ -29,6 +31,13 @@ def pytest_load_initial_conftests(early_config, parser, args):
     for scope in ("TOKEN", "IP", "PLAYER_CREATE", "MATCH_CREATE"):
         os.environ.setdefault(f"ASNAS_RATE_{scope}", "1000000/min")
     _remove_dead_runs()
+    # Every server the tests start maps the coach's tables from one cache, built once per
+    # checkout in the background (niced), rather than each in its fresh data directory: a
+    # minute of CPU per server, which a stopped server's builder then threw away.
+    os.environ.setdefault("ASNAS_AI_CACHE_DIR", str(AI_CACHE))
+    from games.ai import coach_tables
+
+    threading.Thread(target=coach_tables.ensure_built, name="coach-tables", daemon=True).start()
     # 0o755: as root the embedded Postgres runs as a user of its own, which must reach its data.
     RUN_DIR.mkdir(mode=0o755, parents=True, exist_ok=True)
     RUN_DIR.chmod(0o755)

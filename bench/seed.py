@@ -13,11 +13,17 @@ CHUNK = 5_000
 """Matches per transaction: big enough to be fast, small enough to show progress."""
 MATCHES_PER_OWNER = 100
 
-MATCH_COLUMNS = (
-    "ai_level, seed, seeded, version, status, series, deal_number, totals, winners, state, "
-    "invite, turn_seconds, spectators, watch_code_hash"
-)
-DEAL_COLUMNS = "series, deal_number, dealer, started_seq, outcome, started_at, ended_at"
+
+def _copied(model, *made_here: str) -> str:
+    """Every column of `model` but those the copy makes itself: a column a later migration
+    adds is copied too, instead of left null against its NOT NULL."""
+    return ", ".join(
+        field.column for field in model._meta.concrete_fields if field.column not in made_here
+    )
+
+
+MATCH_COLUMNS = _copied(Match, "id", "owner_id", "created_at", "updated_at")
+DEAL_COLUMNS = _copied(Deal, "id", "match_id")
 EVENT_COLUMNS = "seq, events, created_at"
 
 

@@ -30,11 +30,13 @@ ASNAS_DATA_DIR, else in the project's .data/), and is built by a separate proces
 server's interpreter nor its memory. Standard library only: no Django.
 """
 
+import ctypes
 import fcntl
 import hashlib
 import json
 import mmap
 import os
+import signal
 import subprocess
 import sys
 import threading
@@ -269,12 +271,28 @@ def load() -> CoachTables:
     global _mapped
     with _loading:
         if _mapped is None:
-            path = table_path()
-            if not path.exists():
-                _build_in_a_process(path)
-            _mapped = open_tables(path)
+            _mapped = open_tables(ensure_built())
             _ready.set()
     return _mapped
+
+
+def ensure_built() -> Path:
+    """The tables' file, built first in a separate process if it is missing (one builder at
+    a time, by a lock on the cache directory; the others wait for its file)."""
+    path = table_path()
+    if not path.exists():
+        _build_in_a_process(path)
+    return path
+
+
+# Loaded before any fork: a forked child of a process with threads must not dlopen.
+_libc = ctypes.CDLL(None, use_errno=True)
+
+
+def _die_with_parent() -> None:
+    # The builder is stopped with the process that waits for it (PR_SET_PDEATHSIG): a server
+    # stopped or killed mid-build leaves no minute of CPU running behind it.
+    _libc.prctl(1, signal.SIGTERM)
 
 
 def _build_in_a_process(path: Path) -> None:
@@ -288,6 +306,7 @@ def _build_in_a_process(path: Path) -> None:
             cwd=ROOT,
             env={**os.environ, "PYTHONPATH": _with_root(os.environ.get("PYTHONPATH"))},
             check=True,
+            preexec_fn=_die_with_parent,
         )
     lock_name = path.name + ".lock"
     for stale in path.parent.glob("coach-*.bin*"):

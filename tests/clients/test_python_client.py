@@ -122,7 +122,9 @@ def test_generated_client_plays_a_whole_match(asnas_client, server_url):
     assert (change.match_id, change.place) == (given_up.id, 4)
     assert change.after.mu == profile.rating.mu < change.before.mu
     board = leaderboard_list.sync(client=client)
-    assert isinstance(board, PaginatedLeaderboardEntryList) and board.count == 0
+    # Other tests' players may be on the board; this one, with one rated match, is not.
+    assert isinstance(board, PaginatedLeaderboardEntryList)
+    assert not any(entry.you for entry in board.results)
 
     # A second token works on its own; revoking the first leaves it working.
     second = players_tokens_issue.sync(client=client)

@@ -104,7 +104,7 @@ async function main(): Promise<void> {
         matches: rating.matches,
         rated: rating.history.map((change) => `${change.match_id} ${change.place}`),
         fell: rating.mu < rating.history[0].before.mu,
-        board: board.count,
+        onBoard: board.results.some((entry) => entry.you),
       },
       winners: view.winners,
       totals: view.seats.map((seat) => seat.total),
