@@ -804,8 +804,12 @@ async function readFigures(answer) {
   const current = state.match;
   if (!current || current.id !== read.id || current.version !== read.version) return; // it moved on
   if (!read.skill && !read.last_deal?.seats.some((seat) => seat.skill)) return;
+  // Drawn again with the figures: the keyboard's place (the standings' heading, once the
+  // match ended) must not be lost with the old elements.
+  const focused = document.activeElement?.id;
   state.match = read;
   render();
+  if (focused) document.getElementById(focused)?.focus({ preventScroll: true });
 }
 
 const pause = (/** @type {number} */ ms) => new Promise((resolve) => setTimeout(resolve, ms));
