@@ -331,13 +331,18 @@ class EventsQuerySerializer(serializers.Serializer):
     )
 
 
-class StreamQuerySerializer(serializers.Serializer):
+class _StreamCursorSerializer(serializers.Serializer):
+    """Where a stream starts: what a match's stream and a watch stream share."""
+
     after = serializers.IntegerField(
         min_value=0,
         max_value=MAX_VERSION,
         default=0,
         help_text="Send the events with seq > after; the Last-Event-ID header wins over it.",
     )
+
+
+class StreamQuerySerializer(_StreamCursorSerializer):
     ticket = serializers.CharField(
         required=False,
         help_text="A single-use ticket from POST /stream-tickets, for clients that cannot "
@@ -814,13 +819,7 @@ WatchViewSerializer = type(
 WATCH_VIEW = Rendered(WatchViewSerializer)
 
 
-class WatchStreamQuerySerializer(serializers.Serializer):
-    after = serializers.IntegerField(
-        min_value=0,
-        max_value=MAX_VERSION,
-        default=0,
-        help_text="Send the events with seq > after; the Last-Event-ID header wins over it.",
-    )
+class WatchStreamQuerySerializer(_StreamCursorSerializer):
     ticket = serializers.CharField(
         required=False,
         help_text="A single-use ticket from POST /watch/tickets; without one, the Watch-Code "
