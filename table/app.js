@@ -341,8 +341,10 @@ function rulesContent() {
   const part = (title, text) => h("section", {}, h("h3", { text: tr(title) }), h("p", { text: tr(text) }));
   const close = h("button", { type: "button", class: "quiet", id: "close-rules", text: tr("close") });
   close.addEventListener("click", () => /** @type {HTMLDialogElement} */ ($("rules")).close());
+  // Close heads the dialog: focused on opening, it keeps the rules at their beginning (at the
+  // end, its focus scrolled the dialog down to Scoring).
   return [
-    h("h2", { id: "rules-title", text: tr("rules_title") }),
+    h("div", { class: "dialog-head" }, h("h2", { id: "rules-title", text: tr("rules_title") }), close),
     tradition(),
     part("rules_goal_h", "rules_goal"),
     part("rules_setup_h", "rules_setup"),
@@ -364,7 +366,6 @@ function rulesContent() {
       h("p", { text: tr("rules_ties") }),
     ),
     part("rules_score_h", "rules_score"),
-    close,
   ];
 }
 

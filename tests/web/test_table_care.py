@@ -137,6 +137,10 @@ def test_the_rules_are_at_hand_in_the_lobby_and_during_play(open_table, api_orig
     rules = page.locator("#rules")
     expect(rules).to_be_visible()
     expect(page.locator("#close-rules")).to_be_focused()
+    # They open at their beginning, the focused Close in view.
+    assert rules.evaluate("dialog => dialog.scrollTop") == 0
+    expect(rules.locator("h3").first).to_be_in_viewport()
+    expect(page.locator("#close-rules")).to_be_in_viewport()
     expect(rules.locator("h3")).to_have_text(
         ["Objective", "Setup", "Playing a turn", "Hand rankings", "Scoring and end"]
     )
