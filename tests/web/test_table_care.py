@@ -362,17 +362,19 @@ def english_words() -> set[str]:
 
 # Words the screen shows in English and in this language alike.
 SAME_ON_SCREEN = {
-    "es": {"Total", "Normal", "Full"},
-    "fr": {"Grain", "Total", "Normal", "Full", "Action", "point", "points", "Iran"},
+    "es": {"Total", "Normal", "Full", "total"},
+    "fr": {"Grain", "Total", "Normal", "Full", "Action", "point", "points", "Iran"}
+    | {"Lions", "table", "Expert", "fractions", "score", "total", "pots", "compare"},
     "pl": {"Full", "Iran"},
-    "da": {"Hold", "Fold", "Showdown", "point", "Iran", "Lobby"},
+    "da": {"Hold", "Fold", "Showdown", "point", "Iran", "Lobby", "Normal", "score"},
     "fa": set(),
 }
 
 
 def test_no_english_word_shows_on_the_screen_of_another_language(open_table):
     """Spanish at 360 px, mid-deal and at a deal's result; then every other language on the
-    same page by the language menu (which redraws the whole screen)."""
+    same page by the language menu (which redraws the whole screen); then the rules and the
+    lobby in each."""
     page = open_table(lang="es", width=360)
     sit_down(page, "Roya")
     new_match(page)
@@ -405,6 +407,22 @@ def test_no_english_word_shows_on_the_screen_of_another_language(open_table):
     ).replace("Roya", "")
     assert re.findall(r"[0-9]", persian) == []
     assert re.findall(r"[A-Za-z]", persian) == []
+    found = {}
+    for language in ("es", "fr", "pl", "da", "fa"):
+        page.locator("#lang").select_option(language)
+        expect(page.locator("html")).to_have_attribute("lang", language)
+        page.locator("#open-rules").click()
+        expect(page.locator("#rules")).to_be_visible()
+        found[f"{language} rules"] = leaks(language)
+        page.keyboard.press("Escape")
+        expect(page.locator("#rules")).to_be_hidden()
+    button(page, "lobby").click()
+    expect(page.locator("#new-match")).to_be_visible()
+    for language in ("es", "fr", "pl", "da", "fa"):
+        page.locator("#lang").select_option(language)
+        expect(page.locator("html")).to_have_attribute("lang", language)
+        found[f"{language} lobby"] = leaks(language)
+    assert {where: words for where, words in found.items() if words} == {}
     assert page.errors == []
 
 
