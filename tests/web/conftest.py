@@ -93,15 +93,16 @@ def browser():
 
 @pytest.fixture
 def open_table(browser, page_origin, api_origin):
-    """open_table(lang="en", width=1000, reduced_motion=True, url=None, before=None) -> a fresh
+    """open_table(lang="en", width=1000, height=900, reduced_motion=True, url=None, before=None)
+    -> a fresh
     page at the table (by default from its own origin), in a context of its own (its own
     localStorage, so its own player). `before(page)` runs before the page opens (routes, init
     scripts). page.requests lists every request the page made."""
     contexts = []
 
-    def open_page(lang="en", width=1000, reduced_motion=True, url=None, before=None):
+    def open_page(lang="en", width=1000, height=900, reduced_motion=True, url=None, before=None):
         context = browser.new_context(
-            viewport={"width": width, "height": 900},
+            viewport={"width": width, "height": height},
             reduced_motion="reduce" if reduced_motion else "no-preference",
             permissions=["clipboard-read", "clipboard-write"],
         )

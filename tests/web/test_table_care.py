@@ -460,7 +460,8 @@ def test_persian_numbers_keep_their_signs_and_names_their_script(open_table):
 
 
 def test_a_resignation_at_nothing_all_names_who_resigned_and_who_won(open_table, api_origin):
-    page = open_table(width=1280)
+    # At 1280x800 the final standings were below the fold.
+    page = open_table(width=1280, height=800)
     sit_down(page, "Roya")
     new_match(page)
     unfinished = match_id(page)
