@@ -219,16 +219,17 @@ function redraw() {
 }
 
 /** The palette at 0 %, 50 % and 100 % contrast; every step between is mixed, and each one
- * keeps text at 4.5:1 or more (WCAG AA). */
+ * keeps text at 4.5:1 or more (WCAG AA), even over the darkest speck of the strongest grain
+ * (which is why muted and accent are darker than the eye alone would pick). */
 const PALETTES = {
   bg: ["#e9e4d6", "#f4f1e8", "#ffffff"],
   fg: ["#3a372f", "#1d1b16", "#000000"],
-  muted: ["#5a5548", "#57524a", "#000000"],
+  muted: ["#524d42", "#545048", "#000000"],
   paper: ["#f3efe3", "#fffdf6", "#ffffff"],
   line: ["#a39c87", "#8a8272", "#000000"],
   felt: ["#2a6b50", "#1f6b4a", "#003d1f"],
   "felt-fg": ["#f2efe4", "#f6f3e8", "#ffffff"],
-  accent: ["#a0402f", "#9c2f1f", "#8b0000"],
+  accent: ["#833427", "#932c1d", "#8b0000"],
   cloth: ["#3b5278", "#27406b", "#001e52"],
   focus: ["#1d4ea0", "#174ea6", "#0030a8"],
 };
