@@ -35,7 +35,7 @@ export default {
   stake: "Apuesta",
   total: "Total",
   dealer: "Repartidor",
-  to_act: "Le toca",
+  to_act: "En turno",
   folded: "Se retiró",
   looked: "Miró",
   you: "tú",

@@ -370,6 +370,9 @@ def test_each_language_has_its_keys_plurals_and_words(language):
         # A Spanish player shows the cards; "Enseñanza" is teaching.
         assert strings["showdown"] == "cartas a la vista"
         assert strings["won.other"] == "{names} ganaron la partida"
+        # The flag of the seat to act stands on your own seat too: "Le toca" (it is his or
+        # her turn) there spoke of you in the third person.
+        assert strings["to_act"] == "En turno"
 
 
 def english_words() -> set[str]:
