@@ -131,27 +131,36 @@ def test_axe_finds_no_wcag_22_aa_violation(open_table, lang, width):
 
 
 def test_the_focus_ring_stands_out_at_3_to_1(open_table):
+    """On the page's background, at the default look and at each corner of Contrast and Color
+    temperature."""
     page = open_table()
     page.locator("#open-rules").wait_for()  # the page is drawn: Tab reaches a control
     page.keyboard.press("Tab")
     page.wait_for_function("document.activeElement !== document.body")
-    colours = page.evaluate(
-        """() => { const s = getComputedStyle(document.activeElement);
-        const painted = [document.body, document.documentElement]
-          .map((e) => getComputedStyle(e).backgroundColor).filter((c) => !c.endsWith(", 0)"));
-        const page = painted[0];
-        return [s.outlineColor, s.outlineStyle, page]; }"""
-    )
 
     def luminance(css: str) -> float:
         r, g, b = (int(x) / 255 for x in re.findall(r"\d+", css)[:3])
         lin = [c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4 for c in (r, g, b)]
         return 0.2126 * lin[0] + 0.7152 * lin[1] + 0.0722 * lin[2]
 
-    ring, style, background = colours
-    assert style == "solid"
-    high, low = sorted((luminance(ring), luminance(background)), reverse=True)
-    assert (high + 0.05) / (low + 0.05) >= 3
+    ratios = {}
+    for contrast, temperature in [(50, 50), (0, 0), (0, 100), (100, 0), (100, 100)]:
+        # Set as a slider sets them, without moving the focus.
+        ring, style, background = page.evaluate(
+            """([contrast, temperature]) => {
+            for (const [id, value] of [['contrast', contrast], ['temperature', temperature]]) {
+              const input = document.getElementById(id); input.value = value;
+              input.dispatchEvent(new Event('input')); }
+            const s = getComputedStyle(document.activeElement);
+            const painted = [document.body, document.documentElement]
+              .map((e) => getComputedStyle(e).backgroundColor).filter((c) => !c.endsWith(", 0)"));
+            return [s.outlineColor, s.outlineStyle, painted[0]]; }""",
+            [contrast, temperature],
+        )
+        assert style == "solid"
+        high, low = sorted((luminance(ring), luminance(background)), reverse=True)
+        ratios[(contrast, temperature)] = round((high + 0.05) / (low + 0.05), 2)
+    assert all(ratio >= 3 for ratio in ratios.values()), ratios
 
 
 def test_the_rules_are_at_hand_in_the_lobby_and_during_play(open_table, api_origin):
