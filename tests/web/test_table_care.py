@@ -355,6 +355,32 @@ def test_no_catalogue_string_is_left_in_english(language):
     assert untranslated == []
 
 
+# Problems the browser table never shows in words, and why: it handles every 401 (signed out)
+# and 429 (a countdown) by its status, and a stale version by reloading; the rest come from
+# requests the table does not send or the engine alone raises (commitments, client seeds,
+# seeds, raw headers, bodies it does not build) or from the spectators' page.
+NOT_SHOWN_BY_THE_TABLE = {
+    "stale_version", "match_already_started", "invalid_seat", "not_a_table", "commitment_not_found",
+    "commitment_used", "invalid_seed", "invalid_client_seed", "invalid_humans", "invalid_actor",
+    "idempotency_key_reused", "unknown_field", "parse_error", "invalid_host", "bad_request",
+    "after_out_of_range", "invalid_idempotency_key", "invalid_ticket", "not_owner",
+    "method_not_allowed", "request_too_large", "unsupported_media_type", "watch_limit_match",
+    "watch_limit_address", "watch_limit_server",
+}  # fmt: skip
+
+
+@pytest.mark.parametrize("language", ["en", "es", "fr", "pl", "da", "fa"])
+def test_every_problem_a_player_can_meet_has_its_words(language):
+    """A new problem code gets the table's words in each language, or a reason above."""
+    from edge.problems import PROBLEMS
+
+    handled_by_status = {code for code, problem in PROBLEMS.items() if problem.status in (401, 429)}
+    meets = set(PROBLEMS) - handled_by_status - NOT_SHOWN_BY_THE_TABLE
+    strings = catalogue(language)
+    assert sorted(code for code in meets if f"problem_{code}" not in strings) == []
+    assert NOT_SHOWN_BY_THE_TABLE <= set(PROBLEMS)
+
+
 # Buttons shown at once on your turn: their keys must differ (the hint's is "?").
 TURN_KEYS = [
     "key_look",
