@@ -9,13 +9,14 @@ Retry-After, as a client should. The hint players come from `addresses` addresse
 players made from one address, as in the issue). The server CPU of the burst over the hints
 answered is what one cost."""
 
+import multiprocessing
 import random
 import threading
 import time
 from dataclasses import dataclass, field
 from ipaddress import IPv4Address
 
-from bench.players import BenchError, Client
+from bench.players import BenchError, Client, read_for
 from bench.report import percentile
 from bench.server import Server, cpu_between
 
@@ -87,10 +88,28 @@ class HintPlayer:
                 raise BenchError(f"a hint answered {response.status}: {raw[:500]!r}")
 
 
-def _read(client: Client, path: str, stop: threading.Event, samples: list[float]) -> None:
-    while not stop.is_set():
-        _, sample = client.call("GET", path)
-        samples.append(sample.seconds)
+def _read(client: Client, path: str, seconds: float) -> list[float]:
+    """The reader's latencies over `seconds`, measured from a process of its own: in this one
+    it would wait for the hint players' threads to hand over the GIL, and count that wait as
+    the server's."""
+    context = multiprocessing.get_context("spawn")
+    receiver, sender = context.Pipe(duplex=False)
+    source = client.connection.source_address[0]
+    process = context.Process(
+        target=read_for,
+        args=(client.base_url, source, client.headers, path, seconds, sender),
+        daemon=True,
+    )
+    process.start()
+    sender.close()
+    try:
+        latencies = receiver.recv()
+    except EOFError:
+        latencies = f"the reader's process ended with code {process.exitcode}"
+    process.join()
+    if isinstance(latencies, str):
+        raise BenchError(f"the reader failed: {latencies}")
+    return latencies
 
 
 def _latency(seconds: list[float]) -> dict:
@@ -128,15 +147,10 @@ def run(
     # phase is quiet.
     server.settled_rss_bytes()
 
-    quiet: list[float] = []
-    stop = threading.Event()
-    timer = threading.Timer(quiet_seconds, stop.set)
     cpu_before = server.cpu_sample()
-    timer.start()
-    _read(reader, path, stop, quiet)
+    quiet = _read(reader, path, quiet_seconds)
     quiet_ns = sum(cpu_between(cpu_before, server.cpu_sample()).values())
 
-    burst: list[float] = []
     stop = threading.Event()
     errors: list[BaseException] = []
 
@@ -152,12 +166,12 @@ def run(
     started = time.perf_counter()
     for thread in threads:
         thread.start()
-    timer = threading.Timer(seconds, stop.set)
-    timer.start()
-    guarded(_read, reader, path, stop, burst)
-    for thread in threads:
-        thread.join()
-    timer.cancel()
+    try:
+        burst = _read(reader, path, seconds)
+    finally:
+        stop.set()
+        for thread in threads:
+            thread.join()
     elapsed = time.perf_counter() - started
     server_ns = sum(cpu_between(cpu_before, server.cpu_sample()).values())
     # The reads' share of the burst's CPU, at what one cost in the quiet phase, is not the

@@ -34,6 +34,7 @@ class Client:
     http.client then opens a new one for the next request."""
 
     def __init__(self, base_url: str, source: str = ""):
+        self.base_url = base_url
         parts = urlsplit(base_url)
         self.connection = http.client.HTTPConnection(
             parts.hostname, parts.port, timeout=60, source_address=(source, 0)
@@ -67,6 +68,25 @@ class Client:
 
     def close(self) -> None:
         self.connection.close()
+
+
+def read_for(base_url: str, source: str, headers: dict, path: str, seconds: float, sender) -> None:
+    """GET `path` in a closed loop for `seconds` and send the latencies through `sender` (a
+    Pipe's end), or the error's text. Run in a process of its own, so that what it measures
+    is the server's answer alone, not a wait for other client threads' share of the GIL."""
+    try:
+        client = Client(base_url, source)
+        client.headers.update(headers)
+        latencies = []
+        deadline = time.perf_counter() + seconds
+        while time.perf_counter() < deadline:
+            _, sample = client.call("GET", path)
+            latencies.append(sample.seconds)
+        sender.send(latencies)
+    except Exception as error:  # sent to the parent, which raises it
+        sender.send(f"{type(error).__name__}: {error}")
+    finally:
+        sender.close()
 
 
 @dataclass
