@@ -13,7 +13,7 @@ seed, plays it to the end (or resigns), then checks, from what the server answer
   cards during play, each showdown's hands, and every hand of the record.
 
     python examples/verify_from_spec.py http://127.0.0.1:8000 [--client-seed TEXT]
-        [--resign-after DEALS] [--tamper seed|card]
+        [--resign-after DEALS] [--tamper seed|card] [--save-record FILE]
 
 `--resign-after N` resigns in deal N + 1 instead of playing all twelve deals.
 `--tamper` changes what was fetched before checking it (a wrong seed, or one card of one
@@ -238,6 +238,7 @@ def main() -> int:
     parser.add_argument("--client-seed", default="from the issue's text, " + secrets.token_hex(4))
     parser.add_argument("--resign-after", type=int)
     parser.add_argument("--tamper", choices=("seed", "card"))
+    parser.add_argument("--save-record", metavar="FILE", help="keep the match's record there")
     options = parser.parse_args()
 
     api = Api(options.base_url)
@@ -256,6 +257,9 @@ def main() -> int:
     final = api.call("GET", f"/matches/{final['id']}")
     events = api.call("GET", f"/matches/{final['id']}/events")["events"]
     record = api.call("GET", f"/matches/{final['id']}/record")
+    if options.save_record:
+        with open(options.save_record, "w") as kept:
+            json.dump(record, kept, indent=1)
     print(f"ended: {final['status']} after deal {final['deal_number']}; record {record['format']}")
     print(f"revealed server seed {final['fairness']['server_seed']}")
     if options.tamper:
