@@ -5,7 +5,7 @@ public record alone, and a tampered seed or a swapped card fails."""
 import copy
 import hashlib
 import json
-from datetime import timedelta
+from datetime import datetime, timedelta
 
 import pytest
 from django.core.management import CommandError, call_command
@@ -98,7 +98,10 @@ def test_verify_match_checks_a_match_from_its_public_record(client, tmp_path, ca
 
 
 def test_a_commitment_is_single_use_mine_alone_and_short_lived(client, make_client):
+    before = timezone.now()
     committed = commit(client)
+    lives = datetime.fromisoformat(committed["expires_at"]) - before
+    assert timedelta(minutes=10) <= lives < timedelta(minutes=10, seconds=5)
     body = {"commitment": committed["id"]}
     assert client.post("/api/v1/matches", body, format="json").status_code == 201
     assert_problem(client.post("/api/v1/matches", body, format="json"), 409, "commitment_used")
@@ -117,6 +120,29 @@ def test_a_bad_client_seed_is_refused_and_creates_nothing(client, client_seed):
     answer = client.post("/api/v1/matches", {"client_seed": client_seed}, format="json")
     assert answer.status_code == 400 and answer.json()["errors"][0]["field"] == "client_seed"
     assert not Match.objects.exists()
+
+
+@pytest.mark.parametrize("client_seed", ["", "x" * 65, "é", "new\nline", None])
+def test_a_bad_client_seed_at_a_restart_or_a_join_is_refused_and_changes_nothing(
+    client, make_client, client_seed
+):
+    table = client.post(
+        "/api/v1/matches", {"humans": 2, "verifiable": True, "client_seed": "o"}, format="json"
+    ).json()
+    url = f"/api/v1/matches/{table['id']}"
+    friend = make_client("Babak")
+    body = {"invite": table["invite"], "client_seed": client_seed}
+    answer = friend.post(f"{url}/join", body, format="json")
+    assert_problem(answer, 400, "validation_error")
+    assert answer.json()["errors"][0]["field"] == "client_seed"
+    alone = client.post("/api/v1/matches", {}, format="json").json()
+    answer = client.post(
+        f"/api/v1/matches/{alone['id']}/restart", {"client_seed": client_seed}, format="json"
+    )
+    assert_problem(answer, 400, "validation_error")
+    assert answer.json()["errors"][0]["field"] == "client_seed"
+    for match, version in ((table, table["version"]), (alone, alone["version"])):
+        assert Match.objects.get(pk=match["id"]).version == version
 
 
 def test_a_restart_takes_a_client_seed_for_the_series_committed_to_before(client):
