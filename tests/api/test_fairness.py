@@ -97,6 +97,38 @@ def test_verify_match_checks_a_match_from_its_public_record(client, tmp_path, ca
         call_command("verify_match", events=tmp_path / "events.json")
 
 
+def test_verify_match_checks_a_downloaded_record(client, tmp_path, capsys):
+    view = client.post("/api/v1/matches", {"client_seed": "kept"}, format="json").json()
+    play_to_the_end(client, view, [])
+    record = client.get(f"/api/v1/matches/{view['id']}/record").json()
+    path = tmp_path / "record.json"
+    path.write_text(json.dumps(record))
+    call_command("verify_match", record=path)
+    out = capsys.readouterr().out
+    assert "deals dealt again: 12; shown hands checked: " in out
+    assert int(out.split("shown hands checked: ")[1].split()[0]) >= 48  # every hand, revealed
+    tampered = copy.deepcopy(record)
+    tampered["series"][0]["server_seed"] = "ab" * 32
+    path.write_text(json.dumps(tampered))
+    with pytest.raises(CommandError, match="disagrees"):
+        call_command("verify_match", record=path)
+    swapped = copy.deepcopy(record)
+    hands = next(
+        deal["hands"]
+        for deal in swapped["series"][0]["deals"]
+        if sorted(deal["hands"][1]) != sorted(deal["hands"][2])
+    )
+    hands[1], hands[2] = hands[2], hands[1]
+    path.write_text(json.dumps(swapped))
+    with pytest.raises(CommandError, match="disagrees"):
+        call_command("verify_match", record=path)
+    moved = copy.deepcopy(record)
+    moved["series"][0]["deals"][3]["dealer"] = (moved["series"][0]["deals"][3]["dealer"] + 1) % 4
+    path.write_text(json.dumps(moved))
+    with pytest.raises(CommandError, match="disagrees"):
+        call_command("verify_match", record=path)
+
+
 def test_a_commitment_is_single_use_mine_alone_and_short_lived(client, make_client):
     before = timezone.now()
     committed = commit(client)
