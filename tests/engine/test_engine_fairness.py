@@ -263,3 +263,18 @@ def test_the_worked_example_of_docs_fairness_md():
     ).groups()
     by_seat = {1: shown[0], 2: shown[1], 3: shown[2], expected_dealer: shown[3]}
     assert {seat: tuple(hand.split()) for seat, hand in by_seat.items()} == dict(enumerate(hands))
+
+
+def test_verify_works_each_dealer_out_from_its_deal_number_when_a_deal_is_missing():
+    rng = random.Random(12)
+    start = seeds(rng, client_seed="gap")
+    table = Table()
+    table.do(StartMatch(12, seeds=start))
+    play_out(table, rng, deals=4)
+    table.do(Restart(0, next_server_seed=rng.randbytes(32).hex()))  # reveals series 1
+    shown = [{"seq": n, **event_view(e, None)} for n, e in enumerate(table.events, 1)]
+    whole = fairness.verify(shown)
+    assert whole.ok and whole.deals >= 4
+    without_deal_2 = [e for e in shown if e.get("deal_number") != 2]
+    found = fairness.verify(without_deal_2)
+    assert found.ok and found.deals == whole.deals - 1, found.problems
