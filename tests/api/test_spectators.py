@@ -169,10 +169,12 @@ def test_watch_streams_are_limited_and_counted(client, new_match, live, settings
     other = new_match(spectators="live")["watch_code"]
     refused = live.get("/api/v1/watch/stream", headers={"Watch-Code": other})
     assert_problem(refused, 429, "watch_limit_address")
+    assert int(refused.headers["Retry-After"]) > 0
     settings.ASNAS_WATCH_STREAMS_PER_ADDRESS = 100
     settings.ASNAS_WATCH_STREAMS_PER_PROCESS = 2
     refused = live.get("/api/v1/watch/stream", headers={"Watch-Code": other})
     assert_problem(refused, 429, "watch_limit_server")
+    assert int(refused.headers["Retry-After"]) > 0
     assert WatchStream.objects.count() == 2
 
 
