@@ -442,6 +442,12 @@ function renderLogin(focus = true) {
   if (focus) input.focus();
 }
 
+/** The player's own client seed, as the lobby's form keeps it, for a body. */
+const mySeed = () => {
+  const seed = store.get("client_seed");
+  return seed ? { client_seed: seed } : {};
+};
+
 /** @param {boolean} [focus] false keeps the focus where it is (a language switch) */
 function renderLobby(focus = true) {
   leaveMatch();
@@ -464,11 +470,18 @@ function renderLobby(focus = true) {
     h("input", { id: "fill-after", type: "number", min: 10, max: 3600, placeholder: "–" })
   );
   const fillLabel = h("label", { for: "fill-after", text: tr("fill_after") });
+  // A single-player match is verifiable anyway; a table only by its owner's choice.
+  const verifiable = /** @type {HTMLInputElement} */ (h("input", { id: "verifiable-table", type: "checkbox" }));
+  const verifiableLabel = h("label", { for: "verifiable-table", class: "check" }, verifiable, tr("verifiable_choice"));
+  const clientSeed = /** @type {HTMLInputElement} */ (
+    h("input", { id: "client-seed", maxlength: 64, pattern: "[ -~]{1,64}", value: store.get("client_seed") ?? "", placeholder: "–" })
+  );
   const start = h("button", { type: "submit", id: "new-match", text: tr("new_match") });
   const table = () => humans.value !== "1";
   // Seconds per turn, an open table and the AI filling it only mean something at a table.
   const showClock = () => {
     clock.hidden = seconds.hidden = openLabel.hidden = fillLabel.hidden = fillAfter.hidden = !table();
+    verifiableLabel.hidden = !table();
     start.textContent = tr(table() ? "new_table" : "new_match");
   };
   humans.addEventListener("change", showClock);
@@ -485,13 +498,18 @@ function renderLobby(focus = true) {
     openLabel,
     fillLabel,
     fillAfter,
+    verifiableLabel,
+    h("label", { for: "client-seed", text: tr("client_seed") }),
+    clientSeed,
     start,
   );
   form.addEventListener("submit", (event) => {
     event.preventDefault();
     store.set("level", level.value);
+    // Kept for the tables you join too (docs/fairness.md).
+    store.set("client_seed", clientSeed.value || null);
     guarded(async () => {
-      // Alone, the request stays exactly what it always was.
+      // Alone, and with no client seed, the request stays exactly what it always was.
       const body = table()
         ? {
             ai_level: level.value,
@@ -499,8 +517,10 @@ function renderLobby(focus = true) {
             turn_seconds: seconds.value ? Number(seconds.value) : null,
             ...(open.checked ? { open: true } : {}),
             ...(fillAfter.value ? { fill_after: Number(fillAfter.value) } : {}),
+            ...(verifiable.checked ? { verifiable: true } : {}),
+            ...mySeed(),
           }
-        : { ai_level: level.value };
+        : { ai_level: level.value, ...mySeed() };
       if (table()) store.set("seconds", seconds.value);
       /** @type {WriteAnswer} */
       const answer = await api.write("/matches", body);
@@ -517,7 +537,7 @@ function renderLobby(focus = true) {
     guarded(async () => {
       store.set("level", level.value);
       /** @type {WriteAnswer} */
-      const answer = await api.write("/quick-play", {});
+      const answer = await api.write("/quick-play", mySeed());
       await show(answer, answer.events ?? []);
     }),
   );
@@ -625,7 +645,7 @@ const clockTime = (iso) => new Date(iso).toLocaleTimeString(locale(), { hour: "2
 async function joinOpenTable(id) {
   try {
     /** @type {WriteAnswer} */
-    const answer = await api.write(`/matches/${id}/join`, {});
+    const answer = await api.write(`/matches/${id}/join`, mySeed());
     await show(answer, answer.events ?? []);
   } catch (error) {
     if (error instanceof Problem && error.code === "already_seated") return openMatch(id);
@@ -702,7 +722,7 @@ async function joinTable(invite) {
   history.replaceState(null, "", location.pathname + location.search);
   try {
     /** @type {WriteAnswer} */
-    const answer = await api.write(`/matches/${invite.match}/join`, { invite: invite.code });
+    const answer = await api.write(`/matches/${invite.match}/join`, { invite: invite.code, ...mySeed() });
     await show(answer, answer.events ?? []);
   } catch (error) {
     if (error instanceof Problem && error.code === "already_seated") return openMatch(invite.match);
@@ -1136,7 +1156,7 @@ function renderActions() {
     // At a shared table only its owner restarts, once it is over (it would erase the others' game).
     (!shared || (match.your_seat === 0 && match.status === "finished")) &&
       button("restart", tr("restart"), tr("key_restart"), async () => {
-        if (await ask(tr("confirm_restart"), tr("restart"))) await act("/restart", { ai_level: level });
+        if (await ask(tr("confirm_restart"), tr("restart"))) await act("/restart", { ai_level: level, ...mySeed() });
       }, "quiet"),
     !over &&
       !shared &&

@@ -1,8 +1,10 @@
 """The game loop of the terminal client: sign in, resume or start a match, and turn keys
 into moves until you quit."""
 
+import json
 import uuid
 from dataclasses import dataclass, replace
+from pathlib import Path
 from typing import Protocol
 
 from rich.console import Console, Group, RenderableType
@@ -62,10 +64,17 @@ class NewMatch:
     turn_seconds: int | None = None
     open: bool = False
     """A table listed in the lobby, which anyone may join without the invite."""
+    verifiable: bool = False
+    """A table whose server seeds are revealed as each series ends (docs/fairness.md); a
+    match against the AI is verifiable anyway."""
+    client_seed: str | None = None
+    """Your part of the dealing's randomness (docs/fairness.md); the server's alone if None."""
 
     def body(self, ai_level: str) -> dict:
         fields = {"seed": self.seed, "humans": self.humans, "turn_seconds": self.turn_seconds}
         fields["open"] = self.open or None
+        fields["verifiable"] = self.verifiable or None
+        fields["client_seed"] = self.client_seed
         return {"ai_level": ai_level} | {k: v for k, v in fields.items() if v is not None}
 
 
@@ -139,20 +148,23 @@ def play(
     new: NewMatch = NewMatch(),
     join: Invite | None = None,
     quick: QuickPlay | None = None,
+    record: Path | None = None,
 ) -> None:
     """Sign in, then join the table `join`, sit where `quick` play finds a seat, make the
     table `new` asks for, or resume the unfinished match or start one; play until you quit,
-    leave or decline another match.
+    leave or decline another match. `new.client_seed` goes with a join, a quick play and a
+    restart too; a match that ended is kept as its record (docs/record.md) in `record`.
     `server` is the base URL a friend reaches the API at, for the join command."""
     session = sign_in(api, sessions, screen, name=name)
+    seed = {"client_seed": new.client_seed} if new.client_seed is not None else {}
 
     view, notice = None, ""
     if join:
         view = _answers(api, f"/matches/{join.match_id}")  # seated there already: resume
         if view is None:
-            view = api("POST", f"/matches/{join.match_id}/join", join.body())
+            view = api("POST", f"/matches/{join.match_id}/join", join.body() | seed)
     elif quick:
-        view = api("POST", "/quick-play", quick.body())
+        view = api("POST", "/quick-play", quick.body() | seed)
     elif new.humans is None and "match_id" in session:
         view = _answers(api, f"/matches/{session['match_id']}")
         notice = f"Resuming match {view['id']}." if view and not is_over(view) else ""
@@ -163,7 +175,9 @@ def play(
         if view is None:
             level = new.ai_level or _choose(screen, "Choose the AI level", AI_LEVEL_KEYS)
             view = api("POST", "/matches", new.body(level))
-            new = replace(new, seed=None, humans=None, turn_seconds=None, open=False)
+            new = replace(
+                new, seed=None, humans=None, turn_seconds=None, open=False, verifiable=False
+            )
         if session.get("match_id") != view["id"]:
             session["match_id"] = view["id"]
             sessions.save(session)
@@ -178,6 +192,10 @@ def play(
             keys = {"n": "leave"} if _shared(view) else {"y": "play another match", "n": "leave"}
             # Rated as it finished (docs/ratings.md): the rating it left you with.
             rated = rating_line(api("GET", "/players/me")["rating"])
+            if record is not None:
+                kept = api("GET", f"/matches/{view['id']}/record")
+                record.write_text(json.dumps(kept, indent=1) + "\n")
+                rated += f" Its record is in {record}."
             screen.show(table.render(view, keys, notice or rated, fit_to=screen.fit_to))
             if screen.key(keys) != "y":
                 screen.leave(Group(table.standings(view), Text(rated)))
@@ -215,6 +233,8 @@ def play(
                 notice = f"No hint: {problem}"
             continue
         move = _move(screen, table, view, key)
+        if move is not None and move[0].endswith("/restart"):
+            move = (move[0], move[1] | seed)
         if move is None:
             notice = ""
             continue

@@ -141,10 +141,10 @@ def verify(events: Sequence[dict]) -> Verification:
         elif kind == "player_joined":
             client_seeds[event["seat"]] = event.get("client_seed") or ""
         elif kind == "deal_started":
-            deals[event["deal_number"]] = {"dealer": event["dealer"], "shown": {}}
+            deals[event["deal_number"]] = {"dealer": event["dealer"], "shown": []}
         elif kind == "deal_ended":
-            shown = {seat["seat"]: tuple(seat["hand"]) for seat in event["seats"] if seat["hand"]}
-            deals.setdefault(event["deal_number"], {"dealer": None, "shown": {}})["shown"] = shown
+            shown = [(seat["seat"], tuple(seat["hand"])) for seat in event["seats"] if seat["hand"]]
+            deals.setdefault(event["deal_number"], {"dealer": None, "shown": []})["shown"] = shown
         revealed = event.get("server_seed") if kind != "match_created" else None
         if revealed:
             _check_series(found, revealed, commitment, client_seeds, series, deals)
@@ -152,6 +152,34 @@ def verify(events: Sequence[dict]) -> Verification:
             commitment = event.get("commitment")
             client_seeds = [event.get("client_seed") or "", "", "", ""]
             series, deals = event["series"], {}
+    return found
+
+
+def verify_record(record: dict) -> Verification:
+    """Check a match from its record (`asnas-record/1` or `/2`, docs/record.md), as its reader
+    downloaded it: for each series whose seed was revealed, the seed against the commitment,
+    and each deal's dealer and every hand the record shows (its `hands` and its result's)
+    against the deals dealt again from the seeds."""
+    found = Verification()
+    for series in record["series"]:
+        if not series["server_seed"]:
+            continue
+        deals: dict[int, dict] = {}
+        for deal in series["deals"]:
+            shown = [(seat, tuple(hand)) for seat, hand in enumerate(deal["hands"]) if hand] + [
+                (seat["seat"], tuple(seat["hand"]))
+                for seat in (deal["result"] or {}).get("seats", [])
+                if seat["hand"]
+            ]
+            deals[deal["deal_number"]] = {"dealer": deal["dealer"], "shown": shown}
+        _check_series(
+            found,
+            series["server_seed"],
+            series["commitment"],
+            series["client_seeds"],
+            series["series"],
+            deals,
+        )
     return found
 
 
@@ -165,10 +193,10 @@ def _check_series(found, revealed, commitment, client_seeds, series, deals) -> N
     if commitment is None or commitment != hashlib.sha256(key).hexdigest():
         found.problems.append(f"series {series}: the revealed seed does not match its commitment")
         return
-    dealer = None
+    first = first_dealer(key, client_seeds, series)
     for number in sorted(deals):
         deal = deals[number]
-        dealer = first_dealer(key, client_seeds, series) if number == 1 else (dealer + 1) % SEATS
+        dealer = (first + number - 1) % SEATS  # each deal's dealer is the seat after the last
         if deal["dealer"] is not None and deal["dealer"] != dealer:
             found.problems.append(
                 f"series {series} deal {number}: dealt by seat {deal['dealer']}, "
@@ -176,7 +204,7 @@ def _check_series(found, revealed, commitment, client_seeds, series, deals) -> N
             )
         hands = hands_of(deck(key, client_seeds, series, number), dealer)
         found.deals += 1
-        for seat, hand in deal["shown"].items():
+        for seat, hand in deal["shown"]:
             found.hands += 1
             if sorted(hand) != sorted(hands[seat]):
                 found.problems.append(

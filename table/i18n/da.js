@@ -104,6 +104,8 @@ export default {
   join_table: "Deltag",
   open_table: "Åbent bord: alle kan deltage",
   fill_after: "AI tager ledige pladser efter (sekunder)",
+  verifiable_choice: "Efterprøvelige uddelinger: hver series frø afsløres ved dens slutning, også foldede hænder",
+  client_seed: "Dit klientfrø (valgfrit)",
   table_line: "{owner}s bord · {free} af {humans} pladser ledige · {clock} · AI {level}",
   turn_clock: "{n} s pr. tur",
   verifiable_table: "kontrollerbare runder",

@@ -104,6 +104,8 @@ export default {
   join_table: "Join",
   open_table: "Open table: anyone may join",
   fill_after: "AI fills free seats after (seconds)",
+  verifiable_choice: "Verifiable deals: each series' seed is revealed at its end, folded hands included",
+  client_seed: "Your client seed (optional)",
   table_line: "{owner}'s table · {free} of {humans} seats free · {clock} · AI {level}",
   turn_clock: "{n} s a turn",
   verifiable_table: "verifiable deals",

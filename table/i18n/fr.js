@@ -104,6 +104,8 @@ export default {
   join_table: "Rejoindre",
   open_table: "Table ouverte : tout le monde peut la rejoindre",
   fill_after: "L'IA prend les places libres après (secondes)",
+  verifiable_choice: "Donnes vérifiables : la graine de chaque série est révélée à sa fin, mains couchées comprises",
+  client_seed: "Votre graine client (facultative)",
   table_line: "Table de {owner} · {free} place(s) libre(s) sur {humans} · {clock} · IA {level}",
   turn_clock: "{n} s par tour",
   verifiable_table: "donnes vérifiables",

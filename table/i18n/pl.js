@@ -104,6 +104,8 @@ export default {
   join_table: "Dołącz",
   open_table: "Otwarty stół: każdy może dołączyć",
   fill_after: "SI zajmie wolne miejsca po (sekundach)",
+  verifiable_choice: "Sprawdzalne rozdania: ziarno każdej serii jest ujawniane na jej końcu, także spasowane ręce",
+  client_seed: "Twoje ziarno klienta (opcjonalne)",
   table_line: "Stół gracza {owner} · wolne miejsca: {free} z {humans} · {clock} · SI {level}",
   turn_clock: "{n} s na ruch",
   verifiable_table: "weryfikowalne rozdania",

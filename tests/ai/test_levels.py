@@ -1,10 +1,12 @@
 """Every level plays legally and deterministically, and sees only what its seat may see."""
 
+import hashlib
+import hmac
 import random
 
 import pytest
 
-from games.ai import AI_LEVELS, DEFAULT_AI_LEVEL, ai_rng, choose_action, heuristics
+from games.ai import AI_LEVELS, DEFAULT_AI_LEVEL, ai_rng, choose_action, decision_rng, heuristics
 from games.ai.exploit import exploitability
 from games.ai.hands import PERCENTILE
 from games.ai.tables import easy_table, engine_legal, normal_table, view_at
@@ -24,6 +26,7 @@ from games.engine import (
     observe,
     replay,
 )
+from games.engine.commands import Seeds
 from tests.ai.support import swap_other_hands
 
 
@@ -166,3 +169,22 @@ def test_the_levels_still_have_their_character():
     assert heuristics.easy(view_at(tree, 0, None), ("look", "hold", "raise", "fold"))["hold"] > 0
     weak = min(range(121), key=lambda h: abs(PERCENTILE[h] - 0.2))
     assert heuristics.normal(view_at(tree, facing_a_raise, weak), legal) == {"fold": 1.0}
+
+
+def test_a_verifiable_match_s_ai_draws_from_the_documented_stream_of_its_server_seed():
+    # docs/fairness.md: HMAC-SHA256(server_seed, "ai:" + material(s, d) + ":{seat}:{step}"),
+    # as a big-endian integer, seeds Python's random.Random; written here from that text.
+    server_seed = bytes(range(32))
+    state = MatchState()
+    start = StartMatch(5, seeds=Seeds(server_seed.hex(), "ab" * 32, client_seed="roya"))
+    for event in decide(state, start):
+        evolve(state, event)
+    seat, step = 2, 3
+    message = f"ai:roya::::{state.series}:{state.deal.deal_number}:{seat}:{step}"
+    digest = hmac.new(server_seed, message.encode(), hashlib.sha256).digest()
+    expected = random.Random(int.from_bytes(digest, "big"))
+    drawn = decision_rng(state, seat, step)
+    assert [drawn.random() for _ in range(4)] == [expected.random() for _ in range(4)]
+    # Not the stream the match recorded as its legacy `seed`, which is public.
+    legacy = ai_rng(state.seed, state.series, state.deal.deal_number, seat, step)
+    assert decision_rng(state, seat, step).random() != legacy.random()

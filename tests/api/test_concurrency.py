@@ -60,3 +60,15 @@ def test_three_threads_race_for_the_last_seat_and_exactly_one_sits():
     types = [event["type"] for event in stored_events(view["id"])]
     assert types[:3] == ["match_created", "player_joined", "deal_started"]
     assert types.count("player_joined") == 1
+
+
+def test_four_threads_create_matches_with_one_commitment_and_exactly_one_deals_from_it():
+    token = APIClient().post("/api/v1/players", {"name": "Roya"}, format="json").json()["token"]
+    client = APIClient()
+    client.credentials(HTTP_AUTHORIZATION=f"Bearer {token}")
+    committed = client.post("/api/v1/commitments", {}, format="json").json()
+    body = {"commitment": committed["id"], "client_seed": "mine"}
+    assert race([token] * 4, "/api/v1/matches", body) == [201, 409, 409, 409]
+    (match,) = Match.objects.all()
+    fair = client.get(f"/api/v1/matches/{match.id}").json()["fairness"]
+    assert fair["commitment"] == committed["commitment"] and fair["client_seeds"][0] == "mine"

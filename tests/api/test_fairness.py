@@ -5,7 +5,7 @@ public record alone, and a tampered seed or a swapped card fails."""
 import copy
 import hashlib
 import json
-from datetime import timedelta
+from datetime import datetime, timedelta
 
 import pytest
 from django.core.management import CommandError, call_command
@@ -97,8 +97,43 @@ def test_verify_match_checks_a_match_from_its_public_record(client, tmp_path, ca
         call_command("verify_match", events=tmp_path / "events.json")
 
 
+def test_verify_match_checks_a_downloaded_record(client, tmp_path, capsys):
+    view = client.post("/api/v1/matches", {"client_seed": "kept"}, format="json").json()
+    play_to_the_end(client, view, [])
+    record = client.get(f"/api/v1/matches/{view['id']}/record").json()
+    path = tmp_path / "record.json"
+    path.write_text(json.dumps(record))
+    call_command("verify_match", record=path)
+    out = capsys.readouterr().out
+    assert "deals dealt again: 12; shown hands checked: " in out
+    assert int(out.split("shown hands checked: ")[1].split()[0]) >= 48  # every hand, revealed
+    tampered = copy.deepcopy(record)
+    tampered["series"][0]["server_seed"] = "ab" * 32
+    path.write_text(json.dumps(tampered))
+    with pytest.raises(CommandError, match="disagrees"):
+        call_command("verify_match", record=path)
+    swapped = copy.deepcopy(record)
+    hands = next(
+        deal["hands"]
+        for deal in swapped["series"][0]["deals"]
+        if sorted(deal["hands"][1]) != sorted(deal["hands"][2])
+    )
+    hands[1], hands[2] = hands[2], hands[1]
+    path.write_text(json.dumps(swapped))
+    with pytest.raises(CommandError, match="disagrees"):
+        call_command("verify_match", record=path)
+    moved = copy.deepcopy(record)
+    moved["series"][0]["deals"][3]["dealer"] = (moved["series"][0]["deals"][3]["dealer"] + 1) % 4
+    path.write_text(json.dumps(moved))
+    with pytest.raises(CommandError, match="disagrees"):
+        call_command("verify_match", record=path)
+
+
 def test_a_commitment_is_single_use_mine_alone_and_short_lived(client, make_client):
+    before = timezone.now()
     committed = commit(client)
+    lives = datetime.fromisoformat(committed["expires_at"]) - before
+    assert timedelta(minutes=10) <= lives < timedelta(minutes=10, seconds=5)
     body = {"commitment": committed["id"]}
     assert client.post("/api/v1/matches", body, format="json").status_code == 201
     assert_problem(client.post("/api/v1/matches", body, format="json"), 409, "commitment_used")
@@ -117,6 +152,29 @@ def test_a_bad_client_seed_is_refused_and_creates_nothing(client, client_seed):
     answer = client.post("/api/v1/matches", {"client_seed": client_seed}, format="json")
     assert answer.status_code == 400 and answer.json()["errors"][0]["field"] == "client_seed"
     assert not Match.objects.exists()
+
+
+@pytest.mark.parametrize("client_seed", ["", "x" * 65, "é", "new\nline", None])
+def test_a_bad_client_seed_at_a_restart_or_a_join_is_refused_and_changes_nothing(
+    client, make_client, client_seed
+):
+    table = client.post(
+        "/api/v1/matches", {"humans": 2, "verifiable": True, "client_seed": "o"}, format="json"
+    ).json()
+    url = f"/api/v1/matches/{table['id']}"
+    friend = make_client("Babak")
+    body = {"invite": table["invite"], "client_seed": client_seed}
+    answer = friend.post(f"{url}/join", body, format="json")
+    assert_problem(answer, 400, "validation_error")
+    assert answer.json()["errors"][0]["field"] == "client_seed"
+    alone = client.post("/api/v1/matches", {}, format="json").json()
+    answer = client.post(
+        f"/api/v1/matches/{alone['id']}/restart", {"client_seed": client_seed}, format="json"
+    )
+    assert_problem(answer, 400, "validation_error")
+    assert answer.json()["errors"][0]["field"] == "client_seed"
+    for match, version in ((table, table["version"]), (alone, alone["version"])):
+        assert Match.objects.get(pk=match["id"]).version == version
 
 
 def test_a_restart_takes_a_client_seed_for_the_series_committed_to_before(client):

@@ -139,6 +139,7 @@ def test_a_delayed_spectator_sees_a_deal_once_it_ended(client, new_match):
     }
 
 
+@pytest.mark.django_db(transaction=True)
 def test_watch_tickets_are_single_use(client, new_match, live):
     code = new_match(spectators="live")["watch_code"]
     assert_problem(
@@ -146,7 +147,9 @@ def test_watch_tickets_are_single_use(client, new_match, live):
     )
     ticket = post(APIClient(), "/api/v1/watch/tickets", {"watch_code": code})
     assert ticket.status_code == 201
-    ticket = ticket.json()["ticket"]
+    url = f"/api/v1/watch/stream?ticket={ticket.json()['ticket']}"
+    assert live.get(url).status_code == 200
+    assert_problem(live.get(url), 401, "invalid_ticket")
     assert_problem(APIClient().get("/api/v1/watch/stream?ticket=wrong"), 401, "invalid_ticket")
 
 
@@ -166,10 +169,12 @@ def test_watch_streams_are_limited_and_counted(client, new_match, live, settings
     other = new_match(spectators="live")["watch_code"]
     refused = live.get("/api/v1/watch/stream", headers={"Watch-Code": other})
     assert_problem(refused, 429, "watch_limit_address")
+    assert int(refused.headers["Retry-After"]) > 0
     settings.ASNAS_WATCH_STREAMS_PER_ADDRESS = 100
     settings.ASNAS_WATCH_STREAMS_PER_PROCESS = 2
     refused = live.get("/api/v1/watch/stream", headers={"Watch-Code": other})
     assert_problem(refused, 429, "watch_limit_server")
+    assert int(refused.headers["Retry-After"]) > 0
     assert WatchStream.objects.count() == 2
 
 

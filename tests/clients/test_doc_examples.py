@@ -221,8 +221,13 @@ def test_two_people_play_a_table_to_the_end_with_curl(server_url, tmp_path):
 def ts_snippet(node_modules, tmp_path_factory):
     """The TypeScript snippet of docs/clients.md, compiled with `tsc --strict` against the types
     generated from openapi.yaml; runs it with a base URL and answers the finished process."""
-    build = tmp_path_factory.mktemp("ts_snippet")
-    (build / "main.ts").write_text(block(CLIENTS, "ts", "class ProblemError"))
+    code = block(CLIENTS, "ts", "class ProblemError")
+    return compiled_ts(code, tmp_path_factory.mktemp("ts_snippet"), node_modules)
+
+
+def compiled_ts(code: str, build: Path, node_modules: Path):
+    """`code` compiled in `build` as the snippet is; a function that runs it."""
+    (build / "main.ts").write_text(code)
     config = re.sub(
         r'"files": \[[^]]*\]', '"files": ["main.ts"]', (TS_DIR / "tsconfig.json").read_text()
     )
@@ -267,6 +272,31 @@ def test_the_typescript_snippet_stops_on_an_answer_that_is_no_problem_body(ts_sn
     assert "SyntaxError" not in result.stderr
 
 
+TS_TAMPERED = {
+    "seed": (
+        '(events[events.length - 1] as Schemas["MatchFinishedEvent"]).server_seed ?? ""',
+        '"ab".repeat(32)',
+        "seed != commitment",
+    ),
+    "card": (
+        "[...seat.hand].sort()",
+        '[...seat.hand].map((card, i) => (i > 0 ? card : card === "As" ? "Shah" : "As")).sort()',
+        "a hand shown",
+    ),
+}
+
+
+@pytest.mark.parametrize("tampered", TS_TAMPERED)
+def test_the_typescript_verification_fails_on_a_tampered_seed_or_a_swapped_card(
+    node_modules, server_url, tmp_path, tampered
+):
+    original, changed, error = TS_TAMPERED[tampered]
+    code = block(CLIENTS, "ts", "class ProblemError")
+    assert original in code
+    result = compiled_ts(code.replace(original, changed), tmp_path, node_modules)(server_url)
+    assert result.returncode == 1 and error in result.stderr, result.stderr
+
+
 def test_the_python_verification_snippet_verifies_the_finished_match(server_url, asnas_client):
     code = block(CLIENTS, "python", "def ok(answer)") + block(CLIENTS, "python", "def draw(")
     result = run_snippet(code, server_url, asnas_client)
@@ -275,3 +305,8 @@ def test_the_python_verification_snippet_verifies_the_finished_match(server_url,
     tampered = code.replace('record[-1]["server_seed"]', '"ab" * 32')
     broken = run_snippet(tampered, server_url, asnas_client)
     assert broken.returncode != 0 and "seed != commitment" in broken.stderr
+    shown = 'sorted(seat["hand"])'
+    assert shown in code
+    swapped = 'sorted(["Shah" if seat["hand"][0] == "As" else "As", *seat["hand"][1:]])'
+    broken = run_snippet(code.replace(shown, swapped), server_url, asnas_client)
+    assert broken.returncode != 0 and "a hand shown" in broken.stderr

@@ -8,8 +8,10 @@ from pathlib import Path
 
 import pytest
 
+from games.engine.record import check_record
+from terminal.game import NewMatch
 from tests.clients.http import call
-from tests.clients.plays import play, play_command
+from tests.clients.plays import play, play_command, play_refused
 
 REPO = Path(__file__).resolve().parents[2]
 PLAY_MODULES = [*(REPO / "terminal").glob("*.py"), REPO / "games/management/commands/play.py"]
@@ -160,3 +162,30 @@ def test_play_shows_the_rating_a_match_left_and_the_leaderboard(server_env, serv
     cells = ["Rater \\(you\\)", *(f"{me[k]:.1f}" for k in ("displayed", "mu", "sigma")), "5"]
     row = r"[\s│]+".join(cells) + r"[\s│]"
     assert re.search(row, board), board
+
+
+def test_a_new_table_asks_for_what_play_was_told():
+    body = NewMatch(humans=2, verifiable=True, client_seed="mine").body("easy")
+    assert body == {"ai_level": "easy", "humans": 2, "verifiable": True, "client_seed": "mine"}
+    assert NewMatch().body("hard") == {"ai_level": "hard"}
+
+
+@pytest.mark.slow
+def test_play_deals_from_its_client_seed_and_keeps_the_verifiable_record(
+    server_env, server_url, tmp_path
+):
+    state, record = tmp_path / "play.json", tmp_path / "record.json"
+    args = ("--url", server_url, "--state", str(state), "--name", "Seeder", "--ai-level", "easy")
+    args += ("--client-seed", "terminal's own", "--record", str(record))
+    # Resign at once (confirmed with y), then leave: the series ends and reveals its seed.
+    shown = play(server_env, *args, keys="g\ny\nn\n")
+    assert f"Its record is in {record}." in " ".join(shown.split())
+    kept = json.loads(record.read_text())
+    (series,) = kept["series"]
+    assert series["client_seeds"] == ["terminal's own", "", "", ""]
+    assert series["server_seed"] and series["end"]["how"] == "resigned"
+    assert check_record(kept) == []  # dealt again from the seeds, every move replayed
+    refused = play_refused(server_env, "--url", server_url, "--verifiable")
+    assert "--verifiable goes with --humans" in refused
+    refused = play_refused(server_env, *args[:8], "--client-seed", "é")
+    assert "client_seed" in refused

@@ -5,6 +5,7 @@ as it ends and never before, and matches dealt as before stay as they were."""
 import hashlib
 import hmac
 import random
+import re
 from pathlib import Path
 
 import pytest
@@ -23,6 +24,7 @@ from games.engine import (
     decode_event,
     encode_event,
     event_view,
+    fairness,
     legal_actions,
     replay,
 )
@@ -216,8 +218,63 @@ def test_a_match_dealt_as_before_is_dealt_as_before():
 
 
 def test_the_worked_example_of_docs_fairness_md():
-    key = bytes(range(32))
+    """Every number of the page's worked example, read from the page, is what the verifier
+    above and the engine compute."""
     docs = (Path(__file__).resolve().parents[2] / "docs" / "fairness.md").read_text()
-    assert hashlib.sha256(key).hexdigest() in docs
-    dealer, cards = verify_deal(key.hex(), ["roya", "", "", ""], 1, 1, None)
-    assert dealer == 0 and f"deal 1's deck: {' '.join(cards[:4])}" in docs
+    example = docs.split("## A worked example", 1)[1].split("\n## ", 1)[0]
+    text = " ".join(example.split())  # the page wraps its lines anywhere
+    server_seed = re.search(r"Server seed `([0-9a-f]{64})`", text)[1]
+    assert server_seed == bytes(range(32)).hex()
+    key = bytes.fromhex(server_seed)
+    assert re.search(r"client seeds `\[\"roya\", \"\", \"\", \"\"\]`, series 1", text)
+    assert re.search(r"commitment: `([0-9a-f]{64})`", text)[1] == hashlib.sha256(key).hexdigest()
+
+    material = re.search(r"`material\(1, 0\)` = `([^`]*)`", text)[1]
+    assert material == "roya::::1:0"
+    block = re.search(r"first HMAC block \(counter 0\) is `([0-9a-f]{64})`", text)[1]
+    assert block == hmac.new(key, f"{material}:0".encode(), hashlib.sha256).hexdigest()
+    first_four, u, limit, dealer = re.search(
+        r"first four bytes `([0-9a-f]{8})` = ([\d,]+) < ([\d,]+), and [\d,]+ mod 4 = \*\*(\d)\*\*",
+        text,
+    ).groups()
+    assert first_four == block[:8] and int(u.replace(",", "")) == int(first_four, 16)
+    assert int(limit.replace(",", "")) == (2**32 // 4) * 4
+    assert int(dealer) == int(first_four, 16) % 4
+    assert f"seat {dealer} deals" in text
+
+    deal_material, first, u, limit, j = re.search(
+        r"`material\(1, 1\)` = `([^`]*)`; its first block begins `([0-9a-f]{8})`: for `i = 19`, "
+        r"u = ([\d,]+) < ([\d,]+) = \(2\^32 // 20\) \* 20, so `j` = [\d,]+ mod 20 = \*\*(\d+)\*\*",
+        text,
+    ).groups()
+    assert deal_material == "roya::::1:1"
+    digest = hmac.new(key, f"{deal_material}:0".encode(), hashlib.sha256).hexdigest()
+    assert first == digest[:8] and int(u.replace(",", "")) == int(first, 16)
+    assert int(limit.replace(",", "")) == (2**32 // 20) * 20 and int(j) == int(first, 16) % 20
+    expected_dealer, cards = verify_deal(server_seed, ["roya", "", "", ""], 1, 1, None)
+    deck = re.search(r"deal 1's deck: ((?:\w+ ){19}\w+);", text)[1].split()
+    assert (int(dealer), tuple(deck)) == (expected_dealer, cards)
+    assert fairness.deck(key, ["roya", "", "", ""], 1, 1) == cards
+    hands = fairness.hands_of(cards, expected_dealer)
+    shown = re.search(
+        r"seat 1 holds ((?:\w+ ){5})seat 2 ((?:\w+ ){5})seat 3 ((?:\w+ ){5})and the dealer "
+        r"((?:\w+ ){4}\w+)\.",
+        text.replace(",", ""),
+    ).groups()
+    by_seat = {1: shown[0], 2: shown[1], 3: shown[2], expected_dealer: shown[3]}
+    assert {seat: tuple(hand.split()) for seat, hand in by_seat.items()} == dict(enumerate(hands))
+
+
+def test_verify_works_each_dealer_out_from_its_deal_number_when_a_deal_is_missing():
+    rng = random.Random(12)
+    start = seeds(rng, client_seed="gap")
+    table = Table()
+    table.do(StartMatch(12, seeds=start))
+    play_out(table, rng, deals=4)
+    table.do(Restart(0, next_server_seed=rng.randbytes(32).hex()))  # reveals series 1
+    shown = [{"seq": n, **event_view(e, None)} for n, e in enumerate(table.events, 1)]
+    whole = fairness.verify(shown)
+    assert whole.ok and whole.deals >= 4
+    without_deal_2 = [e for e in shown if e.get("deal_number") != 2]
+    found = fairness.verify(without_deal_2)
+    assert found.ok and found.deals == whole.deals - 1, found.problems

@@ -1,23 +1,30 @@
 """The property of issue #25, part 2: over many random tables, every role (each seat, a live
-spectator, a delayed spectator) and every transport (the view, an events page, a long-poll,
-the SSE stream, a write's answer), no message shows a card before its viewer may see it, and
-a delayed spectator gets nothing of a deal still being played. The card checks are those of
-tests/api/secrecy.py; the counts are printed (pytest -s) for the issue's closing note."""
+spectator, a delayed spectator, the operator) and every transport (the view, an events page,
+a long-poll, the SSE stream, a write's answer, the record, a refusal's problem body, the
+admin's pages, the log lines), no message shows a card before its viewer may see it, no
+message holds a server seed before its series ended (and never where the table is not
+verifiable), and a delayed spectator gets nothing of a deal still being played. The card
+checks are those of tests/api/secrecy.py; the counts are printed (pytest -s) for the
+issue's closing note."""
 
+import json
+import logging
+import os
 import queue
 import random
 
 import pytest
 from rest_framework.test import APIClient
 
-from games.models import Deal
+from games.models import Deal, Match
 from tests.api.play import _post
-from tests.api.secrecy import check_event, check_result, check_view, hands_in
+from tests.api.secrecy import check_event, check_result, check_view, hands_in, true_hands
 from tests.live import LiveClient, bearer
 
 pytestmark = [pytest.mark.slow, pytest.mark.django_db(transaction=True)]
 
-SEEDS = range(8)
+# More matches for a closing note's figures, without slowing the default run.
+SEEDS = range(int(os.environ.get("ASNAS_LEAK_MATCHES", "8")))
 DEALS_PER_MATCH = 3
 NAMES = ("Roya", "Babak", "Nima", "Sara")
 
@@ -35,6 +42,7 @@ class Scan:
     def __init__(self) -> None:
         self.messages: dict[tuple[str, str], int] = {}
         self.matches = 0
+        self.verifiable = 0
 
     def count(self, role: str, transport: str, number: int = 1) -> None:
         self.messages[role, transport] = self.messages.get((role, transport), 0) + number
@@ -68,9 +76,49 @@ def check_watch_events(events: list[dict], match_id, mode: str) -> None:
             assert event["seq"] < start, (event, start)
 
 
-def table(seed: int, make_client, mode: str):
+def check_record(record: dict, match_id, viewer: int) -> None:
+    """A seat's record: a deal's hands only as its result may show them, every hand once a
+    verifiable series ended and revealed its seed; and each shown hand the one dealt."""
+    for series in record["series"]:
+        for deal in series["deals"]:
+            hands = true_hands(match_id, series["series"], deal["deal_number"])
+            result = deal["result"]
+            if result is not None:
+                check_result({**result, **deal, "series": series["series"]}, match_id, viewer)
+            for seat, hand in enumerate(deal["hands"]):
+                if series["server_seed"]:  # dealt again from the seeds, in the deck's order
+                    assert sorted(hand) == sorted(hands[seat])
+                    continue
+                shown = result is not None and result["seats"][seat]["hand"] is not None
+                assert hand == (list(hands[seat]) if shown else None), (deal, seat)
+
+
+class LogLines(logging.Handler):
+    """Every log line the process writes, the access log's included."""
+
+    LOGGERS = ("", "asnas_api.access", "django.security")
+
+    def __init__(self) -> None:
+        super().__init__(logging.DEBUG)
+        self.lines: list[str] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.lines.append(self.format(record))
+
+    def __enter__(self) -> "LogLines":
+        for name in self.LOGGERS:
+            logging.getLogger(name).addHandler(self)
+        return self
+
+    def __exit__(self, *exc) -> None:
+        for name in self.LOGGERS:
+            logging.getLogger(name).removeHandler(self)
+
+
+def table(seed: int, make_client, mode: str, verifiable: bool):
     clients = [make_client(name) for name in NAMES]
     body = {"seed": seed, "humans": 4, "turn_seconds": None, "spectators": mode}
+    body["verifiable"] = verifiable
     view = _post_created(clients[0], body)
     code, invite = view["watch_code"], view["invite"]
     for guest in clients[1:]:
@@ -88,12 +136,17 @@ class Watched:
     """One random table, its four seats' clients and its spectator, each reading every
     transport; every message goes through the checks and is counted in `scan`."""
 
-    def __init__(self, seed: int, make_client, live, scan: Scan):
+    def __init__(self, seed: int, make_client, live, scan: Scan, admin, log: LogLines):
         self.mode = ("live", "delayed")[seed % 2]
+        self.verifiable = seed % 4 < 2  # each mode with and without the reveal
         self.rng = random.Random(seed)
-        self.live, self.scan = live, scan
-        self.clients, self.view, code = table(seed, make_client, self.mode)
+        self.live, self.scan, self.admin, self.log = live, scan, admin, log
+        self.clients, self.view, code = table(seed, make_client, self.mode, self.verifiable)
         self.match_id = self.view["id"]
+        seeds = Match.objects.get(pk=self.match_id).state["seeds"]
+        self.server_seed, self.next_server_seed = seeds["server_seed"], seeds["next_server_seed"]
+        self.ended = False  # set as the last player leaves: the series ends, abandoned
+        self.logged = len(log.lines)
         self.spectator = APIClient()
         self.code, self.watch_headers = code, {"Watch-Code": code}
         self.streams = {
@@ -101,6 +154,22 @@ class Watched:
             for seat, client in enumerate(self.clients)
         }
         self.streams[self.mode] = live.open("/api/v1/watch/stream", self.watch_headers)
+
+    def seen(self, role, transport: str, body) -> None:
+        """Count one message, and check it holds no server seed it may not: the next
+        series' never (this one is never restarted), this one's only once the series ended
+        and only where the table is verifiable."""
+        text = body if isinstance(body, str) else json.dumps(body)
+        assert self.next_server_seed not in text, (role, transport)
+        if not (self.ended and self.verifiable):
+            assert self.server_seed not in text, (role, transport)
+        self.scan.count(str(role), transport)
+
+    def check_log(self) -> None:
+        """The log lines written since the last look."""
+        for line in self.log.lines[self.logged :]:
+            self.seen("admin", "log line", line)  # what the operator reads
+        self.logged = len(self.log.lines)
 
     def check_message(self, role, message: dict) -> None:
         if role == self.mode:
@@ -120,7 +189,7 @@ class Watched:
                     del self.streams[role]
                     break
                 if "json" in message:
-                    self.scan.count(str(role), "stream")
+                    self.seen(role, "stream", message)
                     self.check_message(role, message["json"])
 
     def watch_view(self) -> dict:
@@ -129,18 +198,29 @@ class Watched:
 
     def check_everyone(self) -> None:
         for seat, client in enumerate(self.clients):
-            check_view(client.get(f"/api/v1/matches/{self.match_id}").json())
-            self.scan.count(str(seat), "view")
+            view = client.get(f"/api/v1/matches/{self.match_id}").json()
+            check_view(view)
+            self.seen(seat, "view", view)
             page = client.get(f"/api/v1/matches/{self.match_id}/events").json()
             for event in page["events"]:
                 check_event(event, self.match_id, seat)
-            self.scan.count(str(seat), "events")
-        check_watch_view(self.watch_view(), self.mode)
-        self.scan.count(self.mode, "view")
+            self.seen(seat, "events", page)
+            record = client.get(f"/api/v1/matches/{self.match_id}/record").json()
+            check_record(record, self.match_id, seat)
+            self.seen(seat, "record", record)
+        view = self.watch_view()
+        check_watch_view(view, self.mode)
+        self.seen(self.mode, "view", view)
         page = self.spectator.get("/api/v1/watch/events", headers=self.watch_headers).json()
         check_watch_events(page["events"], self.match_id, self.mode)
-        self.scan.count(self.mode, "events")
+        self.seen(self.mode, "events", page)
+        # The operator sees every card, and no server seed before its reveal.
+        for url in (f"/admin/games/match/{self.match_id}/change/", "/admin/games/match/"):
+            page = self.admin.get(url)
+            assert page.status_code == 200, url
+            self.seen("admin", "admin page", page.content.decode())
         self.drain_streams()
+        self.check_log()
 
     def long_polls(self, version: int) -> list:
         """A long-poll for each role, waiting for the next event it may see."""
@@ -159,13 +239,30 @@ class Watched:
             assert status == 200, page
             for event in page["events"]:
                 self.check_message(role, event)
-            self.scan.count(str(role), "long-poll")
+            self.seen(role, "long-poll", page)
 
     def write(self, client, url: str, body: dict | None = None) -> None:
         self.view = _post(client, url, body)
         check_view(self.view)  # with the events it appended
-        self.scan.count(str(self.view["your_seat"]), "write")
+        self.seen(self.view["your_seat"], "write", self.view)
         self.check_everyone()
+
+    def refusals(self, turn: int) -> None:
+        """Requests the server refuses, from a seat out of turn, with a stale version and an
+        action that does not exist, and from a spectator with a wrong code: their problem
+        bodies are messages too."""
+        url = f"/api/v1/matches/{self.match_id}/actions"
+        other = self.clients[(turn + 1) % len(self.clients)]
+        mine = self.clients[turn]
+        answers = [
+            ((turn + 1) % 4, other.post(url, {"action": "call"}, format="json")),
+            (turn, mine.post(url, {"action": "call", "expected_version": 1}, format="json")),
+            (turn, mine.post(url, {"action": "peek"}, format="json")),
+            (self.mode, self.spectator.post("/api/v1/watch", {"watch_code": "x"}, format="json")),
+        ]
+        for role, answer in answers:
+            assert 400 <= answer.status_code < 500, answer.content
+            self.seen(role, "error", answer.json())
 
     def play(self, deals: int) -> None:
         """Random moves through `deals` deals, then everyone leaves: the match ends abandoned,
@@ -179,33 +276,50 @@ class Watched:
                     break
                 self.write(self.clients[0], f"/api/v1/matches/{self.match_id}/next-deal")
                 continue
+            if self.rng.random() < 0.2:
+                self.refusals(self.view["turn"])
             client = self.clients[self.view["turn"]]
             mine = client.get(f"/api/v1/matches/{self.match_id}").json()
             polls = self.long_polls(mine["version"]) if self.rng.random() < 0.15 else []
             action = self.rng.choice(mine["legal_actions"])
             self.write(client, f"/api/v1/matches/{self.match_id}/actions", {"action": action})
             self.check_polls(polls)
-        for client in self.clients:
+        for seat, client in enumerate(self.clients):
+            self.ended = seat == len(self.clients) - 1
             self.write(client, f"/api/v1/matches/{self.match_id}/leave")
         self.drain_streams(timeout=30)
         assert not self.streams, "a stream did not end with the match"
+        revealed = self.clients[0].get(f"/api/v1/matches/{self.match_id}/record").json()
+        assert revealed["series"][0]["server_seed"] == (
+            self.server_seed if self.verifiable else None
+        )
 
 
-def test_no_role_and_no_transport_sees_a_card_before_its_reveal(make_client, live, capsys):
+def test_no_role_and_no_transport_sees_a_card_before_its_reveal(
+    make_client, live, admin_client, capsys
+):
     scan = Scan()
     live.wait_listening()
-    for seed in SEEDS:
-        Watched(seed, make_client, live, scan).play(DEALS_PER_MATCH)
-        scan.matches += 1
+    with LogLines() as log:
+        for seed in SEEDS:
+            watched = Watched(seed, make_client, live, scan, admin_client, log)
+            watched.play(DEALS_PER_MATCH)
+            scan.matches += 1
+            scan.verifiable += watched.verifiable
     roles = {role for role, _ in scan.messages}
     transports = {transport for _, transport in scan.messages}
     total = sum(scan.messages.values())
     with capsys.disabled():
         print(
-            f"\nleak scan: {scan.matches} matches, {len(roles)} roles, {len(transports)} "
+            f"\nleak scan: {scan.matches} matches ({scan.verifiable} verifiable, their seeds "
+            f"revealed at the end), {len(roles)} roles, {len(transports)} "
             f"transports, {total} messages scanned"
         )
         for role, transport in sorted(scan.messages):
             print(f"  {role:>8} {transport:<10} {scan.messages[role, transport]}")
-    assert roles == {"0", "1", "2", "3", "live", "delayed"}
-    assert transports == {"view", "events", "long-poll", "stream", "write"}
+    assert roles == {"0", "1", "2", "3", "live", "delayed", "admin"}
+    assert transports == {
+        *("view", "events", "long-poll", "stream", "write", "record", "error"),
+        *("admin page", "log line"),
+    }
+    assert scan.messages["admin", "log line"] > 0  # the log was read

@@ -778,3 +778,23 @@ def test_the_fairness_panel_reveals_the_seed_at_the_end_and_the_record_downloads
     assert record["format"] == "asnas-record/2" and record["series"][0]["server_seed"] == seed
     screenshot(page, "en-fairness-revealed")
     assert page.errors == []
+
+
+def test_the_owner_chooses_a_verifiable_table_and_a_client_seed_that_deals(open_table, api_origin):
+    page = open_table(width=1280)
+    sit_down(page, "Roya")
+    expect(page.locator("#verifiable-table")).to_be_hidden()  # alone, verifiable anyway
+    page.locator("#client-seed").fill("roya's own, 42")
+    new_match(page)
+    fair = api_get(api_origin, page, f"/matches/{match_id(page)}")["fairness"]
+    assert fair["verifiable"] and fair["client_seeds"] == ["roya's own, 42", "", "", ""]
+    page.goto(page.url.split("#")[0])  # back to the lobby: the seed is remembered
+    expect(page.locator("#client-seed")).to_have_value("roya's own, 42")
+    page.locator("#humans").select_option("2")
+    page.locator("#verifiable-table").check()
+    page.locator("#client-seed").fill("table seed")
+    page.locator("#new-match").click()
+    expect(page.locator("#table")).to_have_attribute("data-status", "waiting")
+    fair = api_get(api_origin, page, f"/matches/{match_id(page)}")["fairness"]
+    assert fair["verifiable"] and fair["client_seeds"][0] == "table seed"
+    assert page.errors == []

@@ -70,6 +70,26 @@ class Command(BaseCommand):
             "without the invite",
         )
         parser.add_argument(
+            "--verifiable",
+            action="store_true",
+            help="with --humans: reveal each series' server seed as it ends, so that anyone "
+            "can check every deal, folded hands included (a match against the AI is "
+            "verifiable anyway; docs/fairness.md)",
+        )
+        parser.add_argument(
+            "--client-seed",
+            metavar="TEXT",
+            help="your part of the dealing's randomness (1 to 64 printable ASCII characters), "
+            "for a new match, a table you join and each restart (docs/fairness.md)",
+        )
+        parser.add_argument(
+            "--record",
+            type=Path,
+            metavar="FILE",
+            help="when the match ends, keep its record (docs/record.md) in FILE; check it "
+            "with import_record, its deals with verify_match",
+        )
+        parser.add_argument(
             "--join",
             type=_invite,
             metavar="INVITE",
@@ -125,6 +145,11 @@ class Command(BaseCommand):
             )
         if turn_seconds is not None and humans is None and not quick_play:
             raise CommandError("--turn-seconds goes with --humans, which makes a new table.")
+        if options["verifiable"] and (humans or 1) < 2:
+            raise CommandError(
+                "--verifiable goes with --humans 2 to 4: a match against the AI is verifiable "
+                "anyway."
+            )
         if options["open"] and (humans or 1) < 2:
             raise CommandError("--open goes with --humans 2 to 4: only a table waits for others.")
         console = Console()
@@ -152,6 +177,8 @@ class Command(BaseCommand):
             humans=humans,
             turn_seconds=turn_seconds,
             open=options["open"],
+            verifiable=options["verifiable"],
+            client_seed=options["client_seed"],
         )
         try:
             with (
@@ -174,6 +201,7 @@ class Command(BaseCommand):
                         new=new,
                         join=join,
                         quick=quick,
+                        record=options["record"],
                     )
         except (EOFError, KeyboardInterrupt):
             console.print("\nSaved: run play again to resume this match.")

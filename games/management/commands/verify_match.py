@@ -24,18 +24,28 @@ class Command(BaseCommand):
             help="a JSON file of the match's events as a client read them (the `events` of "
             "GET /matches/{id}/events, or a list of them), instead of a match of this server",
         )
+        parser.add_argument(
+            "--record",
+            type=Path,
+            help="a match's record as a player downloaded it (GET /matches/{id}/record, "
+            "docs/record.md), instead of a match of this server",
+        )
 
-    def handle(self, *args, match_id: uuid.UUID | None, events: Path | None, **options):
-        if (match_id is None) == (events is None):
-            raise CommandError("Name a match, or give --events FILE.")
-        if events is not None:
-            record = json.loads(events.read_text())
-            record = record["events"] if isinstance(record, dict) else record
+    def handle(
+        self, *args, match_id: uuid.UUID | None, events: Path | None, record: Path | None, **options
+    ):
+        if [match_id, events, record].count(None) != 2:
+            raise CommandError("Name a match, or give --events FILE or --record FILE.")
+        if record is not None:
+            found = fairness.verify_record(json.loads(record.read_text()))
+        elif events is not None:
+            read = json.loads(events.read_text())
+            found = fairness.verify(read["events"] if isinstance(read, dict) else read)
         else:
-            record = selectors.match_public_events(match_id=match_id)
-            if record is None:
+            public = selectors.match_public_events(match_id=match_id)
+            if public is None:
                 raise CommandError(f"No such match: {match_id}")
-        found = fairness.verify(record)
+            found = fairness.verify(public)
         for problem in found.problems:
             self.stdout.write(self.style.ERROR(problem))
         self.stdout.write(
