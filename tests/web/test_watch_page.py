@@ -5,8 +5,6 @@ table's too: its six languages, Persian digits right to left, the cards of a sho
 catalogue's words for a problem, the look kept in the browser, WCAG 2.2 AA."""
 
 import re
-import shutil
-from pathlib import Path
 
 import pytest
 from playwright.sync_api import expect
@@ -16,8 +14,6 @@ from tests.web.play import api_get, button, match_id, new_match, play_on, settle
 from tests.web.test_table_care import SAME_ON_SCREEN, axe_violations, english_words, to_deal_over
 
 pytestmark = pytest.mark.slow
-
-SHOTS = Path("/work/notes/s29/shots")
 
 
 def share_live(owner) -> str:
@@ -60,11 +56,6 @@ def english_leaks(page, language: str) -> set[str]:
     return (set(re.findall(r"[A-Za-z]{4,}", text)) & english_words()) - SAME_ON_SCREEN[language]
 
 
-def keep(page, name: str) -> None:
-    SHOTS.mkdir(parents=True, exist_ok=True)
-    shutil.copy(screenshot(page, name), SHOTS / f"{name}.png")
-
-
 def test_after_a_showdown_the_watch_page_speaks_each_language_and_draws_the_hands(open_table):
     owner = open_table()
     sit_down(owner)
@@ -84,14 +75,16 @@ def test_after_a_showdown_the_watch_page_speaks_each_language_and_draws_the_hand
     english = open_table(url=link.replace("?api=", "?lang=en&api="), width=1280)
     expect(english.locator("#last-deal .card").first).to_be_visible()
     found["en"] = axe_violations(english)
-    keep(english, "watch-en")
+    screenshot(english, "watch-en")
 
     # Spanish on a phone, asked for in the address; the table's look kept in the browser
     # (here, Contrast at 100 %) applies here too.
     def high_contrast(page):
         page.add_init_script("localStorage.setItem('asnas:contrast', '100')")
 
-    spanish = open_table(url=link.replace("?api=", "?lang=es&api="), width=360, before=high_contrast)
+    spanish = open_table(
+        url=link.replace("?api=", "?lang=es&api="), width=360, before=high_contrast
+    )
     expect(spanish.locator("html")).to_have_attribute("lang", "es")
     expect(spanish.locator("html")).to_have_attribute("data-contrast", "100")
     expect(spanish.locator("#watching")).to_have_text("Mirando en directo")
@@ -107,7 +100,7 @@ def test_after_a_showdown_the_watch_page_speaks_each_language_and_draws_the_hand
     assert spanish.evaluate("document.documentElement.scrollWidth") <= 360
     leaks = {"es": english_leaks(spanish, "es")}
     found["es at 360 px"] = axe_violations(spanish)
-    keep(spanish, "watch-es-360")
+    screenshot(spanish, "watch-es-360")
 
     # Persian, the language this browser chose at the table (no ?lang=).
     def chose_persian(page):
@@ -125,7 +118,7 @@ def test_after_a_showdown_the_watch_page_speaks_each_language_and_draws_the_hand
     # The AI seats' names in Persian script, the cards' names too.
     assert "داریوش" in text or "شیرین" in text or "کاوه" in text, text
     found["fa"] = axe_violations(persian)
-    keep(persian, "watch-fa")
+    screenshot(persian, "watch-fa")
 
     # The language menu redraws the page in another language, and the table remembers it.
     persian.locator("#lang").select_option("fr")
