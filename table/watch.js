@@ -179,8 +179,23 @@ async function refresh() {
 /** Follows the watch stream from `after`; a new ticket and ?after= after each drop. @param {number} after */
 async function follow(after) {
   let last = after;
-  const { ticket } = await post("/watch/tickets", { watch_code: code });
+  let ticket;
+  try {
+    ({ ticket } = await post("/watch/tickets", { watch_code: code }));
+  } catch (error) {
+    // Past a watch limit (or the rate limit): say so, and try again when the server says.
+    if (!(error instanceof Problem && error.status === 429)) throw error;
+    stopped(error);
+    setTimeout(() => follow(last).catch(stopped), (error.retryAfter || 30) * 1000);
+    return;
+  }
   const source = new EventSource(`${root}/watch/stream?ticket=${encodeURIComponent(ticket)}&after=${last}`);
+  // Following again: the status line has nothing left to say, and the count now counts this page.
+  source.onopen = () => {
+    page.said = null;
+    fill($("status"), "");
+    refresh().catch(stopped);
+  };
   for (const type of TYPES)
     source.addEventListener(type, (message) => {
       const event = /** @type {MatchEvent} */ (JSON.parse(/** @type {MessageEvent} */ (message).data));

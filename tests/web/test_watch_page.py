@@ -33,6 +33,8 @@ def test_the_owner_shares_a_watch_link_and_a_spectator_follows(open_table, api_o
     watcher = open_table(url=link)
     expect(watcher.locator("#watching")).to_have_text("Watching live")
     expect(watcher.locator("#seats")).to_contain_text("Roya")
+    # Once its stream is open, the page counts itself among the watchers.
+    expect(watcher.locator("#match-line")).to_contain_text("1 watching", timeout=15_000)
     # The code never went to the server in a URL.
     code = link.split("#watch=")[1]
     assert not any(code in request.url for request in watcher.requests)
@@ -92,7 +94,11 @@ def test_after_a_showdown_the_watch_page_speaks_each_language_and_draws_the_hand
     shown = spanish.locator("#last-deal .hand-row .mini").filter(has=spanish.locator(".card"))
     hand = shown.first
     expect(hand.locator(".card")).to_have_count(5)
-    boxes = [hand.locator(".card").nth(i).bounding_box() for i in range(5)]
+    # Measured at once: the page draws itself again when its stream opens.
+    boxes = hand.locator(".card").evaluate_all(
+        "cards => cards.map((c) => ({ width: c.getBoundingClientRect().width,"
+        " y: c.getBoundingClientRect().y }))"
+    )
     assert min(box["width"] for box in boxes) >= 32
     assert len({round(box["y"]) for box in boxes}) == 1, "the hand wraps"
     names = hand.locator(".card .name").all_inner_texts()
@@ -146,3 +152,41 @@ def test_a_bad_or_absent_code_shows_the_catalogue_s_words(open_table, page_origi
     # No request went out without a code.
     assert not any("/api/v1/" in request.url for request in absent.requests)
     assert bad.errors == [] and absent.errors == []
+
+
+def test_past_a_watch_limit_the_page_says_so_in_words_and_follows_when_it_may(open_table):
+    owner = open_table()
+    sit_down(owner)
+    new_match(owner)
+    link = share_live(owner)
+    refused = []
+
+    def one_limit(page):
+        def answer(route):
+            if refused:
+                return route.continue_()
+            refused.append(route.request.url)
+            route.fulfill(
+                status=429,
+                headers={
+                    "Retry-After": "2",
+                    "Access-Control-Allow-Origin": "*",
+                    "Access-Control-Expose-Headers": "Retry-After",
+                },
+                content_type="application/problem+json",
+                json={"code": "watch_limit_address", "detail": "Your address watches as many"},
+            )
+
+        page.route(re.compile(r".*/api/v1/watch/tickets$"), answer)
+
+    watcher = open_table(url=link.replace("?api=", "?lang=pl&api="), before=one_limit)
+    expect(watcher.locator("#status")).to_have_text(
+        "Twoje połączenie ogląda już tyle partii, ile może; zamknij jedną i spróbuj ponownie."
+    )
+    # Two seconds later (Retry-After) it follows the match, and the words go.
+    expect(watcher.locator("#status")).to_be_empty(timeout=15_000)
+    settled(owner)
+    before = watcher.locator("#seats").inner_text()
+    play_on(owner)
+    expect(watcher.locator("#seats")).not_to_have_text(before, timeout=15_000)
+    assert len(refused) == 1 and watcher.errors == []
