@@ -2,9 +2,11 @@
 // public API only.
 import { apiClient, Offline, Problem, serverClock } from "./api.js";
 import { card } from "./cards.js";
-import { add, approx, figure, FSI, isolate, PDI, points } from "./fractions.js";
+import { add, approx, figure, isolate, points } from "./fractions.js";
 import { follow } from "./live.js";
+import { applyLook, LANGUAGES, reducedMotion, slider, SLIDERS, store } from "./look.js";
 import { spectatorsPanel } from "./spectators.js";
+import { fill, h, translate } from "./words.js";
 
 /** @typedef {import('./api.js').MatchView} MatchView */
 /** @typedef {import('./api.js').MatchEvent} MatchEvent */
@@ -19,12 +21,9 @@ import { spectatorsPanel } from "./spectators.js";
 /** @typedef {import('./schema').components['schemas']['OpenTable']} OpenTable */
 /** @typedef {typeof import('./i18n/en.js').default} Catalogue */
 
-const LANGUAGES = { en: "English", es: "Español", pl: "Polski", da: "Dansk", fr: "Français", fa: "فارسی" };
 /** The game's article; the other languages' Wikipedias have none we could confirm, so they
  * link this one and say it is in English. */
 const WIKIPEDIA = "https://en.wikipedia.org/wiki/As-Nas";
-/** The look sliders, 0 to 100 %, 50 % by default (the seed page's settings bar). */
-const SLIDERS = /** @type {const} */ (["contrast", "grain", "temperature"]);
 const STEP_MS = 450;
 const OPENING_STAKE = 1;
 const LOG_LINES = 8;
@@ -35,13 +34,6 @@ const params = new URLSearchParams(location.search);
 // The API's root: ?api=… or the page's <meta name="asnas-api">, else this page's own server.
 const apiBase =
   params.get("api") ?? document.querySelector('meta[name="asnas-api"]')?.getAttribute("content") ?? "";
-const store = {
-  /** @param {string} name */
-  get: (name) => localStorage.getItem(`asnas:${name}`),
-  /** @param {string} name @param {string | null} value */
-  set: (name, value) =>
-    value === null ? localStorage.removeItem(`asnas:${name}`) : localStorage.setItem(`asnas:${name}`, value),
-};
 const tokenKey = `token@${apiBase || location.origin}`;
 const api = apiClient(apiBase, () => store.get(tokenKey));
 
@@ -72,57 +64,15 @@ function seatName(/** @type {{ name: string | null, kind?: string }} */ seat) {
   return seat.kind === "ai" && `ai_${seat.name}` in state.t ? trAny(`ai_${seat.name}`) : seat.name;
 }
 
-/**
- * @param {string} tag @param {Record<string, string | boolean | number>} [attrs]
- * @param {...(Node | string | null | false)} children
- */
-function h(tag, attrs = {}, ...children) {
-  const element = document.createElement(tag);
-  for (const [name, value] of Object.entries(attrs)) {
-    if (value === false) continue;
-    if (name === "text") fill(element, String(value));
-    else element.setAttribute(name, value === true ? "" : String(value).replace(/[\u2068\u2069]/g, ""));
-  }
-  for (const child of children) if (child) element.append(child);
-  return element;
-}
-
-/** Writes `text` into `element`, each isolated run (FSI … PDI, nested) as a <bdi>.
- * @param {HTMLElement} element @param {string} text */
-function fill(element, text) {
-  element.replaceChildren();
-  const open = [element];
-  for (const part of text.split(/([\u2068\u2069])/)) {
-    if (part === FSI) open.push(open[open.length - 1].appendChild(document.createElement("bdi")));
-    else if (part === PDI) open.length > 1 && open.pop();
-    else if (part) open[open.length - 1].append(part);
-  }
-}
-
 const locale = () => document.documentElement.lang || "en";
 /** A whole number in the page's language (Persian digits in Persian), isolated. @param {number} n */
 const num = (n) => isolate(new Intl.NumberFormat(locale()).format(n));
 
-/** The catalogue's text for `key`: the plural form for `vars.n` (Intl.PluralRules) where it
- * has forms, numbers in the page's digits, and every value isolated from the sentence.
+/** The catalogue's text for `key` (words.js: plurals, the page's digits, values isolated).
  * @param {keyof Catalogue} key @param {Record<string, string | number>} [vars] */
-function tr(key, vars = {}) {
-  /** @type {string | Record<string, string>} */
-  const entry = state.t[key] ?? key;
-  const text =
-    typeof entry === "string" ? entry : (entry[new Intl.PluralRules(locale()).select(Number(vars.n ?? 0))] ?? entry.other);
-  return text.replace(/\{(\w+)\}/g, (whole, name) => {
-    const value = vars[name];
-    return value === undefined ? whole : typeof value === "number" ? num(value) : isolate(value);
-  });
-}
+const tr = (key, vars = {}) => translate(state.t, locale(), key, vars);
 /** A key made at run time; `fallback` when the catalogue lacks it. @param {string} key @param {keyof Catalogue} [fallback] */
 const trAny = (key, fallback) => tr(/** @type {keyof Catalogue} */ (key in state.t || !fallback ? key : fallback));
-
-function reducedMotion() {
-  const choice = store.get("motion") || "system";
-  return choice === "reduced" || (choice === "system" && matchMedia("(prefers-reduced-motion: reduce)").matches);
-}
 
 /** The status line, a live region: what just happened in the open match, read aloud. It is
  * given the words as a function, so that a language switch can say them again in the new one.
@@ -216,53 +166,6 @@ function redraw() {
   if (state.said) say(state.said, $("status").dataset.kind === "error" ? "error" : "info");
   const rules = /** @type {HTMLDialogElement | null} */ (document.getElementById("rules"));
   if (rules?.open) rules.replaceChildren(...rulesContent());
-}
-
-/** The palette at 0 %, 50 % and 100 % contrast; every step between is mixed, and each one
- * keeps text at 4.5:1 or more (WCAG AA), even over the darkest speck of the strongest grain
- * (which is why muted and accent are darker than the eye alone would pick). */
-const PALETTES = {
-  bg: ["#e9e4d6", "#f4f1e8", "#ffffff"],
-  fg: ["#3a372f", "#1d1b16", "#000000"],
-  muted: ["#524d42", "#545048", "#000000"],
-  paper: ["#f3efe3", "#fffdf6", "#ffffff"],
-  line: ["#a39c87", "#8a8272", "#000000"],
-  felt: ["#2a6b50", "#1f6b4a", "#003d1f"],
-  "felt-fg": ["#f2efe4", "#f6f3e8", "#ffffff"],
-  accent: ["#833427", "#932c1d", "#8b0000"],
-  cloth: ["#3b5278", "#27406b", "#001e52"],
-  focus: ["#1d4ea0", "#174ea6", "#0030a8"],
-};
-/** The page's paper, cooled (0 %) or warmed (100 %) by the color temperature. */
-const TINTS = { cool: "#dde8f3", warm: "#f6e2bf" };
-
-/** @param {string} a @param {string} b @param {number} t 0 gives a, 1 gives b */
-function mix(a, b, t) {
-  const channel = (/** @type {string} */ hex, /** @type {number} */ i) => parseInt(hex.slice(1 + 2 * i, 3 + 2 * i), 16);
-  return "#" + [0, 1, 2].map((i) => Math.round(channel(a, i) + (channel(b, i) - channel(a, i)) * t).toString(16).padStart(2, "0")).join("");
-}
-
-/** A slider's value, 0 to 100; the browser's "more contrast" starts Contrast at 100. @param {string} name */
-function slider(name) {
-  const kept = store.get(name);
-  if (kept !== null && kept !== "" && !Number.isNaN(Number(kept))) return Math.min(100, Math.max(0, Number(kept)));
-  return name === "contrast" && matchMedia("(prefers-contrast: more)").matches ? 100 : 50;
-}
-
-function applyLook() {
-  const root = document.documentElement;
-  const contrast = slider("contrast") / 50;
-  const warmth = (slider("temperature") - 50) / 50;
-  for (const [name, [low, mid, high]] of Object.entries(PALETTES)) {
-    let colour = contrast <= 1 ? mix(low, mid, contrast) : mix(mid, high, contrast - 1);
-    // Only the page and the paper take the tint: the text keeps its contrast.
-    if (name === "bg" || name === "paper") colour = mix(colour, warmth < 0 ? TINTS.cool : TINTS.warm, Math.abs(warmth) * 0.6);
-    root.style.setProperty(`--${name}`, colour);
-  }
-  // At most a light veil: the grain must not eat into the text contrast that axe cannot see.
-  root.style.setProperty("--grain", String(slider("grain") / 500));
-  root.dataset.contrast = String(slider("contrast"));
-  root.dataset.motion = reducedMotion() ? "reduced" : "full";
 }
 
 function renderSettings() {

@@ -52,9 +52,12 @@ export function spectatorsPanel(match, api, show, tr) {
   line.id = "watch-link";
   line.readOnly = true;
   line.setAttribute("aria-label", tr("watch_link"));
-  // The code in the fragment, which browsers never send.
+  // The code in the fragment, which browsers never send. The address keeps only where the API
+  // is: the spectator's page speaks the spectator's language, not the owner's ?lang=.
+  const apiBase = new URLSearchParams(location.search).get("api");
+  const query = apiBase === null ? "" : `?api=${encodeURIComponent(apiBase)}`;
   line.value = code
-    ? `${location.origin}${location.pathname.replace(/[^/]*$/, "")}watch.html${location.search}#watch=${encodeURIComponent(code)}`
+    ? `${location.origin}${location.pathname.replace(/[^/]*$/, "")}watch.html${query}#watch=${encodeURIComponent(code)}`
     : tr("watch_link_once");
   panel.append(line);
   return panel;

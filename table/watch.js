@@ -1,11 +1,18 @@
 // The spectator's page, watch.html#watch=CODE: the table as spectators see it (no hand but
-// those a showdown showed), followed live. The code stays in the fragment, which a browser
-// never sends; it reaches the server only in a request body or the Watch-Code header.
+// those a showdown showed), followed live, in the table's language and look. The code stays in
+// the fragment, which a browser never sends; it reaches the server only in a request body or
+// the Watch-Code header.
 
 /** @typedef {import('./schema').components['schemas']} Schemas */
 /** @typedef {Schemas['WatchView']} WatchView */
 /** @typedef {Schemas['MatchEvent']} MatchEvent */
-import { figure } from "./fractions.js";
+/** @typedef {Schemas['DealResult']} DealResult */
+/** @typedef {typeof import('./i18n/en.js').default} Catalogue */
+import { Offline, Problem } from "./api.js";
+import { card } from "./cards.js";
+import { figure, isolate, points } from "./fractions.js";
+import { applyLook, LANGUAGES, store } from "./look.js";
+import { fill, h, translate } from "./words.js";
 
 /** Every event type of a match: EventSource dispatches each SSE `event:` name on its own. */
 const TYPES = [
@@ -13,62 +20,156 @@ const TYPES = [
   "match_restarted", "resigned", "player_joined", "player_left",
 ];
 
-const base = new URLSearchParams(location.search).get("api")
-  ?? document.querySelector('meta[name="asnas-api"]')?.getAttribute("content") ?? "";
+const params = new URLSearchParams(location.search);
+const base = params.get("api") ?? document.querySelector('meta[name="asnas-api"]')?.getAttribute("content") ?? "";
 const root = base.replace(/\/+$/, "") + "/api/v1";
 const code = new URLSearchParams(location.hash.slice(1)).get("watch") ?? "";
-const main = /** @type {HTMLElement} */ (document.getElementById("main"));
-const statusLine = /** @type {HTMLElement} */ (document.getElementById("status"));
+const $ = (/** @type {string} */ id) => /** @type {HTMLElement} */ (document.getElementById(id));
+
+const page = {
+  /** @type {Catalogue} */ t: /** @type {any} */ (null),
+  /** The last view shown, drawn again on a language switch. @type {WatchView | null} */ view: null,
+  /** What the status line says, said again in a new language. @type {(() => string) | null} */ said: null,
+};
+
+const locale = () => document.documentElement.lang || "en";
+/** @param {string} key @param {Record<string, string | number>} [vars] */
+const tr = (key, vars) => translate(page.t, locale(), key, vars);
+/** A whole number in the page's digits, isolated. @param {number} n */
+const num = (n) => isolate(new Intl.NumberFormat(locale()).format(n));
 
 /** @param {string} path @param {object} body @returns {Promise<any>} */
 async function post(path, body) {
-  const response = await fetch(root + path, {
-    method: "POST",
-    headers: { "Content-Type": "application/json", Accept: "application/json" },
-    body: JSON.stringify(body),
-  });
+  let response;
+  try {
+    response = await fetch(root + path, {
+      method: "POST",
+      headers: { "Content-Type": "application/json", Accept: "application/json" },
+      body: JSON.stringify(body),
+    });
+  } catch {
+    throw new Offline();
+  }
   const data = await response.json().catch(() => ({}));
-  if (!response.ok) throw new Error(data.detail || `HTTP ${response.status}`);
+  if (!response.ok) throw new Problem(response.status, data, Number(response.headers.get("Retry-After")) || 0);
   return data;
 }
 
-/** @param {string} tag @param {Record<string, string>} attributes @param {(Node | string)[]} children */
-function h(tag, attributes = {}, children = []) {
-  const element = document.createElement(tag);
-  for (const [name, value] of Object.entries(attributes)) element.setAttribute(name, value);
-  element.append(...children);
-  return element;
+/** A seat's name; the AI seats' in the page's script. @param {WatchView} view @param {number} seat */
+function seatName(view, seat) {
+  const { name, kind } = view.seats[seat];
+  if (name === null) return tr("open_seat");
+  return kind === "ai" && `ai_${name}` in page.t ? tr(`ai_${name}`) : name;
+}
+
+/** @param {WatchView} view */
+function seatsTable(view) {
+  const rows = view.seats.map((seat) => {
+    const marks = [
+      seat.seat === view.dealer && "dealer",
+      seat.seat === view.turn && "to_act",
+      seat.looked && "looked",
+      seat.folded && "folded",
+      seat.away && "away",
+    ].filter((mark) => typeof mark === "string");
+    return h(
+      "tr",
+      { class: seat.seat === view.turn ? "turn" : "", "data-seat": seat.seat },
+      h("td", { text: num(seat.seat + 1) }),
+      h("th", { scope: "row" }, h("span", { text: seatName(view, seat.seat) }), ...marks.map((mark) => h("span", { class: "mark", text: ` · ${tr(mark)}` }))),
+      h("td", { text: num(seat.stake) }),
+      h("td", { text: points(seat.total, locale()) }),
+    );
+  });
+  return h(
+    "table",
+    { id: "seats" },
+    h("thead", {}, h("tr", {}, ...["seat", "player", "stake", "total"].map((key) => h("th", { scope: "col", text: tr(key) })))),
+    h("tbody", {}, ...rows),
+  );
+}
+
+/** The last deal's result as the table's own panel shows it: a shown hand drawn with the
+ * cards and their names, a folded or unshown hand said in words.
+ * @param {WatchView} view @param {DealResult} deal */
+function dealPanel(view, deal) {
+  const rows = deal.seats.flatMap((seat) => {
+    const hand = h("span", { class: "mini" });
+    if (seat.hand) for (const rank of seat.hand) hand.append(card(rank, tr(rank), true));
+    else hand.append(tr(seat.folded ? "folded" : "hidden"));
+    const skill = seat.skill;
+    const vars = skill && { cards: figure(skill.cards, locale()), play: figure(skill.play, locale()), table: figure(skill.table, locale()) };
+    const figures = skill && vars ? [h("p", { class: "skill", title: `${skill.cards} · ${skill.play} · ${skill.table}`, text: tr("skill_seat", vars) })] : [];
+    const winner = deal.winners.includes(seat.seat) ? "winner" : "";
+    return [
+      h(
+        "tr",
+        { class: winner, "data-seat": seat.seat },
+        h("th", { scope: "row", text: seatName(view, seat.seat) }),
+        h("td", { text: seat.category ? tr(seat.category) : "—" }),
+        h("td", { text: points(seat.payout, locale()) }),
+        h("td", { class: "delta", text: points(seat.delta, locale(), true) }),
+      ),
+      h("tr", { class: `hand-row ${winner}` }, h("td", { colspan: 4 }, hand, ...figures)),
+    ];
+  });
+  return h(
+    "section",
+    { class: "panel", id: "last-deal", "aria-labelledby": "deal-title" },
+    h("h2", { id: "deal-title", text: `${tr("deal_over", { n: deal.deal_number })}: ${tr(deal.outcome)}` }),
+    h(
+      "table",
+      {},
+      h("thead", {}, h("tr", {}, ...["seat", "category", "payout", "change"].map((key) => h("th", { scope: "col", text: tr(key) })))),
+      h("tbody", {}, ...rows),
+    ),
+  );
 }
 
 /** @param {WatchView} view */
 function render(view) {
-  const rows = view.seats.map((seat) =>
-    h("tr", seat.seat === view.turn ? { class: "turn" } : {}, [
-      h("td", {}, [String(seat.seat)]),
-      h("td", {}, [seat.name ?? "(open seat)"]),
-      h("td", {}, [String(seat.stake)]),
-      h("td", {}, [seat.total]),
-      h("td", {}, [[seat.seat === view.dealer && "dealer", seat.looked && "looked", seat.folded && "folded", seat.away && "away"].filter(Boolean).join(", ")]),
-    ]));
-  const last = view.last_deal;
-  const shown = last
-    ? h("table", { id: "last-deal" }, [
-        h("caption", {}, [`Deal ${last.deal_number}: ${last.outcome}`]),
-        ...last.seats.map((seat) => h("tr", {}, [
-          h("td", {}, [view.seats[seat.seat].name ?? ""]),
-          h("td", {}, [seat.hand ? seat.hand.join(" ") : seat.folded ? "folded" : "hidden"]),
-          h("td", {}, [seat.delta]),
-          h("td", { class: "skill", title: seat.skill ? `${seat.skill.cards} · ${seat.skill.play} · ${seat.skill.table}` : "" }, [
-            seat.skill ? `cards ${figure(seat.skill.cards, "en")} · play ${figure(seat.skill.play, "en")} · the others ${figure(seat.skill.table, "en")}` : "",
-          ]),
-        ])),
-      ])
-    : "";
-  main.replaceChildren(
-    h("p", { id: "watching" }, [`Watching (${view.spectators}) · series ${view.series}, deal ${view.deal_number} of 12 · ${view.status.replace("_", " ")} · pot ${view.pot} · ${view.watchers} watching`]),
-    h("table", { id: "seats" }, [h("tr", {}, ["Seat", "Player", "Stake", "Total", ""].map((name) => h("th", {}, [name]))), ...rows]),
-    shown,
+  page.view = view;
+  const line = [
+    tr("series", { n: view.series }),
+    tr("deal_of", { n: view.deal_number, of: 12 }),
+    tr(`status_${view.status}`),
+    `${tr("pot")}: ${num(view.pot)}`,
+    tr("watching", { n: view.watchers }),
+  ].join(" · ");
+  const winners = view.winners?.map((seat) => isolate(seatName(view, seat)));
+  const main = h(
+    "div",
+    {},
+    h("h2", { id: "watching", text: tr(`watching_${view.spectators}`) }),
+    h("p", { id: "match-line", text: line }),
+    seatsTable(view),
+    winners?.length
+      ? h("p", { class: "won", text: tr("won", { names: new Intl.ListFormat(locale(), { type: "conjunction" }).format(winners), n: winners.length }) })
+      : null,
+    view.last_deal ? dealPanel(view, view.last_deal) : null,
   );
+  $("main").replaceChildren(...main.childNodes);
+}
+
+/** The status line: the catalogue's words, said again on a language switch. @param {(() => string)} words */
+function say(words) {
+  page.said = words;
+  fill($("status"), words());
+  $("status").dataset.kind = "error";
+}
+
+/** A problem in the catalogue's words by its code, never the server's English detail.
+ * @param {unknown} error */
+function stopped(error) {
+  if (error instanceof Problem) {
+    // A 429 without words of its own (the API's rate limit) says when to come back.
+    const key = [`watch_${error.code}`, `problem_${error.code}`].find((name) => name in page.t);
+    say(() => (key ? tr(key) : error.status === 429 ? tr("throttled", { s: error.retryAfter || 1 }) : tr("error")));
+  } else if (error instanceof Offline) say(() => tr("offline"));
+  else {
+    console.error(error);
+    say(() => tr("error"));
+  }
 }
 
 async function refresh() {
@@ -78,13 +179,28 @@ async function refresh() {
 /** Follows the watch stream from `after`; a new ticket and ?after= after each drop. @param {number} after */
 async function follow(after) {
   let last = after;
-  const { ticket } = await post("/watch/tickets", { watch_code: code });
+  let ticket;
+  try {
+    ({ ticket } = await post("/watch/tickets", { watch_code: code }));
+  } catch (error) {
+    // Past a watch limit (or the rate limit): say so, and try again when the server says.
+    if (!(error instanceof Problem && error.status === 429)) throw error;
+    stopped(error);
+    setTimeout(() => follow(last).catch(stopped), (error.retryAfter || 30) * 1000);
+    return;
+  }
   const source = new EventSource(`${root}/watch/stream?ticket=${encodeURIComponent(ticket)}&after=${last}`);
+  // Following again: the status line has nothing left to say, and the count now counts this page.
+  source.onopen = () => {
+    page.said = null;
+    fill($("status"), "");
+    refresh().catch(stopped);
+  };
   for (const type of TYPES)
     source.addEventListener(type, (message) => {
       const event = /** @type {MatchEvent} */ (JSON.parse(/** @type {MessageEvent} */ (message).data));
       last = Math.max(last, event.seq);
-      refresh();
+      refresh().catch(stopped);
       // The server ends the stream here: the match is over, or every human has left.
       if (event.type === "match_finished" || (event.type === "player_left" && event.abandoned)) source.close();
     });
@@ -95,16 +211,32 @@ async function follow(after) {
   };
 }
 
-/** @param {unknown} error */
-function stopped(error) {
-  statusLine.textContent = `Not watching: ${error instanceof Error ? error.message : error}`;
+/** @param {string} lang */
+async function setLanguage(lang) {
+  const chosen = lang in LANGUAGES ? lang : "en";
+  page.t = (await import(`./i18n/${chosen}.js`)).default;
+  store.set("lang", chosen);
+  document.documentElement.lang = chosen;
+  document.documentElement.dir = page.t.dir;
+  document.title = tr("watch_title");
+  $("brand").textContent = tr("brand");
+  const menu = /** @type {HTMLSelectElement} */ (h("select", { id: "lang" }));
+  for (const [key, name] of Object.entries(LANGUAGES)) menu.append(h("option", { value: key, text: name }));
+  menu.value = chosen;
+  menu.addEventListener("change", () => setLanguage(menu.value).then(() => $("lang").focus()));
+  $("settings").replaceChildren(h("label", { for: "lang" }, h("span", { text: tr("language") }), menu));
+  if (page.view) render(page.view);
+  if (page.said) say(page.said);
 }
 
-if (!code) stopped("this link has no watch code");
-else
-  post("/watch", { watch_code: code })
-    .then((/** @type {WatchView} */ view) => {
-      render(view);
-      return follow(view.version);
-    })
-    .catch(stopped);
+async function start() {
+  // The look the table's Display settings keep in this browser.
+  applyLook();
+  await setLanguage(params.get("lang") || store.get("lang") || navigator.language.slice(0, 2));
+  if (!code) return say(() => tr("watch_no_code"));
+  const view = /** @type {WatchView} */ (await post("/watch", { watch_code: code }));
+  render(view);
+  await follow(view.version);
+}
+
+start().catch(stopped);

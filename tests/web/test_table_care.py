@@ -358,15 +358,21 @@ def test_no_catalogue_string_is_left_in_english(language):
 # Problems the browser table never shows in words, and why: it handles every 401 (signed out)
 # and 429 (a countdown) by its status, and a stale version by reloading; the rest come from
 # requests the table does not send or the engine alone raises (commitments, client seeds,
-# seeds, raw headers, bodies it does not build) or from the spectators' page.
+# seeds, raw headers, bodies it does not build). The spectators' page (watch.js) shows its own
+# in words too: an unknown code (watch_not_found), a refused ticket, the watch limits.
 NOT_SHOWN_BY_THE_TABLE = {
     "stale_version", "match_already_started", "invalid_seat", "not_a_table", "commitment_not_found",
     "commitment_used", "invalid_seed", "invalid_client_seed", "invalid_humans", "invalid_actor",
     "idempotency_key_reused", "unknown_field", "parse_error", "invalid_host", "bad_request",
-    "after_out_of_range", "invalid_idempotency_key", "invalid_ticket", "not_owner",
-    "method_not_allowed", "request_too_large", "unsupported_media_type", "watch_limit_match",
-    "watch_limit_address", "watch_limit_server",
+    "after_out_of_range", "invalid_idempotency_key", "not_owner",
+    "method_not_allowed", "request_too_large", "unsupported_media_type",
 }  # fmt: skip
+WATCH_PAGE_PROBLEMS = {
+    "invalid_ticket",
+    "watch_limit_match",
+    "watch_limit_address",
+    "watch_limit_server",
+}
 
 
 @pytest.mark.parametrize("language", ["en", "es", "fr", "pl", "da", "fa"])
@@ -379,6 +385,10 @@ def test_every_problem_a_player_can_meet_has_its_words(language):
     strings = catalogue(language)
     assert sorted(code for code in meets if f"problem_{code}" not in strings) == []
     assert NOT_SHOWN_BY_THE_TABLE <= set(PROBLEMS)
+    # The spectators' page meets a 401 and 429s of its own, shown in words, not by status.
+    assert WATCH_PAGE_PROBLEMS <= set(PROBLEMS)
+    assert sorted(code for code in WATCH_PAGE_PROBLEMS if f"problem_{code}" not in strings) == []
+    assert "watch_not_found" in strings
 
 
 # Buttons shown at once on your turn: their keys must differ (the hint's is "?").

@@ -1,0 +1,48 @@
+// Words on the table's pages: catalogue text with plurals, the page's digits and isolated
+// values, written into elements with each isolated run as a <bdi>.
+import { FSI, isolate, PDI } from "./fractions.js";
+
+/**
+ * @param {string} tag @param {Record<string, string | boolean | number>} [attrs]
+ * @param {...(Node | string | null | false)} children
+ */
+export function h(tag, attrs = {}, ...children) {
+  const element = document.createElement(tag);
+  for (const [name, value] of Object.entries(attrs)) {
+    if (value === false) continue;
+    if (name === "text") fill(element, String(value));
+    else element.setAttribute(name, value === true ? "" : String(value).replace(/[\u2068\u2069]/g, ""));
+  }
+  for (const child of children) if (child) element.append(child);
+  return element;
+}
+
+/** Writes `text` into `element`, each isolated run (FSI … PDI, nested) as a <bdi>.
+ * @param {HTMLElement} element @param {string} text */
+export function fill(element, text) {
+  element.replaceChildren();
+  const open = [element];
+  for (const part of text.split(/([\u2068\u2069])/)) {
+    if (part === FSI) open.push(open[open.length - 1].appendChild(document.createElement("bdi")));
+    else if (part === PDI) open.length > 1 && open.pop();
+    else if (part) open[open.length - 1].append(part);
+  }
+}
+
+/**
+ * The catalogue's text for `key`: the plural form for `vars.n` (Intl.PluralRules) where it has
+ * forms, numbers in the page's digits, and every value isolated from the sentence.
+ * @param {Record<string, any>} catalogue @param {string} locale @param {string} key
+ * @param {Record<string, string | number>} [vars]
+ */
+export function translate(catalogue, locale, key, vars = {}) {
+  /** @type {string | Record<string, string>} */
+  const entry = catalogue[key] ?? key;
+  const text =
+    typeof entry === "string" ? entry : (entry[new Intl.PluralRules(locale).select(Number(vars.n ?? 0))] ?? entry.other);
+  return text.replace(/\{(\w+)\}/g, (whole, name) => {
+    const value = vars[name];
+    if (value === undefined) return whole;
+    return isolate(typeof value === "number" ? new Intl.NumberFormat(locale).format(value) : value);
+  });
+}
