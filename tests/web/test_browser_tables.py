@@ -28,6 +28,7 @@ from tests.web.play import (
     to_move,
     token,
 )
+from tests.web.test_table_care import axe_violations
 
 pytestmark = pytest.mark.slow
 
@@ -84,8 +85,23 @@ def test_two_friends_play_one_table_live_each_seeing_only_their_own_cards(open_t
     expect(friend.locator(".invited")).to_be_visible()
     friend.locator("#player-name").fill("Darius")
     friend.locator("#login button[type=submit]").click()
-    expect(friend.locator("#table")).to_be_visible()
+    # Signed in, the friend sees the table before sitting at it, and has not joined yet.
+    preview = friend.locator("#invitation")
+    expect(preview.locator("h2")).to_have_text("Roya invites you to a table")
+    expect(preview.locator("h2")).to_be_focused()
+    expect(preview).to_contain_text("1 seat free of 2")
+    expect(preview).to_contain_text("Turn clock: no clock")
+    expect(preview).to_contain_text("AI level: Easy")
+    expect(preview).to_contain_text("Who may watch: Nobody")
+    expect(friend.locator("#invitation-fairness")).to_have_text(
+        "Not verifiable: the seeds stay secret, and so do folded hands."
+    )
     assert "invite" not in friend.url
+    assert api_get(api_origin, owner, f"/matches/{match}")["seats"][1]["name"] is None
+    assert axe_violations(friend) == []
+    screenshot(friend, "table-invitation-360px")
+    friend.locator("#join-invited").click()
+    expect(friend.locator("#table")).to_be_visible()
     pages = [owner, friend]
     for page in pages:
         page.evaluate("window.stayed = true")
@@ -144,7 +160,8 @@ def test_two_friends_play_one_table_live_each_seeing_only_their_own_cards(open_t
         assert streams and all("ticket=" in url for url in streams)
         addresses = [request.url for request in page.requests] + streams
         assert not any(token(page) in url or "wait=" in url for url in addresses)
-        # The invite travels only in the join's body: never in an address or a Referer.
+        # The invite travels only in the invitation's and the join's bodies: never in an
+        # address or a Referer.
         for request in page.requests:
             assert invite not in request.url
             assert invite not in (request.headers.get("referer") or "")
