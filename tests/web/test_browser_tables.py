@@ -22,6 +22,7 @@ from tests.web.play import (
     new_table,
     play_on,
     record_status,
+    register,
     seeded,
     settled,
     sit_down,
@@ -166,6 +167,39 @@ def test_two_friends_play_one_table_live_each_seeing_only_their_own_cards(open_t
             assert invite not in request.url
             assert invite not in (request.headers.get("referer") or "")
         assert page.errors == []
+
+
+def test_an_invite_shows_a_verifiable_table_and_cancel_leaves_it_as_it_was(
+    open_table, page_origin, api_origin
+):
+    owner = {"Authorization": f"Bearer {register(api_origin, 'Roya')}"}
+    body = {"humans": 3, "verifiable": True, "turn_seconds": 45, "spectators": "live"}
+    created = httpx.post(
+        f"{api_origin}/api/v1/matches", json={**body, "ai_level": "hard"}, headers=owner
+    )
+    table = created.json()
+    link = f"{page_origin}/index.html?api={api_origin}#match={table['id']}&invite={table['invite']}"
+    friend = open_table(url=link)
+    friend.locator("#player-name").fill("Darius")
+    friend.locator("#login button[type=submit]").click()
+    preview = friend.locator("#invitation")
+    expect(preview).to_contain_text("2 seats free of 3")
+    expect(preview).to_contain_text("Turn clock: 45 s a turn")
+    expect(preview).to_contain_text("AI level: Hard")
+    expect(preview).to_contain_text("Who may watch: Live")
+    expect(friend.locator("#invitation-fairness")).to_contain_text(
+        "Verifiable: each series' seed is revealed when it ends"
+    )
+    # A language switch draws the preview again in the new words; it stays a preview.
+    friend.locator("#lang").select_option("fa")
+    expect(preview.locator("h2")).to_have_text("Roya شما را به یک میز دعوت کرده است")
+    expect(friend.locator("#invitation-fairness")).to_contain_text("قابل وارسی")
+    friend.locator("#lang").select_option("en")
+    friend.locator("#cancel-invited").click()
+    expect(friend.locator("#new-match")).to_be_visible()
+    view = httpx.get(f"{api_origin}/api/v1/matches/{table['id']}", headers=owner).json()
+    assert (view["version"], view["seats"][1]["name"]) == (table["version"], None)
+    assert friend.errors == []
 
 
 def test_a_dropped_stream_resumes_with_a_fresh_ticket(open_table, api_origin):
