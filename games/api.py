@@ -31,11 +31,13 @@ from games.serializers import (
     LOBBY,
     MATCH_VIEW,
     MATCH_WRITE_VIEW,
+    OPEN_TABLE,
     WATCH_VIEW,
     ActionSerializer,
     CommitmentSerializer,
     EventsQuerySerializer,
     HintSerializer,
+    InvitationSerializer,
     JoinSerializer,
     LobbySerializer,
     MatchCreateSerializer,
@@ -45,6 +47,7 @@ from games.serializers import (
     MatchSummarySerializer,
     MatchViewSerializer,
     MatchWriteViewSerializer,
+    OpenTableSerializer,
     QuickPlaySerializer,
     RestartSerializer,
     SpectatorsSerializer,
@@ -440,6 +443,39 @@ class MatchViewSet(MatchWriteViewSet):
                 client_seed=data.get("client_seed", ""),
             ),
         )
+
+    @extend_schema(
+        operation_id="matches_invitation",
+        summary="See the table an invite is for, without joining it",
+        description="With the `invite` its owner shared (in the body: an invite never travels "
+        "in a URL), the table as GET /tables shows an open one: its owner, the seats and "
+        "which are free, the turn clock, the AI level, whether its deals are `verifiable`, "
+        "who may watch, and when the AI fills the free seats. Nothing changes: join it with "
+        "POST /matches/{id}/join. Refused as that join would be: a wrong invite is 404, as "
+        "for a match that does not exist; a table that has started is 409 `match_full`, one "
+        "its owner left 409 `match_abandoned`, and one you sit at 409 `already_seated`.",
+        request=InvitationSerializer,
+        responses={
+            200: OpenTableSerializer,
+            400: VALIDATION_ERROR,
+            401: UNAUTHORIZED,
+            404: NOT_FOUND,
+            409: problem_response(
+                "The table is no longer yours to join: it has started, its owner left it, or "
+                "you sit there already.",
+                "match_full",
+                "match_abandoned",
+                "already_seated",
+            ),
+        },
+    )
+    @action(detail=True, methods=["post"])
+    def invitation(self, request, match_id):
+        data = valid(InvitationSerializer, request.data)
+        table = selectors.table_invitation(
+            match_id=match_id, player=request.user, invite=data.get("invite", "")
+        )
+        return Response(OPEN_TABLE.render(table))
 
     @extend_schema(
         operation_id="matches_leave",

@@ -6,6 +6,7 @@ writes, for check_matches and for rebuild_projections alike."""
 
 import json
 import re
+import secrets
 import uuid
 from collections.abc import Collection, Iterable, Iterator
 from dataclasses import dataclass, field
@@ -61,6 +62,15 @@ class LoadedMatch:
     watch_code: str | None = None
     """The watch code this request drew: only its hash is stored, so only this answer can
     show it."""
+
+    def admits(self, invite: str) -> bool:
+        """Whether `invite` lets its holder join the table (or see it before joining): an
+        open table's seats are anyone's; a table's need its invite; a single-player match
+        has none to give."""
+        # compare_digest: the time taken says nothing about how much of a guess was right.
+        return bool(self.row.invite) and (
+            self.row.open or secrets.compare_digest(self.row.invite.encode(), invite.encode())
+        )
 
 
 # --- The projection -------------------------------------------------------------------------
@@ -325,6 +335,22 @@ class OpenTable:
     humans: int
     verifiable: bool
     seats: list[SeatInfo]
+
+
+def open_table(match: LoadedMatch) -> OpenTable:
+    """A loaded match as the lobby reads a table (`tables_open`)."""
+    row, seeds = match.row, match.state.seeds
+    return OpenTable(
+        id=row.id,
+        created_at=row.created_at,
+        ai_level=row.ai_level,
+        turn_seconds=row.turn_seconds,
+        spectators=row.spectators,
+        fill_at=row.fill_at,
+        humans=match.state.humans,
+        verifiable=seeds is not None and seeds.verifiable,
+        seats=match.seats,
+    )
 
 
 def tables_open(*, filters: TableFilters, limit: int) -> list[OpenTable]:

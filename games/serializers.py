@@ -263,6 +263,16 @@ class JoinSerializer(RequestBodySerializer):
     client_seed = ClientSeedField(required=False)
 
 
+class InvitationSerializer(RequestBodySerializer):
+    """A table's invite, to see the table before joining it."""
+
+    invite = serializers.CharField(
+        max_length=128,
+        required=False,
+        help_text="The table's invite code, as its owner shared it; not needed at an open table.",
+    )
+
+
 class CommitmentSerializer(serializers.Serializer):
     """A server seed drawn before you choose your client seed: create a match with its `id`
     within 10 minutes (once)."""
@@ -710,8 +720,8 @@ class OpenTableSeatSerializer(serializers.Serializer):
 
 
 class OpenTableSerializer(serializers.Serializer):
-    """An open table waiting for its humans: join it with POST /matches/{id}/join, no
-    invite needed."""
+    """A table waiting for its humans, as someone choosing whether to sit there may see it:
+    join it with POST /matches/{id}/join (an open table needs no invite)."""
 
     id = serializers.UUIDField(help_text="The match's id.")
     owner = serializers.CharField(help_text="The name of the player who opened it (seat 0).")
@@ -744,6 +754,7 @@ class LobbySerializer(serializers.Serializer):
 
 MATCH_VIEW = Rendered(MatchViewSerializer)
 LOBBY = Rendered(LobbySerializer)
+OPEN_TABLE = Rendered(OpenTableSerializer)
 COMMITMENT = Rendered(CommitmentSerializer)
 MATCH_WRITE_VIEW = Rendered(MatchWriteViewSerializer)
 

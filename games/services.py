@@ -375,14 +375,7 @@ def match_join(
     else a wrong or missing invite is `not_found`, as for a match that does not exist. Deal
     1 starts when the last seat is taken."""
     match = repository.match_load(match_id=match_id, player=None, lock=True)
-    # compare_digest: the time taken says nothing about how much of a guess was right.
-    if (
-        match is None
-        or not match.row.invite
-        or not (
-            match.row.open or secrets.compare_digest(match.row.invite.encode(), invite.encode())
-        )
-    ):
+    if match is None or not match.admits(invite):
         raise DomainError("not_found", "No such match.")
     if any(seat.player == str(player.pk) for seat in match.seats):
         raise DomainError("already_seated", "You already sit at this table.")

@@ -96,7 +96,7 @@ export function apiClient(base, token) {
       try {
         return await once(method, path, body, key);
       } catch (error) {
-        // Safe to repeat: a GET, or a write under the same key (the server answers its first outcome).
+        // Safe to repeat: a read, or a write under the same key (the server answers its first outcome).
         const retryable =
           error instanceof Offline ||
           (error instanceof Problem && error.code === "idempotency_in_progress");
@@ -111,6 +111,9 @@ export function apiClient(base, token) {
     url: (path) => root + path,
     /** @param {string} path */
     get: (path) => request("GET", path),
+    /** A read whose code goes in a body, never a URL: it changes nothing, so it needs no key.
+     * @param {string} path @param {object} body */
+    read: (path, body) => request("POST", path, body),
     /** One write intent: one key for all its attempts. @param {string} path @param {object} body */
     write: (path, body) => request("POST", path, body, newKey()),
   };

@@ -44,12 +44,13 @@ const state = {
   /** The coach's advice, shown while the match is at its version. @type {Hint | null} */ hint: null,
   busy: false,
   /** @type {number} epoch ms until which a 429 holds writes */ heldUntil: 0,
-  /** An invite from the address: sit down, then join. @type {{ match: string, code: string } | null} */ invite: null,
+  /** An invite from the address: sit down, see the table, then join. @type {{ match: string, code: string } | null} */ invite: null,
+  /** The table an invite shows before joining it. @type {{ invite: { match: string, code: string }, table: OpenTable } | null} */ invitation: null,
   /** This deal's moves, joins and leaves, newest last. @type {MatchEvent[]} */ log: [],
   /** Seats whose human left the table. @type {Set<number>} */ left: new Set(),
   /** The live feed of the open match. @type {{ id: string, stop: () => void, mode: () => string } | null} */ live: null,
   /** Events the feed brought that the table does not show yet. @type {MatchEvent[]} */ pending: [],
-  /** Which screen is shown, drawn again on a language switch. @type {"login" | "lobby" | "match"} */ screen: "login",
+  /** Which screen is shown, drawn again on a language switch. @type {"login" | "lobby" | "invitation" | "match"} */ screen: "login",
   /** The status line's words, said again in a new language. @type {(() => string) | null} */ said: null,
   /** The seat that resigned the open match, if one did. @type {number | null} */ resigned: null,
   /** The clock's last seconds already announced, for the turn it ends. @type {string | null} */ warned: null,
@@ -162,6 +163,7 @@ async function setLanguage(lang) {
 function redraw() {
   if (state.screen === "login") renderLogin(false);
   else if (state.screen === "lobby") renderLobby(false);
+  else if (state.screen === "invitation") renderInvitation(false);
   else render();
   if (state.said) say(state.said, $("status").dataset.kind === "error" ? "error" : "info");
   const rules = /** @type {HTMLDialogElement | null} */ (document.getElementById("rules"));
@@ -337,7 +339,7 @@ function renderLogin(focus = true) {
       const player = await api.write("/players", { name });
       store.set(tokenKey, player.token);
       store.set("name", player.name);
-      if (state.invite) await joinTable(state.invite);
+      if (state.invite) await previewTable(state.invite);
       else renderLobby();
     });
   });
@@ -355,6 +357,7 @@ const mySeed = () => {
 function renderLobby(focus = true) {
   leaveMatch();
   state.screen = "lobby";
+  state.invitation = null;
   // The status line speaks of the open match: none is open here.
   if (focus) say("");
   history.replaceState(null, "", location.pathname + location.search);
@@ -618,11 +621,60 @@ async function listMatches(list) {
 
 // ---- a match ----
 
-/** Takes the next seat at a friend's table; the invite then leaves the address bar.
- * @param {{ match: string, code: string }} invite */
-async function joinTable(invite) {
+/** Shows a friend's table from its invite without joining it, so that the friend knows
+ * what they sit down to (verifiable deals or not above all); the invite then leaves the
+ * address bar. @param {{ match: string, code: string }} invite */
+async function previewTable(invite) {
   state.invite = null;
   history.replaceState(null, "", location.pathname + location.search);
+  try {
+    /** @type {OpenTable} */
+    const table = await api.read(`/matches/${invite.match}/invitation`, { invite: invite.code });
+    state.invitation = { invite, table };
+    renderInvitation();
+  } catch (error) {
+    if (error instanceof Problem && error.code === "already_seated") return openMatch(invite.match);
+    renderLobby();
+    if (error instanceof Problem && error.status === 404) say(() => tr("invite_bad"), "error");
+    else throw error;
+  }
+}
+
+/** The invited table, as the lobby lists an open one but a fact a line, with Join and
+ * Cancel. @param {boolean} [focus] false keeps the focus where it is (a language switch) */
+function renderInvitation(focus = true) {
+  if (!state.invitation) return renderLobby(focus);
+  const { invite, table } = state.invitation;
+  leaveMatch();
+  state.screen = "invitation";
+  if (focus) say("");
+  const clock = table.turn_seconds === null ? tr("no_clock") : tr("turn_clock", { n: table.turn_seconds });
+  const players = new Intl.ListFormat(locale(), { type: "unit" }).format(table.seats.map((seat) => isolate(seatName(seat))));
+  const heading = h("h2", { id: "invitation-title", tabindex: -1, text: tr("invitation_title", { owner: table.owner }) });
+  const facts = h(
+    "ul",
+    { class: "facts" },
+    h("li", { text: tr("invitation_seats", { n: table.seats_free, humans: table.humans }) }),
+    h("li", { text: tr("invitation_players", { players }) }),
+    h("li", { text: tr("invitation_clock", { clock }) }),
+    h("li", { text: tr("invitation_level", { level: levelName(table.ai_level) }) }),
+    h("li", { id: "invitation-fairness", "data-verifiable": String(table.verifiable), text: tr(table.verifiable ? "invitation_verifiable" : "invitation_secret") }),
+    h("li", { text: tr("invitation_watch", { mode: trAny(`watch_${table.spectators}`) }) }),
+    table.fill_at && h("li", { text: tr("fills_at", { time: clockTime(table.fill_at) }) }),
+  );
+  const join = h("button", { type: "button", id: "join-invited", text: tr("join_table") });
+  join.addEventListener("click", () => guarded(() => joinTable(invite)));
+  const cancel = h("button", { type: "button", class: "quiet", id: "cancel-invited", text: tr("cancel") });
+  cancel.addEventListener("click", () => renderLobby());
+  $("main").replaceChildren(
+    h("section", { class: "panel", id: "invitation", "aria-labelledby": "invitation-title" }, heading, facts, h("div", { class: "row" }, join, cancel)),
+  );
+  if (focus) heading.focus();
+}
+
+/** Takes the next seat at the friend's table the invite showed.
+ * @param {{ match: string, code: string }} invite */
+async function joinTable(invite) {
   try {
     /** @type {WriteAnswer} */
     const answer = await api.write(`/matches/${invite.match}/join`, { invite: invite.code, ...mySeed() });
@@ -1294,7 +1346,7 @@ async function start() {
   if (match && code) state.invite = { match, code };
   if (!store.get(tokenKey)) return renderLogin();
   const invite = state.invite;
-  if (invite) return guarded(() => joinTable(invite));
+  if (invite) return guarded(() => previewTable(invite));
   const resume = location.hash.match(/match=([\w-]+)/);
   if (resume)
     await guarded(() =>

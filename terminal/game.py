@@ -13,12 +13,13 @@ from rich.text import Text
 from terminal.api import Api, ApiProblem, Sessions
 from terminal.follow import Follower
 from terminal.ratings import rating_line
-from terminal.table import TableState, is_over, next_tick, waiting_room
+from terminal.table import TableState, invitation, is_over, next_tick, waiting_room
 
 ACTION_KEYS = {"look": "l", "call": "c", "hold": "h", "raise": "r", "fold": "f"}
 AI_LEVEL_KEYS = {"e": "easy", "n": "normal", "h": "hard", "x": "expert"}
 HINT = {"?": "hint"}
 QUIT = {"q": "quit (resume later)"}
+JOIN_KEYS = {"j": "join this table", "q": "quit without joining"}
 TICK = "tick"
 """What a live screen's key() returns when `tick` seconds passed with no key: time to redraw."""
 
@@ -162,6 +163,12 @@ def play(
     if join:
         view = _answers(api, f"/matches/{join.match_id}")  # seated there already: resume
         if view is None:
+            # The table first, as the lobby would list it: the friend chooses knowing it.
+            shown = api("POST", f"/matches/{join.match_id}/invitation", join.body())
+            screen.show(invitation(shown, JOIN_KEYS))
+            if screen.key(JOIN_KEYS) != "j":
+                screen.leave(Text("You did not join; the same command shows the table again."))
+                return
             view = api("POST", f"/matches/{join.match_id}/join", join.body() | seed)
     elif quick:
         view = api("POST", "/quick-play", quick.body() | seed)

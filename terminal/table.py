@@ -260,6 +260,35 @@ def lobby(tables: list[dict], server: str) -> Group:
             Rule("As-Nas · open tables", style="bold"),
             Text("No open table waits now. play --quick-play opens one for you."),
         )
+    return Group(
+        Rule("As-Nas · open tables", style="bold"),
+        _tables_grid(tables),
+        Text("Sit at one with:"),
+        Text(f"  uv run manage.py play --url {server} --join TABLE", no_wrap=True),
+        Text("or at the one that waited longest: play --quick-play"),
+    )
+
+
+def invitation(table: dict, keys: dict[str, str]) -> Group:
+    """The table an invite is for, as the lobby lists an open one, before joining it: above
+    all whether its deals are verifiable, and what that means."""
+    fairness = (
+        "Verifiable: each series' seed is revealed when it ends, so anyone can deal every "
+        "deal again and check it (verify_match), folded hands included."
+        if table["verifiable"]
+        else "Not verifiable: its seeds stay secret, and so do folded hands."
+    )
+    return Group(
+        Rule(f"As-Nas · {table['owner']} invites you to a table", style="bold"),
+        _tables_grid([table]),
+        Text(fairness),
+        Text(f"Spectators: {table['spectators']}."),
+        _keys_line(keys),
+    )
+
+
+def _tables_grid(tables: list[dict]) -> Table:
+    """Tables waiting for humans, a line each, as GET /tables lists them (OpenTable)."""
     grid = Table(box=None, pad_edge=False)
     for column in ("Table", "Seats free", "Players", "Turn", "AI", "Verifiable", "AI fills at"):
         grid.add_column(column)
@@ -281,13 +310,7 @@ def lobby(tables: list[dict], server: str) -> Group:
             verifiable,
             fills,
         )
-    return Group(
-        Rule("As-Nas · open tables", style="bold"),
-        grid,
-        Text("Sit at one with:"),
-        Text(f"  uv run manage.py play --url {server} --join TABLE", no_wrap=True),
-        Text("or at the one that waited longest: play --quick-play"),
-    )
+    return grid
 
 
 def _keys_line(keys: dict[str, str]) -> Text:

@@ -108,9 +108,10 @@ def test_a_friend_joins_with_play_and_follows_the_owners_moves(server_env, serve
     wrong = play_refused(server_env, *args, "--join", f"{table['id']}:{'x' * 32}")
     assert "No such match." in wrong
 
-    # Looks and holds or calls once, then quits at its next decision.
+    # Sees the table and joins it, looks and holds or calls once, then quits at its next
+    # decision.
     printed = tmp_path / "friend.txt"
-    friend = start_play(server_env, *args, "--join", invite, keys="l\nc\nh\nq\n", output=printed)
+    friend = start_play(server_env, *args, "--join", invite, keys="j\nl\nc\nh\nq\n", output=printed)
     path = f"/matches/{table['id']}"
     until(lambda: call(server_url, "GET", path, owner)["seats"][1]["name"] == "Friend")
     until(lambda: call(server_url, "GET", path, owner)["turn"] == 0)
@@ -133,6 +134,10 @@ def test_a_friend_joins_with_play_and_follows_the_owners_moves(server_env, serve
     assert f"Owner raises to {raised['seats'][0]['stake']}" in output
     assert "Friend (you)" in output and "Saved: run play again" in output
     assert "Refused" not in output
+    # The table as the lobby would list it came first, verifiable or not, before the join.
+    shown = output.index("Owner invites you to a table")
+    assert "Not verifiable: its seeds stay secret" in output[shown:]
+    assert shown < output.index("Friend (you)")
 
     # The friend's player is kept for this table alone; the same command resumes the seat.
     token = json.loads(state.read_text())[f"{server_url} {table['id']}"]["token"]
@@ -158,7 +163,7 @@ def test_a_move_made_too_late_at_a_table_is_explained_not_refused(server_env, se
         *args,
         "--join",
         f"{table['id']}:{table['invite']}",
-        keys="l\nh\nc\n",
+        keys="j\nl\nh\nc\n",
         output=printed,
         more_keys=True,
     )
@@ -202,7 +207,7 @@ def test_two_plays_at_one_computer_finish_a_match_each_seeing_the_other(
         "Friend",
         "--join",
         invite[1],
-        keys=keys,
+        keys="j\n" + keys,
         output=printed["friend"],
     )
     friend.wait(timeout=600)
@@ -245,7 +250,9 @@ def test_play_lists_the_open_tables_and_sits_at_one_by_quick_play_or_by_its_id(
         # Another player joins the open table by its id alone, which starts deal 1.
         other = ("--url", server_url, "--state", str(tmp_path / "other.json"), "--name", "Late")
         late_printed = tmp_path / "late.txt"
-        late = start_play(server_env, *other, "--join", table["id"], keys="", output=late_printed)
+        late = start_play(
+            server_env, *other, "--join", table["id"], keys="j\n", output=late_printed
+        )
         until(lambda: "deal 1 of 12" in late_printed.read_text())
     finally:
         for process in (quick, late):

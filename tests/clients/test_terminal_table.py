@@ -15,6 +15,7 @@ from terminal.table import (
     LOG_LINES,
     TableState,
     fairness_line,
+    invitation,
     next_tick,
     waiting_room,
 )
@@ -187,6 +188,38 @@ def test_the_waiting_room_names_the_open_seats_and_fits_the_join_command_in_80_c
     screen = shown(waiting_room(joined, {"q": "quit"}, server))
     assert "waiting for 1 more" in screen and "Babak (you)" in screen
     assert "Invite" not in screen and "--join" not in screen
+
+
+@pytest.mark.parametrize("verifiable", [True, False])
+def test_an_invite_shows_its_table_verifiable_or_not_before_the_join(verifiable):
+    table = {
+        "id": "0b8a3a55-6f0e-4d0c-9a59-1f3c2b8e7d10",
+        "owner": "Roya",
+        "humans": 3,
+        "seats_free": 2,
+        "seats": [
+            {"seat": 0, "name": "Roya", "kind": "human", "free": False},
+            {"seat": 1, "name": None, "kind": "human", "free": True},
+            {"seat": 2, "name": None, "kind": "human", "free": True},
+            {"seat": 3, "name": "Kaveh", "kind": "ai", "free": False},
+        ],
+        "turn_seconds": 45,
+        "ai_level": "easy",
+        "verifiable": verifiable,
+        "spectators": "delayed",
+        "fill_at": None,
+        "created_at": "2026-12-01T19:00:00Z",
+    }
+    keys = {"j": "join this table", "q": "quit without joining"}
+    screen = shown(invitation(table, keys))
+    assert "Roya invites you to a table" in screen
+    verifiable_column = "yes" if verifiable else "no"
+    assert re.search(rf"2 of 3 +Roya, ·, ·, +45 s +easy +{verifiable_column} ", screen)
+    said = "Verifiable: each series' seed is revealed" if verifiable else "Not verifiable"
+    assert said in " ".join(screen.split())
+    assert "Spectators: delayed." in screen
+    assert screen.rstrip().splitlines()[-1] == "Keys: j join this table   q quit without joining"
+    assert max(map(len, screen.splitlines())) <= 80
 
 
 def test_the_log_has_an_entry_for_every_event_type_the_api_sends():

@@ -22,12 +22,14 @@ from tests.web.play import (
     new_table,
     play_on,
     record_status,
+    register,
     seeded,
     settled,
     sit_down,
     to_move,
     token,
 )
+from tests.web.test_table_care import axe_violations
 
 pytestmark = pytest.mark.slow
 
@@ -84,8 +86,23 @@ def test_two_friends_play_one_table_live_each_seeing_only_their_own_cards(open_t
     expect(friend.locator(".invited")).to_be_visible()
     friend.locator("#player-name").fill("Darius")
     friend.locator("#login button[type=submit]").click()
-    expect(friend.locator("#table")).to_be_visible()
+    # Signed in, the friend sees the table before sitting at it, and has not joined yet.
+    preview = friend.locator("#invitation")
+    expect(preview.locator("h2")).to_have_text("Roya invites you to a table")
+    expect(preview.locator("h2")).to_be_focused()
+    expect(preview).to_contain_text("1 seat free of 2")
+    expect(preview).to_contain_text("Turn clock: no clock")
+    expect(preview).to_contain_text("AI level: Easy")
+    expect(preview).to_contain_text("Who may watch: Nobody")
+    expect(friend.locator("#invitation-fairness")).to_have_text(
+        "Not verifiable: the seeds stay secret, and so do folded hands."
+    )
     assert "invite" not in friend.url
+    assert api_get(api_origin, owner, f"/matches/{match}")["seats"][1]["name"] is None
+    assert axe_violations(friend) == []
+    screenshot(friend, "table-invitation-360px")
+    friend.locator("#join-invited").click()
+    expect(friend.locator("#table")).to_be_visible()
     pages = [owner, friend]
     for page in pages:
         page.evaluate("window.stayed = true")
@@ -144,11 +161,45 @@ def test_two_friends_play_one_table_live_each_seeing_only_their_own_cards(open_t
         assert streams and all("ticket=" in url for url in streams)
         addresses = [request.url for request in page.requests] + streams
         assert not any(token(page) in url or "wait=" in url for url in addresses)
-        # The invite travels only in the join's body: never in an address or a Referer.
+        # The invite travels only in the invitation's and the join's bodies: never in an
+        # address or a Referer.
         for request in page.requests:
             assert invite not in request.url
             assert invite not in (request.headers.get("referer") or "")
         assert page.errors == []
+
+
+def test_an_invite_shows_a_verifiable_table_and_cancel_leaves_it_as_it_was(
+    open_table, page_origin, api_origin
+):
+    owner = {"Authorization": f"Bearer {register(api_origin, 'Roya')}"}
+    body = {"humans": 3, "verifiable": True, "turn_seconds": 45, "spectators": "live"}
+    created = httpx.post(
+        f"{api_origin}/api/v1/matches", json={**body, "ai_level": "hard"}, headers=owner
+    )
+    table = created.json()
+    link = f"{page_origin}/index.html?api={api_origin}#match={table['id']}&invite={table['invite']}"
+    friend = open_table(url=link)
+    friend.locator("#player-name").fill("Darius")
+    friend.locator("#login button[type=submit]").click()
+    preview = friend.locator("#invitation")
+    expect(preview).to_contain_text("2 seats free of 3")
+    expect(preview).to_contain_text("Turn clock: 45 s a turn")
+    expect(preview).to_contain_text("AI level: Hard")
+    expect(preview).to_contain_text("Who may watch: Live")
+    expect(friend.locator("#invitation-fairness")).to_contain_text(
+        "Verifiable: each series' seed is revealed when it ends"
+    )
+    # A language switch draws the preview again in the new words; it stays a preview.
+    friend.locator("#lang").select_option("fa")
+    expect(preview.locator("h2")).to_have_text("Roya شما را به یک میز دعوت کرده است")
+    expect(friend.locator("#invitation-fairness")).to_contain_text("قابل وارسی")
+    friend.locator("#lang").select_option("en")
+    friend.locator("#cancel-invited").click()
+    expect(friend.locator("#new-match")).to_be_visible()
+    view = httpx.get(f"{api_origin}/api/v1/matches/{table['id']}", headers=owner).json()
+    assert (view["version"], view["seats"][1]["name"]) == (table["version"], None)
+    assert friend.errors == []
 
 
 def test_a_dropped_stream_resumes_with_a_fresh_ticket(open_table, api_origin):
