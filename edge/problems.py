@@ -170,8 +170,8 @@ PROBLEMS: dict[str, Problem] = {
     ),
     "after_out_of_range": Problem(
         400,
-        "`after` or `Last-Event-ID` is past the match's latest event (of `events`, its long-poll"
-        " or `stream`); `latest` is that event's seq.",
+        "`after` or `Last-Event-ID` is past the latest event the reader may see (of `events`,"
+        " its long-poll or `stream`, a player's or a spectator's); `latest` is that event's seq.",
         "after is 55, but the match's latest event is 5.",
         fields=(("latest", 5),),
     ),

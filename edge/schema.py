@@ -29,8 +29,8 @@ class ProblemSerializer(serializers.Serializer):
     errors = FieldErrorSerializer(many=True, required=False, help_text="Validation errors only.")
     latest = serializers.IntegerField(
         required=False,
-        help_text="`after_out_of_range` only: the seq of the match's latest event, the "
-        "furthest a client can resume after.",
+        help_text="`after_out_of_range` only: the seq of the latest event you may see (a "
+        "player: the match's latest), the furthest a client can resume after.",
     )
     request_id = serializers.CharField(
         help_text="This request's id, also in the X-Request-ID header and the access log."

@@ -100,7 +100,7 @@ LAST_EVENT_ID = OpenApiParameter(
 AFTER_REFUSED = OpenApiResponse(
     response=ProblemSerializer,
     description="A parameter is malformed (`errors` names it), or the resume point is past "
-    "the match's latest event (`latest` in the body is that event's seq).",
+    "the latest event you may see (`latest` in the body is that event's seq).",
     examples=[
         *VALIDATION_ERROR.examples,
         *problem_response("", "after_out_of_range").examples,
@@ -850,19 +850,22 @@ class WatchViewSet(RateScopedViewSet, EventStreamViewSet):
         description="As a player's `events`, with the `Watch-Code` header: each event's public "
         "fields, hands only as a showdown showed them. `delayed`: no event of the deal still "
         "being played, its deal_started included; they all come once it has ended, and "
-        "`version` is the last event you may see. `wait` long-polls as for players.",
+        "`version` is the last event you may see. `wait` long-polls as for players. An "
+        "`after` past the last event you may see is 400 `after_out_of_range`, with that "
+        "event's seq as `latest`.",
         parameters=[EventsQuerySerializer, WATCH_CODE],
-        responses={200: MatchEventsSerializer, 400: VALIDATION_ERROR, 404: NO_MATCH_TO_WATCH},
+        responses={200: MatchEventsSerializer, 400: AFTER_REFUSED, 404: NO_MATCH_TO_WATCH},
         auth=[],
     )
     @action(detail=False, methods=["get"])
     def events(self, request):
         query = valid(EventsQuerySerializer, request.query_params)
         match = self._watched(request.headers.get("Watch-Code"))
-        page = selectors.watch_events(match=match, after=query["after"])
+        after = selectors.watch_cursor(match=match, after=query["after"])
+        page = selectors.watch_events(match=match, after=after)
         if page["events"] or not query["wait"]:
             return Response(page)
-        waiting = streams.watch_long_poll(match=match, after=query["after"], wait=query["wait"])
+        waiting = streams.watch_long_poll(match=match, after=after, wait=query["wait"])
         return StreamingHttpResponse(waiting, content_type="application/json")
 
     @extend_schema(
@@ -886,8 +889,10 @@ class WatchViewSet(RateScopedViewSet, EventStreamViewSet):
         summary="Watch a match live: Server-Sent Events, one per event spectators may see",
         description="As a player's match stream, with the events of `watch/events`: `id:` the "
         "seq, `event:` the type, `data:` the event as spectators may see it; a comment line at "
-        "least every 15 s. It ends with the match, or when the code stops working (a new code "
-        "was drawn, or spectators were turned off). Open it with a `ticket` from POST "
+        "least every 15 s. It ends after `match_finished`, whatever its resume point, or when "
+        "the code stops working (a new code was drawn, or spectators were turned off). A "
+        "resume point past the last event you may see is 400 `after_out_of_range`, with that "
+        "event's seq as `latest`. Open it with a `ticket` from POST "
         "/watch/tickets, or the `Watch-Code` header. Limits per match, per address and per "
         "server process answer 429 with `Retry-After`; every player's view counts the open "
         "streams as `watchers`.",
@@ -906,7 +911,7 @@ class WatchViewSet(RateScopedViewSet, EventStreamViewSet):
                 match_event_field(),
                 description="Server-Sent Events; each `data:` line is one MatchEvent.",
             ),
-            400: VALIDATION_ERROR,
+            400: AFTER_REFUSED,
             401: problem_response(
                 "A ticket used, expired or unknown.",
                 ("invalid_ticket", "The ticket was used already, has expired, or is unknown."),
@@ -933,7 +938,8 @@ class WatchViewSet(RateScopedViewSet, EventStreamViewSet):
                 raise DomainError("not_found", "No match to watch with this code.")
         else:
             match = self._watched(request.headers.get("Watch-Code"))
+        after = selectors.watch_cursor(match=match, after=query["after"])
         stream_id = services.watch_stream_open(match=match, address=client_address(request))
         return streams.event_stream_response(
-            streams.watch_stream(match=match, after=query["after"], stream_id=stream_id)
+            streams.watch_stream(match=match, after=after, stream_id=stream_id)
         )

@@ -189,7 +189,18 @@ def match_cursor(*, match: LoadedMatch, after: int) -> int:
     stream all take it), if the match has come that far. A cursor past the latest event
     names events that do not exist: read from it, a client would skip every event up to it
     as they come, and so it is refused with the seq to resume after."""
-    latest = match.row.version
+    return _cursor_within(after, match.row.version)
+
+
+def watch_cursor(*, match: LoadedMatch, after: int) -> int:
+    """As `match_cursor`, for a spectator (`watch/events`, its long-poll and the watch
+    stream): the limit is the last event they may see, so that the refusal tells a delayed
+    spectator nothing of the deal in play."""
+    in_play = repository.deal_in_play_from(match_id=match.row.id)
+    return _cursor_within(after, horizon(spectator(match), match.row.version, in_play))
+
+
+def _cursor_within(after: int, latest: int) -> int:
     if after > latest:
         raise DomainError(
             "after_out_of_range",

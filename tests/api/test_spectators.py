@@ -210,3 +210,38 @@ def test_a_watch_stream_ends_when_its_code_is_drawn_again(client, new_match, liv
     # The ticket was used up by the first opening.
     again = APIClient().get(f"/api/v1/watch/stream?ticket={ticket.json()['ticket']}")
     assert_problem(again, 401, "invalid_ticket")
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.parametrize(
+    ("path", "header"),
+    [
+        ("stream?after={after}", False),
+        ("stream", True),
+        ("events?after={after}", False),
+        ("events?after={after}&wait=5", False),
+    ],
+)
+@pytest.mark.parametrize("spectators", ["live", "delayed"])
+def test_a_watch_resume_point_past_what_spectators_may_see_is_a_400_that_names_it(
+    client, new_match, live, path, header, spectators
+):
+    """As a player's cursor (tests/api/test_streams.py): read from a seq not reached, a watch
+    stream would skip every event up to it. The `latest` named is the last event the
+    spectator may see, so a delayed one learns nothing of the deal in play."""
+    view = new_match(seed=3, spectators=spectators)
+    code = view["watch_code"]
+    latest = watch(code).json()["version"]
+    assert latest == (view["version"] if spectators == "live" else 1)
+
+    def get(after: int):
+        headers = {"Watch-Code": code} | ({"Last-Event-ID": str(after)} if header else {})
+        return live.get(f"/api/v1/watch/{path.format(after=after)}", headers)
+
+    for after in (latest + 1, 2**31 - 1):
+        body = assert_problem(get(after), 400, "after_out_of_range")
+        assert body["latest"] == latest
+        assert str(after) in body["detail"]
+    if path.startswith("events"):  # at the latest event itself, answered as before
+        assert get(latest).status_code == 200
+
