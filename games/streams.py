@@ -167,18 +167,22 @@ async def _long_poll(match: LoadedMatch, wait: float, page_now: Callable, **kwar
 
 
 async def watch_stream(*, match: LoadedMatch, after: int, stream_id) -> AsyncIterator[str]:
-    """A spectator's stream: as `match_stream`, with the events the match's spectators may
-    see (a delayed spectator gets a deal's events once it has ended). It ends with the match,
-    or when its watch code stops working (drawn again, or spectators off). Counted open in
-    the database (services.watch_stream_open) until it ends; renewed at each heartbeat."""
+    """A spectator's stream: as `match_stream` (after `after`, checked by
+    selectors.watch_cursor), with the events the match's spectators may see (a delayed
+    spectator gets a deal's events once it has ended). It ends after the first event that
+    ends the match, or at the latest event of a match already over, or when its watch code
+    stops working (drawn again, or spectators off). Counted open in the database
+    (services.watch_stream_open) until it ends; renewed at each heartbeat."""
     code_hash = match.row.watch_code_hash
     try:
         with notices.watching(match_id=str(match.row.id)) as waiter:
             yield HEARTBEAT
             last = after
-            if match.state.status.ended and last >= match.row.version:
+            # As in match_stream: a restart may follow a match_finished in the same read.
+            over_at = match.row.version if match.state.status.ended else None
+            if last == over_at:
                 return
-            while True:
+            while not waiter.closing:
                 waiter.take()
                 try:
                     page = await read(
@@ -194,10 +198,10 @@ async def watch_stream(*, match: LoadedMatch, after: int, stream_id) -> AsyncIte
                 for event in page["events"]:
                     yield sse(event["type"], event, event["seq"])
                     last = event["seq"]
+                    if ends_match(event) or last == over_at:
+                        return
                 if page["has_more"]:
                     continue
-                if page["events"] and ends_match(page["events"][-1]):
-                    return
                 while not await waiter.wait(settings.ASNAS_STREAM_HEARTBEAT_SECONDS):
                     await read(services.watch_stream_renew, stream_id=stream_id)
                     yield HEARTBEAT

@@ -6,6 +6,7 @@ import hashlib
 import pytest
 from rest_framework.test import APIClient
 
+from games import notices
 from games.models import IdempotencyRecord, Match, WatchStream
 from tests.api.problems import assert_problem
 from tests.api.secrecy import hands_in
@@ -245,3 +246,46 @@ def test_a_watch_resume_point_past_what_spectators_may_see_is_a_400_that_names_i
     if path.startswith("events"):  # at the latest event itself, answered as before
         assert get(latest).status_code == 200
 
+
+@pytest.mark.django_db(transaction=True)
+def test_a_watch_stream_ends_after_match_finished_though_events_follow_it(client, new_match, live):
+    """A resigned match restarted at once: the watch stream still ends at match_finished,
+    whatever its cursor, and one resumed after that end follows the new series."""
+    view = new_match(seed=3, spectators="live")
+    headers = {"Watch-Code": view["watch_code"]}
+    url = f"/api/v1/matches/{view['id']}"
+    end = post(client, f"{url}/resign").json()["version"]
+    post(client, f"{url}/restart")
+    for after in (0, end - 1):
+        stream = live.follow(f"/api/v1/watch/stream?after={after}", headers)
+        sent = [m for m in stream.result(timeout=10) if "comment" not in m]  # ends by itself
+        assert [m["id"] for m in sent] == list(range(after + 1, end + 1))
+        assert sent[-1]["event"] == "match_finished"
+    resumed = live.follow(
+        "/api/v1/watch/stream", headers | {"Last-Event-ID": str(end)}, until=lambda m: "id" in m
+    )
+    assert [m["event"] for m in resumed.result(timeout=10) if "id" in m] == ["match_restarted"]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_watch_stream_ends_cleanly_when_the_server_stops(client, new_match, live, monkeypatch):
+    """What a stopping worker does (notices.close_every_waiter): every open stream ends at
+    once with a clean end of body, the spectators' too, reading nothing more."""
+    monkeypatch.setattr(notices, "_closing", False)  # put back after the test
+    live.wait_listening()
+    view = new_match(spectators="live")
+    watched = live.open("/api/v1/watch/stream", {"Watch-Code": view["watch_code"]})
+    followed = live.open(f"/api/v1/matches/{view['id']}/stream", bearer(client.token))
+    for stream in (watched, followed):
+        while (message := stream.get(timeout=10)) is not None and message.get("id") != view[
+            "version"
+        ]:
+            pass
+
+    async def stop() -> None:
+        notices.close_every_waiter()
+
+    live.run(stop()).result(timeout=10)
+    for stream in (followed, watched):
+        while (message := stream.get(timeout=5)) is not None:
+            assert "comment" in message, message
