@@ -2,6 +2,7 @@
 (live and delayed), watch tickets, and the watch stream's limits (docs/spectators.md)."""
 
 import hashlib
+import time
 
 import pytest
 from rest_framework.test import APIClient
@@ -268,9 +269,10 @@ def test_a_watch_stream_ends_after_match_finished_though_events_follow_it(client
 
 
 @pytest.mark.django_db(transaction=True)
-def test_a_watch_stream_ends_cleanly_when_the_server_stops(client, new_match, live, monkeypatch):
-    """What a stopping worker does (notices.close_every_waiter): every open stream ends at
-    once with a clean end of body, the spectators' too, reading nothing more."""
+def test_every_open_stream_ends_cleanly_when_the_server_stops(client, new_match, live, monkeypatch):
+    """What a stopping worker does (notices.close_every_waiter): every open stream and
+    long-poll ends at once with a clean end of body, the spectators' too (theirs read the
+    database again and again instead, until the database or the worker went)."""
     monkeypatch.setattr(notices, "_closing", False)  # put back after the test
     live.wait_listening()
     view = new_match(spectators="live")
@@ -281,11 +283,20 @@ def test_a_watch_stream_ends_cleanly_when_the_server_stops(client, new_match, li
             "version"
         ]:
             pass
+    players = live.open("/api/v1/players/me/stream", bearer(client.token))
+    assert players.get(timeout=10) == {"comment": "keep-alive"}
+    after = view["version"]
+    polled = live.poll(
+        f"/api/v1/watch/events?after={after}&wait=30", {"Watch-Code": view["watch_code"]}
+    )
+    while live.waiters() < 4:  # the long-poll waits too
+        time.sleep(0.05)
 
     async def stop() -> None:
         notices.close_every_waiter()
 
     live.run(stop()).result(timeout=10)
-    for stream in (followed, watched):
+    for stream in (followed, watched, players):
         while (message := stream.get(timeout=5)) is not None:
-            assert "comment" in message, message
+            assert "comment" in message or message.get("event") == "your_turn", message
+    assert polled.result(timeout=5) == (200, {"version": after, "has_more": False, "events": []})
