@@ -189,7 +189,7 @@ def match_cursor(*, match: LoadedMatch, after: int) -> int:
     stream all take it), if the match has come that far. A cursor past the latest event
     names events that do not exist: read from it, a client would skip every event up to it
     as they come, and so it is refused with the seq to resume after."""
-    return _cursor_within(after, match.row.version)
+    return _cursor_within(after, match.row.version, "the match's latest event")
 
 
 def watch_cursor(*, match: LoadedMatch, after: int) -> int:
@@ -197,14 +197,15 @@ def watch_cursor(*, match: LoadedMatch, after: int) -> int:
     stream): the limit is the last event they may see, so that the refusal tells a delayed
     spectator nothing of the deal in play."""
     in_play = repository.deal_in_play_from(match_id=match.row.id)
-    return _cursor_within(after, horizon(spectator(match), match.row.version, in_play))
+    latest = horizon(spectator(match), match.row.version, in_play)
+    return _cursor_within(after, latest, "the latest event spectators may see")
 
 
-def _cursor_within(after: int, latest: int) -> int:
+def _cursor_within(after: int, latest: int, named: str) -> int:
     if after > latest:
         raise DomainError(
             "after_out_of_range",
-            f"after is {after}, but the match's latest event is {latest}.",
+            f"after is {after}, but {named} is {latest}.",
             latest=latest,
         )
     return after

@@ -300,3 +300,19 @@ def test_every_open_stream_ends_cleanly_when_the_server_stops(client, new_match,
         while (message := stream.get(timeout=5)) is not None:
             assert "comment" in message or message.get("event") == "your_turn", message
     assert polled.result(timeout=5) == (200, {"version": after, "has_more": False, "events": []})
+
+
+def test_a_live_cursor_is_refused_once_delayed_until_its_deal_has_ended(client, new_match):
+    """Switched from live to delayed mid-deal, a spectator's place is past what they may now
+    see: refused, naming the end of the last deal that ended, not how far this one has come;
+    once the deal ends, the same place is good again."""
+    view = new_match(seed=3, spectators="live")
+    code, url = view["watch_code"], f"/api/v1/matches/{view['id']}"
+    seen = watch_events(code).json()["version"]
+    assert seen == view["version"] > 2
+    post(client, f"{url}/spectators", {"spectators": "delayed"})
+    body = assert_problem(watch_events(code, after=seen), 400, "after_out_of_range")
+    assert body["latest"] == 1
+    assert body["detail"] == f"after is {seen}, but the latest event spectators may see is 1."
+    play_until_deal_over(client, client.get(url).json())
+    assert watch_events(code, after=seen).status_code == 200
