@@ -404,3 +404,22 @@ def test_a_long_poll_wait_beyond_30_s_or_not_a_whole_number_is_a_400(client, new
     response = client.get(f"/api/v1/matches/{view['id']}/events?wait={wait}")
     body = assert_problem(response, 400, "validation_error")
     assert body["errors"][0]["field"] == "wait"
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="known gap, found auditing #22 item 1: a stream outlives the token that opened it "
+    "(rotated or revoked), so whoever opened it with a stolen token keeps reading the seat's "
+    "events; needs the stream to end when its credential does (a ticket does not yet record "
+    "the token that issued it)",
+)
+def test_a_stream_ends_when_the_token_that_opened_it_is_rotated(client, new_match, live):
+    view = new_match(seed=3)
+    url = f"/api/v1/matches/{view['id']}"
+    live.wait_listening()
+    stream = live.open(f"{url}/stream?after={view['version']}", bearer(client.token))
+    assert stream.get(timeout=10) == {"comment": "keep-alive"}
+    rotated = client.post("/api/v1/players/me/tokens/rotate").json()["token"]
+    client.credentials(HTTP_AUTHORIZATION=f"Bearer {rotated}")
+    assert client.post(f"{url}/actions", {"action": "look"}, format="json").status_code == 200
+    assert next_event(stream, timeout=5) is None, "the rotated token's stream read on"
