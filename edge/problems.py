@@ -186,8 +186,12 @@ PROBLEMS: dict[str, Problem] = {
         "Authentication credentials were not provided.",
         framework=True,
     ),
-    "authentication_failed": Problem(
-        401, "A token that is not valid.", "The token is not valid.", framework=True
+    "invalid_token": Problem(
+        401,
+        "A token that is not valid: unknown, rotated or revoked (also by a request racing this"
+        " one), or an `Authorization` header that is not `Bearer <token>`.",
+        "The token is not valid.",
+        framework=True,
     ),
     "invalid_ticket": Problem(
         401,

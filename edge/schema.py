@@ -104,7 +104,7 @@ _EVERY_OPERATION = (
     "database_unavailable",
 )
 _WITH_A_BODY = ("parse_error", "unknown_field", "request_too_large", "unsupported_media_type")
-_WITH_A_TOKEN = ("not_authenticated", "authentication_failed")
+_WITH_A_TOKEN = ("not_authenticated", "invalid_token")
 _WITH_A_KEY = ("invalid_idempotency_key",)
 _DESCRIPTIONS = {
     "400": "The request is malformed; `code` says how.",

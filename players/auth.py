@@ -22,6 +22,14 @@ PLAYER_BY_TOKEN = (
 )
 
 
+class InvalidToken(exceptions.AuthenticationFailed):
+    """Credentials that are not a valid bearer token: unknown, rotated away, revoked, or not
+    `Bearer <token>` at all. (No credentials at all is DRF's `not_authenticated`.)"""
+
+    default_detail = NOT_VALID
+    default_code = "invalid_token"
+
+
 def player_from_row(alias: str, row: tuple) -> Player:
     """The Player of a row that PLAYER_BY_TOKEN selected."""
     return Player.from_db(alias, _PLAYER_FIELDS, row)
@@ -35,15 +43,15 @@ def bearer_token(request) -> str | None:
         return None
     if header[0].lower() != BEARER.lower().encode():
         scheme = header[0].decode("ascii", "replace")
-        raise exceptions.AuthenticationFailed(
+        raise InvalidToken(
             f"Use 'Authorization: Bearer <token>'; the scheme '{scheme}' is not accepted."
         )
     if len(header) != 2:
-        raise exceptions.AuthenticationFailed("The Authorization header must be 'Bearer <token>'.")
+        raise InvalidToken("The Authorization header must be 'Bearer <token>'.")
     try:
         return header[1].decode("ascii")
     except UnicodeDecodeError as error:
-        raise exceptions.AuthenticationFailed(NOT_VALID) from error
+        raise InvalidToken from error
 
 
 class StreamTicketAuthentication(authentication.BaseAuthentication):
