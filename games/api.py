@@ -59,7 +59,7 @@ from games.serializers import (
     match_event_field,
     player_notice_field,
 )
-from players.auth import StreamTicketAuthentication
+from players.auth import StreamTicketAuthentication, credential_hash
 
 IDEMPOTENCY_KEY = OpenApiParameter(
     "Idempotency-Key",
@@ -559,7 +559,10 @@ class MatchViewSet(MatchWriteViewSet):
         after = valid(StreamQuerySerializer, query)["after"]
         match = self._found()
         after = selectors.match_cursor(match=match, after=after)
-        return streams.event_stream_response(streams.match_stream(match=match, after=after))
+        opened = streams.match_stream(
+            match=match, after=after, token_hash=credential_hash(request.auth)
+        )
+        return streams.event_stream_response(opened)
 
     @extend_schema(
         operation_id="matches_spectators",
@@ -771,7 +774,7 @@ class StreamTicketViewSet(RateScopedViewSet):
     def create(self, request):
         data = valid(StreamTicketCreateSerializer, request.data)
         ticket, expires_at = services.stream_ticket_create(
-            player=request.user, match_id=data.get("match_id")
+            player=request.user, token=request.auth, match_id=data.get("match_id")
         )
         body = StreamTicketSerializer({"ticket": ticket, "expires_at": expires_at}).data
         return Response(body, status=status.HTTP_201_CREATED)

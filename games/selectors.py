@@ -214,6 +214,22 @@ def _cursor_within(after: int, latest: int, named: str) -> int:
 def match_events(*, match: LoadedMatch, after: int, limit: int = EVENTS_PAGE_LIMIT) -> dict:
     """Events after seq `after`, in order, as the reader's seat may see them."""
     rows = repository.match_events_after(match_id=match.row.id, after=after, limit=limit + 1)
+    return _events_page(match, rows, limit)
+
+
+def match_events_while_token(
+    *, match: LoadedMatch, after: int, token_hash: str, limit: int = EVENTS_PAGE_LIMIT
+) -> dict | None:
+    """`match_events` for a reader let in by the token with `token_hash` (a stream, which
+    lives as long as that token): None once the token no longer works, checked in the same
+    statement as the events are read."""
+    rows = repository.match_events_while_token(
+        match_id=match.row.id, after=after, limit=limit + 1, token_hash=token_hash
+    )
+    return None if rows is None else _events_page(match, rows, limit)
+
+
+def _events_page(match: LoadedMatch, rows: list[tuple[int, Event]], limit: int) -> dict:
     return {
         "version": match.row.version,
         "has_more": len(rows) > limit,

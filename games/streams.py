@@ -83,12 +83,14 @@ def _ends_stream(event: dict, viewer: int | None) -> bool:
     return ends_match(event) or (event["type"] == SeatFreed.type and event["seat"] == viewer)
 
 
-async def match_stream(*, match: LoadedMatch, after: int) -> AsyncIterator[str]:
+async def match_stream(*, match: LoadedMatch, after: int, token_hash: str) -> AsyncIterator[str]:
     """Every event after seq `after` (checked by selectors.match_cursor) as the viewer may
     see it, then each new one as it is written, until the match ends: the stream ends after
     the first event that ends it, and one opened on a match already over ends at the latest
     event there was then (at once when `after` is that event), so that no stream waits for
-    an end that came before it."""
+    an end that came before it. It also ends, sending nothing more, once the token with
+    `token_hash` (that opened it, or issued its ticket) no longer works: each read, on a
+    notice or a heartbeat, checks it in the same statement."""
     with notices.watching(match_id=str(match.row.id)) as waiter:
         yield HEARTBEAT  # the client knows the stream is open
         last = after
@@ -101,10 +103,17 @@ async def match_stream(*, match: LoadedMatch, after: int) -> AsyncIterator[str]:
             # Taken before the read: a notice that comes during it rings again.
             waiter.take()
             try:
-                page = await read(selectors.match_events, match=match, after=last)
+                page = await read(
+                    selectors.match_events_while_token,
+                    match=match,
+                    after=last,
+                    token_hash=token_hash,
+                )
             except DATABASE_FAILURES:
                 logger.warning("a stream of match %s lost the database; closed", match.row.id)
                 return  # the client resumes from its Last-Event-ID
+            if page is None:
+                return  # its token was rotated or revoked: whoever holds it sees no more
             for event in page["events"]:
                 yield sse(event["type"], event, event["seq"])
                 last = event["seq"]
@@ -112,8 +121,8 @@ async def match_stream(*, match: LoadedMatch, after: int) -> AsyncIterator[str]:
                     return
             if page["has_more"]:
                 continue
-            while not await waiter.wait(settings.ASNAS_STREAM_HEARTBEAT_SECONDS):
-                yield HEARTBEAT
+            if not await waiter.wait(settings.ASNAS_STREAM_HEARTBEAT_SECONDS):
+                yield HEARTBEAT  # then read again, if only to check the token
 
 
 def _events_now(*, match_id: str, player: Player, after: int) -> dict | None:

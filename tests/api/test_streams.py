@@ -406,20 +406,61 @@ def test_a_long_poll_wait_beyond_30_s_or_not_a_whole_number_is_a_400(client, new
     assert body["errors"][0]["field"] == "wait"
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="known gap, found auditing #22 item 1: a stream outlives the token that opened it "
-    "(rotated or revoked), so whoever opened it with a stolen token keeps reading the seat's "
-    "events; needs the stream to end when its credential does (a ticket does not yet record "
-    "the token that issued it)",
-)
-def test_a_stream_ends_when_the_token_that_opened_it_is_rotated(client, new_match, live):
+# --- A stream lives as long as its token (#22 item 1: a stolen token's holder must not keep
+# reading the seat's events once the owner rotated or revoked it) ---------------------------
+
+
+def ending_token(client, how: str) -> None:
+    """Rotate or revoke the client's token; the client goes on with a new one."""
+    if how == "rotate":
+        fresh = client.post("/api/v1/players/me/tokens/rotate").json()["token"]
+    else:
+        fresh = client.post("/api/v1/players/me/tokens").json()["token"]
+        assert client.delete("/api/v1/players/me/tokens/current").status_code == 204
+    client.credentials(HTTP_AUTHORIZATION=f"Bearer {fresh}")
+
+
+@pytest.mark.parametrize("how", ["rotate", "revoke"])
+def test_a_stream_ends_when_the_token_that_opened_it_is_rotated(client, new_match, live, how):
     view = new_match(seed=3)
     url = f"/api/v1/matches/{view['id']}"
     live.wait_listening()
     stream = live.open(f"{url}/stream?after={view['version']}", bearer(client.token))
     assert stream.get(timeout=10) == {"comment": "keep-alive"}
-    rotated = client.post("/api/v1/players/me/tokens/rotate").json()["token"]
-    client.credentials(HTTP_AUTHORIZATION=f"Bearer {rotated}")
+    ending_token(client, how)
     assert client.post(f"{url}/actions", {"action": "look"}, format="json").status_code == 200
-    assert next_event(stream, timeout=5) is None, "the rotated token's stream read on"
+    assert next_event(stream, timeout=5) is None, f"the {how}d token's stream read on"
+
+
+def test_a_stream_opened_with_a_ticket_ends_with_the_token_that_issued_it(client, new_match, live):
+    view = new_match(seed=3)
+    url = f"/api/v1/matches/{view['id']}"
+    issued = ticket_for(client, view["id"])
+    live.wait_listening()
+    stream = live.open(f"{url}/stream?after={view['version']}&ticket={issued['ticket']}", {})
+    assert stream.get(timeout=10) == {"comment": "keep-alive"}
+    ending_token(client, "rotate")
+    assert client.post(f"{url}/actions", {"action": "look"}, format="json").status_code == 200
+    assert next_event(stream, timeout=5) is None, "the stream of the rotated token's ticket read on"
+
+
+def test_a_ticket_dies_with_the_token_that_issued_it(client, new_match):
+    view = new_match()
+    issued = ticket_for(client, view["id"])
+    ending_token(client, "revoke")
+    response = client.get(f"/api/v1/matches/{view['id']}/stream?ticket={issued['ticket']}")
+    assert_problem(response, 401, "invalid_ticket")
+
+
+def test_an_idle_stream_ends_at_its_next_heartbeat_once_its_token_is_rotated(
+    client, new_match, live, settings
+):
+    settings.ASNAS_STREAM_HEARTBEAT_SECONDS = 0.2
+    view = new_match(humans=2)  # waits for its second human: no event comes
+    live.wait_listening()
+    stream = live.open(
+        f"/api/v1/matches/{view['id']}/stream?after={view['version']}", bearer(client.token)
+    )
+    assert stream.get(timeout=10) == {"comment": "keep-alive"}
+    ending_token(client, "rotate")
+    assert next_event(stream, timeout=5) is None, "the idle stream outlived its token"
