@@ -8,9 +8,11 @@ import time
 from datetime import timedelta
 
 import pytest
+from django.db import DEFAULT_DB_ALIAS, connections
+from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
-from games import repository
+from games import repository, streams
 from games.engine import PlayerLeft, evolve
 from players.models import StreamTicket
 from tests.api.play import play_match
@@ -442,6 +444,33 @@ def test_a_stream_opened_with_a_ticket_ends_with_the_token_that_issued_it(client
     ending_token(client, "rotate")
     assert client.post(f"{url}/actions", {"action": "look"}, format="json").status_code == 200
     assert next_event(stream, timeout=5) is None, "the stream of the rotated token's ticket read on"
+
+
+def test_each_wake_of_a_stream_is_one_statement_the_token_check_included(
+    client, new_match, live, settings, monkeypatch
+):
+    settings.ASNAS_STREAM_HEARTBEAT_SECONDS = 0.2
+    statements = []
+    read_closed = streams._read_closed
+
+    def counted(selector, kwargs):  # in the worker thread, on its own connection
+        with CaptureQueriesContext(connections[DEFAULT_DB_ALIAS]) as queries:
+            found = read_closed(selector, kwargs)
+        statements.append(len(queries))
+        return found
+
+    monkeypatch.setattr(streams, "_read_closed", counted)
+    view = new_match(seed=3)
+    url = f"/api/v1/matches/{view['id']}"
+    live.wait_listening()
+    stream = live.open(f"{url}/stream?after={view['version']}", bearer(client.token))
+    assert client.post(f"{url}/actions", {"action": "look"}, format="json").status_code == 200
+    assert next_event(stream, timeout=5)["event"] == "action"
+    time.sleep(0.5)  # a heartbeat or two
+    ending_token(client, "rotate")
+    assert next_event(stream, timeout=5) is None
+    # Opening, the notice, the heartbeats, the read that finds the token gone: one each.
+    assert len(statements) >= 4 and set(statements) == {1}, statements
 
 
 def test_a_ticket_dies_with_the_token_that_issued_it(client, new_match):
