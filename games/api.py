@@ -671,7 +671,10 @@ class PlayerStreamViewSet(EventStreamViewSet):
         },
     )
     def list(self, request):
-        return streams.event_stream_response(streams.player_stream(player=request.user))
+        opened = streams.player_stream(
+            player=request.user, token_hash=credential_hash(request.auth)
+        )
+        return streams.event_stream_response(opened)
 
 
 def _filters(data: dict) -> TableFilters:

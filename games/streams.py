@@ -31,6 +31,7 @@ from games.engine import (
 )
 from games.repository import LoadedMatch
 from games.serializers import NOTICE_SHAPES
+from players import selectors as player_selectors
 from players.models import Player
 
 logger = logging.getLogger(__name__)
@@ -302,9 +303,11 @@ def _open_turns(*, player: Player, watches: dict[str, TurnWatch]) -> list[tuple[
     return found
 
 
-async def player_stream(*, player: Player) -> AsyncIterator[str]:
+async def player_stream(*, player: Player, token_hash: str) -> AsyncIterator[str]:
     """your_turn, match_started and match_finished for every match the player sits in: first
-    the turns waiting now, then each notice as it comes."""
+    the turns waiting now, then each notice as it comes; until the token with `token_hash`
+    (that opened it, or issued its ticket) no longer works, checked at each wake and each
+    heartbeat."""
     watches: dict[str, TurnWatch] = {}
     with notices.watching(player_id=str(player.pk)) as waiter:
         try:
@@ -315,12 +318,17 @@ async def player_stream(*, player: Player) -> AsyncIterator[str]:
             while not waiter.closing:
                 for name, data in found:
                     yield sse(name, data)
-                while not await waiter.wait(settings.ASNAS_STREAM_HEARTBEAT_SECONDS):
-                    yield HEARTBEAT
+                found = []
+                rung = await waiter.wait(settings.ASNAS_STREAM_HEARTBEAT_SECONDS)
                 if waiter.closing:
                     break  # the server stops: end now, reading nothing more
+                # A statement of its own: a wake may read several matches, or none.
+                if not await read(player_selectors.token_works, token_hash=token_hash):
+                    return  # rotated or revoked: whoever holds it learns no more
+                if not rung:
+                    yield HEARTBEAT
+                    continue
                 changed, lost = waiter.take()
-                found = []
                 for match_id in sorted(changed | (set(watches) if lost else set())):
                     watch = watches.setdefault(match_id, TurnWatch())
                     found += await read(_notices_of, player=player, match_id=match_id, watch=watch)

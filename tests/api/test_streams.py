@@ -481,15 +481,31 @@ def test_a_ticket_dies_with_the_token_that_issued_it(client, new_match):
     assert_problem(response, 401, "invalid_ticket")
 
 
+@pytest.mark.parametrize("stream", ["match", "player"])
 def test_an_idle_stream_ends_at_its_next_heartbeat_once_its_token_is_rotated(
-    client, new_match, live, settings
+    client, new_match, live, settings, stream
 ):
     settings.ASNAS_STREAM_HEARTBEAT_SECONDS = 0.2
     view = new_match(humans=2)  # waits for its second human: no event comes
+    url = {
+        "match": f"/api/v1/matches/{view['id']}/stream?after={view['version']}",
+        "player": "/api/v1/players/me/stream",
+    }[stream]
     live.wait_listening()
-    stream = live.open(
-        f"/api/v1/matches/{view['id']}/stream?after={view['version']}", bearer(client.token)
-    )
-    assert stream.get(timeout=10) == {"comment": "keep-alive"}
+    opened = live.open(url, bearer(client.token))
+    assert opened.get(timeout=10) == {"comment": "keep-alive"}
     ending_token(client, "rotate")
-    assert next_event(stream, timeout=5) is None, "the idle stream outlived its token"
+    assert next_event(opened, timeout=5) is None, "the idle stream outlived its token"
+
+
+@pytest.mark.parametrize("how", ["rotate", "revoke"])
+def test_the_players_stream_ends_when_its_token_is_rotated(client, new_match, live, how):
+    view = new_match(seed=3)
+    live.wait_listening()
+    stream = live.open("/api/v1/players/me/stream", bearer(client.token))
+    assert stream.get(timeout=10) == {"comment": "keep-alive"}
+    assert next_event(stream, timeout=5)["event"] == "your_turn"  # the turn waiting as it opens
+    ending_token(client, how)
+    url = f"/api/v1/matches/{view['id']}/actions"
+    assert client.post(url, {"action": "look"}, format="json").status_code == 200
+    assert next_event(stream, timeout=5) is None, f"the {how}d token's stream read on"
