@@ -501,7 +501,11 @@ class MatchViewSet(MatchWriteViewSet):
         # The wait runs on the event loop after this thread has answered, holding neither a
         # thread nor a database connection; the body is sent when known.
         waiting = streams.long_poll(
-            match=match, player=request.user, after=after, wait=query["wait"]
+            match=match,
+            player=request.user,
+            after=after,
+            wait=query["wait"],
+            token_hash=credential_hash(request.auth),
         )
         return StreamingHttpResponse(waiting, content_type="application/json")
 

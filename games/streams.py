@@ -126,18 +126,30 @@ async def match_stream(*, match: LoadedMatch, after: int, token_hash: str) -> As
                 yield HEARTBEAT  # then read again, if only to check the token
 
 
-def _events_now(*, match_id: str, player: Player, after: int) -> dict | None:
-    """The `events` answer as a request made now would get it; None once the player no
-    longer sits at the match (their seat was freed before deal 1)."""
+def _events_now(*, match_id: str, player: Player, after: int, token_hash: str) -> dict | None:
+    """The `events` answer as a request made now with the token of `token_hash` would get
+    it; None once the player no longer sits at the match (their seat was freed before deal 1)
+    or the token no longer works (checked in the same statement as the events are read)."""
     match = selectors.match_get(match_id=match_id, player=player)
-    return None if match is None else selectors.match_events(match=match, after=after)
+    if match is None:
+        return None
+    return selectors.match_events_while_token(match=match, after=after, token_hash=token_hash)
 
 
-def long_poll(*, match: LoadedMatch, player: Player, after: int, wait: float) -> AsyncIterator[str]:
+def long_poll(
+    *, match: LoadedMatch, player: Player, after: int, wait: float, token_hash: str
+) -> AsyncIterator[str]:
     """The `events` answer once there is an event after `after`, or with none after `wait`
-    seconds: the JSON body, sent when known."""
+    seconds: the JSON body, sent when known; with none either if the token of `token_hash`
+    was rotated or revoked meanwhile."""
     return _long_poll(
-        match, wait, _events_now, match_id=str(match.row.id), player=player, after=after
+        match,
+        wait,
+        _events_now,
+        match_id=str(match.row.id),
+        player=player,
+        after=after,
+        token_hash=token_hash,
     )
 
 
@@ -160,11 +172,15 @@ async def _long_poll(match: LoadedMatch, wait: float, page_now: Callable, **kwar
         while True:
             waiter.take()
             try:
-                # None: the reader no longer sits at the match (their seat was freed), so
-                # nothing to see, as the next poll's 404 says.
-                page = await read(page_now, **kwargs) or nothing
+                page = await read(page_now, **kwargs)
             except DATABASE_FAILURES:
                 # Answered 200 already: say "nothing yet", and the next poll gets the 503.
+                page = nothing
+                break
+            if page is None:
+                # The reader no longer sits at the match (their seat was freed), or their
+                # token or watch code is gone: nothing to see, now or later, as the next
+                # poll's 401 or 404 says; answer at once rather than at the deadline.
                 page = nothing
                 break
             if page["events"] or not await waiter.wait(deadline - time.monotonic()):

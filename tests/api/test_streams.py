@@ -376,13 +376,34 @@ def test_a_long_poll_of_a_guest_whose_seat_was_freed_answers_with_no_events(make
     view = roya.post("/api/v1/matches", {"humans": 3}, format="json").json()
     url = f"/api/v1/matches/{view['id']}"
     version = babak.post(f"{url}/join", {"invite": view["invite"]}, format="json").json()["version"]
+    started = time.monotonic()
     polled = live.poll(f"{url}/events?after={version}&wait=20", bearer(babak.token))
     live.wait_listening()
     time.sleep(0.5)
     assert babak.post(f"{url}/leave", {}, format="json").status_code == 200
     status, body = polled.result(timeout=30)
     assert (status, body) == (200, {"version": version, "has_more": False, "events": []})
+    assert time.monotonic() - started < 10  # answered on the notice, not at its 20 s wait
     assert_problem(babak.get(f"{url}/events?after={version}"), 404, "not_found")
+
+
+@pytest.mark.parametrize("how", ["rotate", "revoke"])
+def test_a_long_poll_whose_token_is_rotated_while_it_waits_answers_with_no_events(
+    client, new_match, live, how
+):
+    view = new_match(seed=3)
+    url = f"/api/v1/matches/{view['id']}"
+    before = bearer(client.token)
+    started = time.monotonic()
+    polled = live.poll(f"{url}/events?after={view['version']}&wait=20", before)
+    live.wait_listening()
+    time.sleep(0.5)
+    ending_token(client, how)
+    assert client.post(f"{url}/actions", {"action": "look"}, format="json").status_code == 200
+    status, body = polled.result(timeout=30)
+    assert (status, body) == (200, {"version": view["version"], "has_more": False, "events": []})
+    assert time.monotonic() - started < 10  # answered on the notice, not at its 20 s wait
+    assert_problem(live.get(f"{url}/events?after={view['version']}", before), 401, "invalid_token")
 
 
 def test_a_long_poll_with_nothing_new_answers_empty_after_its_wait(client, new_match, live):
