@@ -195,7 +195,8 @@ PROBLEMS: dict[str, Problem] = {
     ),
     "invalid_ticket": Problem(
         401,
-        "A stream's `ticket` that was used already, has expired, or is for another stream.",
+        "A stream's `ticket` that was used already, has expired, is for another stream, or"
+        " whose token (that issued it) was rotated or revoked since.",
         "The ticket was used already, has expired, or is for another stream.",
     ),
     "not_owner": Problem(

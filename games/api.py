@@ -480,7 +480,8 @@ class MatchViewSet(MatchWriteViewSet):
         "ask again with `after` set to the last seq you got. Events never show the deck, the "
         "seed, or a hand you may not see. With `wait` (a long-poll, up to 30 s), an answer "
         "that would have no events waits until one is written, and answers it at once, or "
-        "answers with none when the time is up. An `after` past the match's latest event is "
+        "answers with none when the time is up (at once if your token is rotated or revoked "
+        "meanwhile). An `after` past the match's latest event is "
         "400 `after_out_of_range`, with that event's seq as `latest`.",
         parameters=[EventsQuerySerializer],
         responses={
@@ -542,8 +543,9 @@ class MatchViewSet(MatchWriteViewSet):
         "resume point past the latest event is 400 `after_out_of_range`, with that event's "
         "seq as `latest`. Authenticate with "
         "the bearer token, or, where no header can be sent (a browser's EventSource), with a "
-        "`ticket` from POST /stream-tickets. Errors before the stream starts are problem "
-        "bodies.",
+        "`ticket` from POST /stream-tickets. The stream ends, sending nothing more, once that "
+        "token (the one that issued the ticket) is rotated or revoked. Errors before the "
+        "stream starts are problem bodies.",
         parameters=[StreamQuerySerializer, LAST_EVENT_ID],
         responses={
             (200, "text/event-stream"): OpenApiResponse(
@@ -657,7 +659,8 @@ class PlayerStreamViewSet(EventStreamViewSet):
         "deal 1 of a series starts, `match_finished` `{match_id, winners, totals}`. A comment "
         "line at least every 15 s; the first comes once the turns waiting now are read, and "
         "every change after it is announced. Authenticate with the bearer token, or a "
-        "`ticket` from POST /stream-tickets issued without `match_id`.",
+        "`ticket` from POST /stream-tickets issued without `match_id`; the stream ends once "
+        "that token (the one that issued the ticket) is rotated or revoked.",
         parameters=[
             OpenApiParameter(
                 "ticket",
@@ -769,7 +772,8 @@ class StreamTicketViewSet(RateScopedViewSet):
         description="Browsers' EventSource cannot send `Authorization`, and a token must never "
         "be in a URL: this single-use ticket, good for 60 s, opens the stream of `match_id` "
         "(`/matches/{id}/stream?ticket=...`), or without `match_id` your own "
-        "(`/players/me/stream?ticket=...`). Any server of the service redeems it.",
+        "(`/players/me/stream?ticket=...`), while the token that issued it works. Any server "
+        "of the service redeems it.",
         request=StreamTicketCreateSerializer,
         responses={
             201: StreamTicketSerializer,
