@@ -90,9 +90,9 @@ async def match_stream(*, match: LoadedMatch, after: int, token_hash: str) -> As
     the first event that ends it, and one opened on a match already over ends at the latest
     event there was then (at once when `after` is that event), so that no stream waits for
     an end that came before it. It also ends, sending nothing more, once the token with
-    `token_hash` (that opened it, or issued its ticket) no longer works: each read, on a
-    notice or a heartbeat, checks it in the same statement."""
-    with notices.watching(match_id=str(match.row.id)) as waiter:
+    `token_hash` (that opened it, or issued its ticket) no longer works: each read checks it
+    in the same statement, and the token's rotation or revocation wakes the stream to read."""
+    with notices.watching(match_id=str(match.row.id), token_hash=token_hash) as waiter:
         yield HEARTBEAT  # the client knows the stream is open
         last = after
         # A finished match may have events after its match_finished (stored before leaving a
@@ -122,8 +122,8 @@ async def match_stream(*, match: LoadedMatch, after: int, token_hash: str) -> As
                     return
             if page["has_more"]:
                 continue
-            if not await waiter.wait(settings.ASNAS_STREAM_HEARTBEAT_SECONDS):
-                yield HEARTBEAT  # then read again, if only to check the token
+            while not await waiter.wait(settings.ASNAS_STREAM_HEARTBEAT_SECONDS):
+                yield HEARTBEAT
 
 
 def _events_now(*, match_id: str, player: Player, after: int, token_hash: str) -> dict | None:
@@ -146,6 +146,7 @@ def long_poll(
         match,
         wait,
         _events_now,
+        token_hash,
         match_id=str(match.row.id),
         player=player,
         after=after,
@@ -160,15 +161,21 @@ def watch_long_poll(*, match: LoadedMatch, after: int, wait: float) -> AsyncIter
         match,
         wait,
         selectors.watch_events_now,
+        None,
         watch_code_hash=match.row.watch_code_hash,
         after=after,
     )
 
 
-async def _long_poll(match: LoadedMatch, wait: float, page_now: Callable, **kwargs):
+async def _long_poll(
+    match: LoadedMatch, wait: float, page_now: Callable, opened_with: str | None, **kwargs
+):
+    """`page_now(**kwargs)` once it has events, or with none after `wait` seconds; woken by
+    the match's notices, and by the rotation or revocation of the token whose hash is
+    `opened_with`."""
     deadline = time.monotonic() + wait
     nothing = {"version": match.row.version, "has_more": False, "events": []}
-    with notices.watching(match_id=str(match.row.id)) as waiter:
+    with notices.watching(match_id=str(match.row.id), token_hash=opened_with) as waiter:
         while True:
             waiter.take()
             try:
@@ -322,10 +329,10 @@ def _open_turns(*, player: Player, watches: dict[str, TurnWatch]) -> list[tuple[
 async def player_stream(*, player: Player, token_hash: str) -> AsyncIterator[str]:
     """your_turn, match_started and match_finished for every match the player sits in: first
     the turns waiting now, then each notice as it comes; until the token with `token_hash`
-    (that opened it, or issued its ticket) no longer works, checked at each wake and each
-    heartbeat."""
+    (that opened it, or issued its ticket) no longer works, checked at each wake (which its
+    rotation or revocation causes)."""
     watches: dict[str, TurnWatch] = {}
-    with notices.watching(player_id=str(player.pk)) as waiter:
+    with notices.watching(player_id=str(player.pk), token_hash=token_hash) as waiter:
         try:
             found = await read(_open_turns, player=player, watches=watches)
             # Sent once the turns waiting now are read: from this comment on, every change is
@@ -334,17 +341,16 @@ async def player_stream(*, player: Player, token_hash: str) -> AsyncIterator[str
             while not waiter.closing:
                 for name, data in found:
                     yield sse(name, data)
-                found = []
-                rung = await waiter.wait(settings.ASNAS_STREAM_HEARTBEAT_SECONDS)
+                while not await waiter.wait(settings.ASNAS_STREAM_HEARTBEAT_SECONDS):
+                    yield HEARTBEAT
                 if waiter.closing:
                     break  # the server stops: end now, reading nothing more
-                # A statement of its own: a wake may read several matches, or none.
+                changed, lost = waiter.take()
+                # A statement of its own: a wake may read several matches (each in a read of
+                # its own, under the request deadline), or none.
                 if not await read(player_selectors.token_works, token_hash=token_hash):
                     return  # rotated or revoked: whoever holds it learns no more
-                if not rung:
-                    yield HEARTBEAT
-                    continue
-                changed, lost = waiter.take()
+                found = []
                 for match_id in sorted(changed | (set(watches) if lost else set())):
                     watch = watches.setdefault(match_id, TurnWatch())
                     found += await read(_notices_of, player=player, match_id=match_id, watch=watch)
