@@ -36,9 +36,15 @@ from rest_framework.throttling import BaseThrottle
 
 from asnas_api.models import RateCounter
 from edge.client_address import client_address
-from players.auth import BEARER, PLAYER_BY_TOKEN, bearer_token, player_from_row
+from players.auth import (
+    BEARER,
+    PLAYER_BY_TOKEN,
+    InvalidToken,
+    bearer_token,
+    player_from_row,
+)
 from players.models import Player
-from players.tokens import NOT_VALID, hash_token
+from players.tokens import hash_token
 
 # Which identity each scope counts: the client's address or the authenticated player.
 SCOPE_IDENTITY = {
@@ -223,7 +229,7 @@ class BearerTokenAuthentication(authentication.BaseAuthentication):
                 cursor.execute(PLAYER_BY_TOKEN, [hash_token(token), Player.Kind.HUMAN])
                 row = cursor.fetchone()
         if row is None:
-            raise exceptions.AuthenticationFailed(NOT_VALID)
+            raise InvalidToken
         return player_from_row(DEFAULT_DB_ALIAS, row), token
 
     def authenticate_header(self, request) -> str:

@@ -170,8 +170,8 @@ PROBLEMS: dict[str, Problem] = {
     ),
     "after_out_of_range": Problem(
         400,
-        "`after` or `Last-Event-ID` is past the match's latest event (of `events`, its long-poll"
-        " or `stream`); `latest` is that event's seq.",
+        "`after` or `Last-Event-ID` is past the latest event the reader may see (of `events`,"
+        " its long-poll or `stream`, a player's or a spectator's); `latest` is that event's seq.",
         "after is 55, but the match's latest event is 5.",
         fields=(("latest", 5),),
     ),
@@ -186,12 +186,17 @@ PROBLEMS: dict[str, Problem] = {
         "Authentication credentials were not provided.",
         framework=True,
     ),
-    "authentication_failed": Problem(
-        401, "A token that is not valid.", "The token is not valid.", framework=True
+    "invalid_token": Problem(
+        401,
+        "A token that is not valid: unknown, rotated or revoked (also by a request racing this"
+        " one), or an `Authorization` header that is not `Bearer <token>`.",
+        "The token is not valid.",
+        framework=True,
     ),
     "invalid_ticket": Problem(
         401,
-        "A stream's `ticket` that was used already, has expired, or is for another stream.",
+        "A stream's `ticket` that was used already, has expired, is for another stream, or"
+        " whose token (that issued it) was rotated or revoked since.",
         "The ticket was used already, has expired, or is for another stream.",
     ),
     "not_owner": Problem(

@@ -29,8 +29,8 @@ class ProblemSerializer(serializers.Serializer):
     errors = FieldErrorSerializer(many=True, required=False, help_text="Validation errors only.")
     latest = serializers.IntegerField(
         required=False,
-        help_text="`after_out_of_range` only: the seq of the match's latest event, the "
-        "furthest a client can resume after.",
+        help_text="`after_out_of_range` only: the seq of the latest event you may see (a "
+        "player: the match's latest), the furthest a client can resume after.",
     )
     request_id = serializers.CharField(
         help_text="This request's id, also in the X-Request-ID header and the access log."
@@ -104,7 +104,7 @@ _EVERY_OPERATION = (
     "database_unavailable",
 )
 _WITH_A_BODY = ("parse_error", "unknown_field", "request_too_large", "unsupported_media_type")
-_WITH_A_TOKEN = ("not_authenticated", "authentication_failed")
+_WITH_A_TOKEN = ("not_authenticated", "invalid_token")
 _WITH_A_KEY = ("invalid_idempotency_key",)
 _DESCRIPTIONS = {
     "400": "The request is malformed; `code` says how.",

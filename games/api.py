@@ -62,7 +62,7 @@ from games.serializers import (
     match_event_field,
     player_notice_field,
 )
-from players.auth import StreamTicketAuthentication
+from players.auth import StreamTicketAuthentication, credential_hash
 
 IDEMPOTENCY_KEY = OpenApiParameter(
     "Idempotency-Key",
@@ -103,7 +103,7 @@ LAST_EVENT_ID = OpenApiParameter(
 AFTER_REFUSED = OpenApiResponse(
     response=ProblemSerializer,
     description="A parameter is malformed (`errors` names it), or the resume point is past "
-    "the match's latest event (`latest` in the body is that event's seq).",
+    "the latest event you may see (`latest` in the body is that event's seq).",
     examples=[
         *VALIDATION_ERROR.examples,
         *problem_response("", "after_out_of_range").examples,
@@ -516,7 +516,8 @@ class MatchViewSet(MatchWriteViewSet):
         "ask again with `after` set to the last seq you got. Events never show the deck, the "
         "seed, or a hand you may not see. With `wait` (a long-poll, up to 30 s), an answer "
         "that would have no events waits until one is written, and answers it at once, or "
-        "answers with none when the time is up. An `after` past the match's latest event is "
+        "answers with none when the time is up (at once if your token is rotated or revoked "
+        "meanwhile). An `after` past the match's latest event is "
         "400 `after_out_of_range`, with that event's seq as `latest`.",
         parameters=[EventsQuerySerializer],
         responses={
@@ -537,7 +538,11 @@ class MatchViewSet(MatchWriteViewSet):
         # The wait runs on the event loop after this thread has answered, holding neither a
         # thread nor a database connection; the body is sent when known.
         waiting = streams.long_poll(
-            match=match, player=request.user, after=after, wait=query["wait"]
+            match=match,
+            player=request.user,
+            after=after,
+            wait=query["wait"],
+            token_hash=credential_hash(request.auth),
         )
         return StreamingHttpResponse(waiting, content_type="application/json")
 
@@ -574,8 +579,9 @@ class MatchViewSet(MatchWriteViewSet):
         "resume point past the latest event is 400 `after_out_of_range`, with that event's "
         "seq as `latest`. Authenticate with "
         "the bearer token, or, where no header can be sent (a browser's EventSource), with a "
-        "`ticket` from POST /stream-tickets. Errors before the stream starts are problem "
-        "bodies.",
+        "`ticket` from POST /stream-tickets. The stream ends, sending nothing more, once that "
+        "token (the one that issued the ticket) is rotated or revoked. Errors before the "
+        "stream starts are problem bodies.",
         parameters=[StreamQuerySerializer, LAST_EVENT_ID],
         responses={
             (200, "text/event-stream"): OpenApiResponse(
@@ -595,7 +601,10 @@ class MatchViewSet(MatchWriteViewSet):
         after = valid(StreamQuerySerializer, query)["after"]
         match = self._found()
         after = selectors.match_cursor(match=match, after=after)
-        return streams.event_stream_response(streams.match_stream(match=match, after=after))
+        opened = streams.match_stream(
+            match=match, after=after, token_hash=credential_hash(request.auth)
+        )
+        return streams.event_stream_response(opened)
 
     @extend_schema(
         operation_id="matches_spectators",
@@ -686,7 +695,8 @@ class PlayerStreamViewSet(EventStreamViewSet):
         "deal 1 of a series starts, `match_finished` `{match_id, winners, totals}`. A comment "
         "line at least every 15 s; the first comes once the turns waiting now are read, and "
         "every change after it is announced. Authenticate with the bearer token, or a "
-        "`ticket` from POST /stream-tickets issued without `match_id`.",
+        "`ticket` from POST /stream-tickets issued without `match_id`; the stream ends once "
+        "that token (the one that issued the ticket) is rotated or revoked.",
         parameters=[
             OpenApiParameter(
                 "ticket",
@@ -704,7 +714,10 @@ class PlayerStreamViewSet(EventStreamViewSet):
         },
     )
     def list(self, request):
-        return streams.event_stream_response(streams.player_stream(player=request.user))
+        opened = streams.player_stream(
+            player=request.user, token_hash=credential_hash(request.auth)
+        )
+        return streams.event_stream_response(opened)
 
 
 def _filters(data: dict) -> TableFilters:
@@ -795,7 +808,8 @@ class StreamTicketViewSet(RateScopedViewSet):
         description="Browsers' EventSource cannot send `Authorization`, and a token must never "
         "be in a URL: this single-use ticket, good for 60 s, opens the stream of `match_id` "
         "(`/matches/{id}/stream?ticket=...`), or without `match_id` your own "
-        "(`/players/me/stream?ticket=...`). Any server of the service redeems it.",
+        "(`/players/me/stream?ticket=...`), while the token that issued it works. Any server "
+        "of the service redeems it.",
         request=StreamTicketCreateSerializer,
         responses={
             201: StreamTicketSerializer,
@@ -807,7 +821,7 @@ class StreamTicketViewSet(RateScopedViewSet):
     def create(self, request):
         data = valid(StreamTicketCreateSerializer, request.data)
         ticket, expires_at = services.stream_ticket_create(
-            player=request.user, match_id=data.get("match_id")
+            player=request.user, token=request.auth, match_id=data.get("match_id")
         )
         body = StreamTicketSerializer({"ticket": ticket, "expires_at": expires_at}).data
         return Response(body, status=status.HTTP_201_CREATED)
@@ -886,19 +900,22 @@ class WatchViewSet(RateScopedViewSet, EventStreamViewSet):
         description="As a player's `events`, with the `Watch-Code` header: each event's public "
         "fields, hands only as a showdown showed them. `delayed`: no event of the deal still "
         "being played, its deal_started included; they all come once it has ended, and "
-        "`version` is the last event you may see. `wait` long-polls as for players.",
+        "`version` is the last event you may see. `wait` long-polls as for players. An "
+        "`after` past the last event you may see is 400 `after_out_of_range`, with that "
+        "event's seq as `latest`.",
         parameters=[EventsQuerySerializer, WATCH_CODE],
-        responses={200: MatchEventsSerializer, 400: VALIDATION_ERROR, 404: NO_MATCH_TO_WATCH},
+        responses={200: MatchEventsSerializer, 400: AFTER_REFUSED, 404: NO_MATCH_TO_WATCH},
         auth=[],
     )
     @action(detail=False, methods=["get"])
     def events(self, request):
         query = valid(EventsQuerySerializer, request.query_params)
         match = self._watched(request.headers.get("Watch-Code"))
-        page = selectors.watch_events(match=match, after=query["after"])
+        after = selectors.watch_cursor(match=match, after=query["after"])
+        page = selectors.watch_events(match=match, after=after)
         if page["events"] or not query["wait"]:
             return Response(page)
-        waiting = streams.watch_long_poll(match=match, after=query["after"], wait=query["wait"])
+        waiting = streams.watch_long_poll(match=match, after=after, wait=query["wait"])
         return StreamingHttpResponse(waiting, content_type="application/json")
 
     @extend_schema(
@@ -922,8 +939,10 @@ class WatchViewSet(RateScopedViewSet, EventStreamViewSet):
         summary="Watch a match live: Server-Sent Events, one per event spectators may see",
         description="As a player's match stream, with the events of `watch/events`: `id:` the "
         "seq, `event:` the type, `data:` the event as spectators may see it; a comment line at "
-        "least every 15 s. It ends with the match, or when the code stops working (a new code "
-        "was drawn, or spectators were turned off). Open it with a `ticket` from POST "
+        "least every 15 s. It ends after `match_finished`, whatever its resume point, or when "
+        "the code stops working (a new code was drawn, or spectators were turned off). A "
+        "resume point past the last event you may see is 400 `after_out_of_range`, with that "
+        "event's seq as `latest`. Open it with a `ticket` from POST "
         "/watch/tickets, or the `Watch-Code` header. Limits per match, per address and per "
         "server process answer 429 with `Retry-After`; every player's view counts the open "
         "streams as `watchers`.",
@@ -942,7 +961,7 @@ class WatchViewSet(RateScopedViewSet, EventStreamViewSet):
                 match_event_field(),
                 description="Server-Sent Events; each `data:` line is one MatchEvent.",
             ),
-            400: VALIDATION_ERROR,
+            400: AFTER_REFUSED,
             401: problem_response(
                 "A ticket used, expired or unknown.",
                 ("invalid_ticket", "The ticket was used already, has expired, or is unknown."),
@@ -969,7 +988,8 @@ class WatchViewSet(RateScopedViewSet, EventStreamViewSet):
                 raise DomainError("not_found", "No match to watch with this code.")
         else:
             match = self._watched(request.headers.get("Watch-Code"))
+        after = selectors.watch_cursor(match=match, after=query["after"])
         stream_id = services.watch_stream_open(match=match, address=client_address(request))
         return streams.event_stream_response(
-            streams.watch_stream(match=match, after=query["after"], stream_id=stream_id)
+            streams.watch_stream(match=match, after=after, stream_id=stream_id)
         )

@@ -5,7 +5,9 @@ Postgres delivers the notice at commit, to every server on the database, and nev
 write rolled back. Each server process keeps one LISTEN connection on its event loop,
 outside the pool, and rings the waiters (open streams and long-polls) that watch the match
 or one of its players. Notices are only hints: a waiter then reads the events after the last
-one it has, and after the connection was lost every waiter reads again."""
+one it has, and after the connection was lost every waiter reads again. A rotated or revoked
+token announces itself too (players.services.token_revoke), waking the waiters it opened:
+their next read finds it gone and ends them."""
 
 import asyncio
 import contextlib
@@ -18,6 +20,8 @@ import psycopg
 from django.conf import settings
 from django.db import DEFAULT_DB_ALIAS, connections
 from prometheus_client import Gauge
+
+from players.tokens import ENDED_CHANNEL
 
 logger = logging.getLogger(__name__)
 
@@ -59,6 +63,10 @@ class Waiter:
             self.changed.add(match_id)
         self._rung.set()
 
+    def wake(self) -> None:
+        """Read again, though no match changed: the token it was opened with may be gone."""
+        self._rung.set()
+
     def close(self) -> None:
         self.closing = True
         self._rung.set()
@@ -92,6 +100,9 @@ class Listener:
         self.loop = loop
         self.by_match: dict[str, set[Waiter]] = defaultdict(set)
         self.by_player: dict[str, set[Waiter]] = defaultdict(set)
+        # By the hash of the token that opened them: woken when it is rotated or revoked. Each
+        # is also in by_match or by_player, which count them and ring them all.
+        self.by_token: dict[str, set[Waiter]] = defaultdict(set)
         self.listening = asyncio.Event()
         self._task: asyncio.Task | None = None
 
@@ -107,12 +118,16 @@ class Listener:
                     **direct_params(), autocommit=True
                 ) as connection:
                     await connection.execute(f"LISTEN {CHANNEL}")
+                    await connection.execute(f"LISTEN {ENDED_CHANNEL}")
                     attempt = 0
                     self.listening.set()
                     # A write committed before LISTEN took effect announced itself to nobody.
                     self._ring_everyone()
                     async for notice in connection.notifies():
-                        self.dispatch(notice.payload)
+                        if notice.channel == ENDED_CHANNEL:
+                            self.token_ended(notice.payload)
+                        else:
+                            self.dispatch(notice.payload)
             except psycopg.Error as error:
                 logger.warning("the LISTEN connection failed (%s); connecting again", error)
             self.listening.clear()
@@ -126,6 +141,10 @@ class Listener:
         for player in players.split(","):
             for waiter in self.by_player.get(player, ()):
                 waiter.ring(match_id)
+
+    def token_ended(self, token_hash: str) -> None:
+        for waiter in self.by_token.get(token_hash, ()):
+            waiter.wake()
 
     def _ring_everyone(self) -> None:
         for waiters in (*self.by_match.values(), *self.by_player.values()):
@@ -176,9 +195,12 @@ def listener() -> Listener:
 
 
 @contextlib.contextmanager
-def watching(*, match_id: str | None = None, player_id: str | None = None) -> Iterator[Waiter]:
-    """A waiter rung by each notice about the match, or about any match of the player; call
-    on the event loop. Leaving the block (a client gone, a stream over) forgets it."""
+def watching(
+    *, match_id: str | None = None, player_id: str | None = None, token_hash: str | None = None
+) -> Iterator[Waiter]:
+    """A waiter rung by each notice about the match, or about any match of the player, and
+    woken when the token with `token_hash` (that opened the stream) is rotated or revoked;
+    call on the event loop. Leaving the block (a client gone, a stream over) forgets it."""
     found = listener()
     waiter = Waiter()
     if _closing:
@@ -186,11 +208,19 @@ def watching(*, match_id: str | None = None, player_id: str | None = None) -> It
     keyed = found.by_match if match_id is not None else found.by_player
     key = match_id if match_id is not None else player_id
     keyed[key].add(waiter)
+    if token_hash is not None:
+        found.by_token[token_hash].add(waiter)
     OPEN_WAITERS.inc()
     try:
         yield waiter
     finally:
         OPEN_WAITERS.dec()
-        keyed[key].discard(waiter)
-        if not keyed[key]:
-            del keyed[key]
+        _forget(keyed, key, waiter)
+        if token_hash is not None:
+            _forget(found.by_token, token_hash, waiter)
+
+
+def _forget(keyed: dict[str, set[Waiter]], key: str, waiter: Waiter) -> None:
+    keyed[key].discard(waiter)
+    if not keyed[key]:
+        del keyed[key]

@@ -31,7 +31,7 @@ from games.engine import (
 )
 from games.models import Commitment, Deal, EventBatch, Hint, Match, Seat, WatchStream, WatchTicket
 from games.notices import NOTIFY_SQL, notice_payload
-from players.models import Player
+from players.models import Player, Token
 
 
 @dataclass(frozen=True, slots=True)
@@ -554,8 +554,35 @@ def match_events_after(*, match_id: uuid.UUID, after: int, limit: int) -> list[t
         .order_by("seq")
         .values_list("seq", "events")[:limit]
     )
-    lines = [(seq, line) for seq, line in numbered_lines(rows) if seq > after][:limit]
+    return _events_of(rows, after, limit)
+
+
+def _events_of(batches: Iterable[tuple[int, str]], after: int, limit: int) -> list:
+    lines = [(seq, line) for seq, line in numbered_lines(batches) if seq > after][:limit]
     return [(seq, decode_event(line)) for seq, line in lines]
+
+
+# One row with `works` false when the token is gone, else a row per batch (one of NULLs when
+# there is none): the stream's check costs no round trip of its own.
+_EVENTS_WHILE_TOKEN = (
+    "SELECT k.works, b.seq, b.events FROM"
+    f" (SELECT EXISTS (SELECT 1 FROM {Token._meta.db_table} WHERE token_hash = %s) AS works) k"
+    f" LEFT JOIN LATERAL (SELECT seq, events FROM {EventBatch._meta.db_table}"
+    " WHERE match_id = %s AND seq > %s ORDER BY seq LIMIT %s) b ON k.works"
+)
+
+
+def match_events_while_token(
+    *, match_id: uuid.UUID, after: int, limit: int, token_hash: str
+) -> list[tuple[int, Event]] | None:
+    """As `match_events_after`, read in the same statement as the check that the token with
+    `token_hash` still works; None once it does not (rotated or revoked)."""
+    with connection.cursor() as cursor:
+        cursor.execute(_EVENTS_WHILE_TOKEN, [token_hash, match_id, after, limit])
+        rows = cursor.fetchall()
+    if not rows[0][0]:
+        return None
+    return _events_of(((seq, text) for _, seq, text in rows if seq is not None), after, limit)
 
 
 def deal_events(*, match_id: uuid.UUID, series: int, deal_number: int) -> list[tuple[int, Event]]:

@@ -191,11 +191,23 @@ def match_cursor(*, match: LoadedMatch, after: int) -> int:
     stream all take it), if the match has come that far. A cursor past the latest event
     names events that do not exist: read from it, a client would skip every event up to it
     as they come, and so it is refused with the seq to resume after."""
-    latest = match.row.version
+    return _cursor_within(after, match.row.version, "the match's latest event")
+
+
+def watch_cursor(*, match: LoadedMatch, after: int) -> int:
+    """As `match_cursor`, for a spectator (`watch/events`, its long-poll and the watch
+    stream): the limit is the last event they may see, so that the refusal tells a delayed
+    spectator nothing of the deal in play."""
+    in_play = repository.deal_in_play_from(match_id=match.row.id)
+    latest = horizon(spectator(match), match.row.version, in_play)
+    return _cursor_within(after, latest, "the latest event spectators may see")
+
+
+def _cursor_within(after: int, latest: int, named: str) -> int:
     if after > latest:
         raise DomainError(
             "after_out_of_range",
-            f"after is {after}, but the match's latest event is {latest}.",
+            f"after is {after}, but {named} is {latest}.",
             latest=latest,
         )
     return after
@@ -204,6 +216,22 @@ def match_cursor(*, match: LoadedMatch, after: int) -> int:
 def match_events(*, match: LoadedMatch, after: int, limit: int = EVENTS_PAGE_LIMIT) -> dict:
     """Events after seq `after`, in order, as the reader's seat may see them."""
     rows = repository.match_events_after(match_id=match.row.id, after=after, limit=limit + 1)
+    return _events_page(match, rows, limit)
+
+
+def match_events_while_token(
+    *, match: LoadedMatch, after: int, token_hash: str, limit: int = EVENTS_PAGE_LIMIT
+) -> dict | None:
+    """`match_events` for a reader let in by the token with `token_hash` (a stream, which
+    lives as long as that token): None once the token no longer works, checked in the same
+    statement as the events are read."""
+    rows = repository.match_events_while_token(
+        match_id=match.row.id, after=after, limit=limit + 1, token_hash=token_hash
+    )
+    return None if rows is None else _events_page(match, rows, limit)
+
+
+def _events_page(match: LoadedMatch, rows: list[tuple[int, Event]], limit: int) -> dict:
     return {
         "version": match.row.version,
         "has_more": len(rows) > limit,

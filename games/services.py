@@ -622,14 +622,18 @@ STREAM_TICKET_SECONDS = 60
 
 
 @transaction.atomic
-def stream_ticket_create(*, player: Player, match_id: uuid.UUID | None) -> tuple[str, datetime]:
+def stream_ticket_create(
+    *, player: Player, token: str, match_id: uuid.UUID | None
+) -> tuple[str, datetime]:
     """A ticket to open the stream of `match_id`, one the player sits at, or with None the
-    player's own stream: single-use, good for STREAM_TICKET_SECONDS. Returns it with the
-    moment it expires; only its hash is stored."""
+    player's own stream: single-use, good for STREAM_TICKET_SECONDS while `token`, which
+    issues it, works. Returns it with the moment it expires; only its hash is stored."""
     seated = match_id is None or player_selectors.player_seated(player=player, match_id=match_id)
     if not seated:
         raise DomainError("not_found", "No such match.")
-    return stream_ticket_issue(player=player, match_id=match_id, seconds=STREAM_TICKET_SECONDS)
+    return stream_ticket_issue(
+        player=player, token=token, match_id=match_id, seconds=STREAM_TICKET_SECONDS
+    )
 
 
 # --- Spectators (docs/spectators.md) --------------------------------------------------------

@@ -31,6 +31,7 @@ from games.engine import (
 )
 from games.repository import LoadedMatch
 from games.serializers import NOTICE_SHAPES
+from players import selectors as player_selectors
 from players.models import Player
 
 logger = logging.getLogger(__name__)
@@ -83,13 +84,15 @@ def _ends_stream(event: dict, viewer: int | None) -> bool:
     return ends_match(event) or (event["type"] == SeatFreed.type and event["seat"] == viewer)
 
 
-async def match_stream(*, match: LoadedMatch, after: int) -> AsyncIterator[str]:
+async def match_stream(*, match: LoadedMatch, after: int, token_hash: str) -> AsyncIterator[str]:
     """Every event after seq `after` (checked by selectors.match_cursor) as the viewer may
     see it, then each new one as it is written, until the match ends: the stream ends after
     the first event that ends it, and one opened on a match already over ends at the latest
     event there was then (at once when `after` is that event), so that no stream waits for
-    an end that came before it."""
-    with notices.watching(match_id=str(match.row.id)) as waiter:
+    an end that came before it. It also ends, sending nothing more, once the token with
+    `token_hash` (that opened it, or issued its ticket) no longer works: each read checks it
+    in the same statement, and the token's rotation or revocation wakes the stream to read."""
+    with notices.watching(match_id=str(match.row.id), token_hash=token_hash) as waiter:
         yield HEARTBEAT  # the client knows the stream is open
         last = after
         # A finished match may have events after its match_finished (stored before leaving a
@@ -101,10 +104,17 @@ async def match_stream(*, match: LoadedMatch, after: int) -> AsyncIterator[str]:
             # Taken before the read: a notice that comes during it rings again.
             waiter.take()
             try:
-                page = await read(selectors.match_events, match=match, after=last)
+                page = await read(
+                    selectors.match_events_while_token,
+                    match=match,
+                    after=last,
+                    token_hash=token_hash,
+                )
             except DATABASE_FAILURES:
                 logger.warning("a stream of match %s lost the database; closed", match.row.id)
                 return  # the client resumes from its Last-Event-ID
+            if page is None:
+                return  # its token was rotated or revoked: whoever holds it sees no more
             for event in page["events"]:
                 yield sse(event["type"], event, event["seq"])
                 last = event["seq"]
@@ -116,18 +126,31 @@ async def match_stream(*, match: LoadedMatch, after: int) -> AsyncIterator[str]:
                 yield HEARTBEAT
 
 
-def _events_now(*, match_id: str, player: Player, after: int) -> dict | None:
-    """The `events` answer as a request made now would get it; None once the player no
-    longer sits at the match (their seat was freed before deal 1)."""
+def _events_now(*, match_id: str, player: Player, after: int, token_hash: str) -> dict | None:
+    """The `events` answer as a request made now with the token of `token_hash` would get
+    it; None once the player no longer sits at the match (their seat was freed before deal 1)
+    or the token no longer works (checked in the same statement as the events are read)."""
     match = selectors.match_get(match_id=match_id, player=player)
-    return None if match is None else selectors.match_events(match=match, after=after)
+    if match is None:
+        return None
+    return selectors.match_events_while_token(match=match, after=after, token_hash=token_hash)
 
 
-def long_poll(*, match: LoadedMatch, player: Player, after: int, wait: float) -> AsyncIterator[str]:
+def long_poll(
+    *, match: LoadedMatch, player: Player, after: int, wait: float, token_hash: str
+) -> AsyncIterator[str]:
     """The `events` answer once there is an event after `after`, or with none after `wait`
-    seconds: the JSON body, sent when known."""
+    seconds: the JSON body, sent when known; with none either if the token of `token_hash`
+    was rotated or revoked meanwhile."""
     return _long_poll(
-        match, wait, _events_now, match_id=str(match.row.id), player=player, after=after
+        match,
+        wait,
+        _events_now,
+        token_hash,
+        match_id=str(match.row.id),
+        player=player,
+        after=after,
+        token_hash=token_hash,
     )
 
 
@@ -138,23 +161,33 @@ def watch_long_poll(*, match: LoadedMatch, after: int, wait: float) -> AsyncIter
         match,
         wait,
         selectors.watch_events_now,
+        None,
         watch_code_hash=match.row.watch_code_hash,
         after=after,
     )
 
 
-async def _long_poll(match: LoadedMatch, wait: float, page_now: Callable, **kwargs):
+async def _long_poll(
+    match: LoadedMatch, wait: float, page_now: Callable, opened_with: str | None, **kwargs
+):
+    """`page_now(**kwargs)` once it has events, or with none after `wait` seconds; woken by
+    the match's notices, and by the rotation or revocation of the token whose hash is
+    `opened_with`."""
     deadline = time.monotonic() + wait
     nothing = {"version": match.row.version, "has_more": False, "events": []}
-    with notices.watching(match_id=str(match.row.id)) as waiter:
+    with notices.watching(match_id=str(match.row.id), token_hash=opened_with) as waiter:
         while True:
             waiter.take()
             try:
-                # None: the reader no longer sits at the match (their seat was freed), so
-                # nothing to see, as the next poll's 404 says.
-                page = await read(page_now, **kwargs) or nothing
+                page = await read(page_now, **kwargs)
             except DATABASE_FAILURES:
                 # Answered 200 already: say "nothing yet", and the next poll gets the 503.
+                page = nothing
+                break
+            if page is None:
+                # The reader no longer sits at the match (their seat was freed), or their
+                # token or watch code is gone: nothing to see, now or later, as the next
+                # poll's 401 or 404 says; answer at once rather than at the deadline.
                 page = nothing
                 break
             if page["events"] or not await waiter.wait(deadline - time.monotonic()):
@@ -167,18 +200,22 @@ async def _long_poll(match: LoadedMatch, wait: float, page_now: Callable, **kwar
 
 
 async def watch_stream(*, match: LoadedMatch, after: int, stream_id) -> AsyncIterator[str]:
-    """A spectator's stream: as `match_stream`, with the events the match's spectators may
-    see (a delayed spectator gets a deal's events once it has ended). It ends with the match,
-    or when its watch code stops working (drawn again, or spectators off). Counted open in
-    the database (services.watch_stream_open) until it ends; renewed at each heartbeat."""
+    """A spectator's stream: as `match_stream` (after `after`, checked by
+    selectors.watch_cursor), with the events the match's spectators may see (a delayed
+    spectator gets a deal's events once it has ended). It ends after the first event that
+    ends the match, or at the latest event of a match already over, or when its watch code
+    stops working (drawn again, or spectators off). Counted open in the database
+    (services.watch_stream_open) until it ends; renewed at each heartbeat."""
     code_hash = match.row.watch_code_hash
     try:
         with notices.watching(match_id=str(match.row.id)) as waiter:
             yield HEARTBEAT
             last = after
-            if match.state.status.ended and last >= match.row.version:
+            # As in match_stream: a restart may follow a match_finished in the same read.
+            over_at = match.row.version if match.state.status.ended else None
+            if last == over_at:
                 return
-            while True:
+            while not waiter.closing:
                 waiter.take()
                 try:
                     page = await read(
@@ -194,10 +231,10 @@ async def watch_stream(*, match: LoadedMatch, after: int, stream_id) -> AsyncIte
                 for event in page["events"]:
                     yield sse(event["type"], event, event["seq"])
                     last = event["seq"]
+                    if ends_match(event) or last == over_at:
+                        return
                 if page["has_more"]:
                     continue
-                if page["events"] and ends_match(page["events"][-1]):
-                    return
                 while not await waiter.wait(settings.ASNAS_STREAM_HEARTBEAT_SECONDS):
                     await read(services.watch_stream_renew, stream_id=stream_id)
                     yield HEARTBEAT
@@ -289,11 +326,13 @@ def _open_turns(*, player: Player, watches: dict[str, TurnWatch]) -> list[tuple[
     return found
 
 
-async def player_stream(*, player: Player) -> AsyncIterator[str]:
+async def player_stream(*, player: Player, token_hash: str) -> AsyncIterator[str]:
     """your_turn, match_started and match_finished for every match the player sits in: first
-    the turns waiting now, then each notice as it comes."""
+    the turns waiting now, then each notice as it comes; until the token with `token_hash`
+    (that opened it, or issued its ticket) no longer works, checked at each wake (which its
+    rotation or revocation causes)."""
     watches: dict[str, TurnWatch] = {}
-    with notices.watching(player_id=str(player.pk)) as waiter:
+    with notices.watching(player_id=str(player.pk), token_hash=token_hash) as waiter:
         try:
             found = await read(_open_turns, player=player, watches=watches)
             # Sent once the turns waiting now are read: from this comment on, every change is
@@ -307,6 +346,10 @@ async def player_stream(*, player: Player) -> AsyncIterator[str]:
                 if waiter.closing:
                     break  # the server stops: end now, reading nothing more
                 changed, lost = waiter.take()
+                # A statement of its own: a wake may read several matches (each in a read of
+                # its own, under the request deadline), or none.
+                if not await read(player_selectors.token_works, token_hash=token_hash):
+                    return  # rotated or revoked: whoever holds it learns no more
                 found = []
                 for match_id in sorted(changed | (set(watches) if lost else set())):
                     watch = watches.setdefault(match_id, TurnWatch())

@@ -2,7 +2,7 @@
 other one needs a token."""
 
 from drf_spectacular.utils import OpenApiExample, extend_schema
-from rest_framework import exceptions, status
+from rest_framework import status
 from rest_framework.decorators import action
 from rest_framework.permissions import AllowAny
 from rest_framework.response import Response
@@ -10,6 +10,7 @@ from rest_framework.response import Response
 from edge.api import DescribedPagination, RateScopedViewSet, valid
 from edge.schema import UNAUTHORIZED, VALIDATION_ERROR, problem_response
 from players import selectors, services
+from players.auth import InvalidToken
 from players.serializers import (
     LeaderboardEntrySerializer,
     PlayerCreatedSerializer,
@@ -17,7 +18,6 @@ from players.serializers import (
     PlayerProfileSerializer,
     TokenIssuedSerializer,
 )
-from players.tokens import NOT_VALID
 
 
 class PlayerViewSet(RateScopedViewSet):
@@ -95,7 +95,7 @@ class PlayerViewSet(RateScopedViewSet):
         description="The token that authenticated this request stops working at once; use the "
         "one in the answer from now on. Your other tokens are untouched. Of several rotations "
         "or revocations of one token at once exactly one succeeds; the others get 401 "
-        "`authentication_failed`.",
+        "`invalid_token`.",
         request=None,
         responses={200: TokenIssuedSerializer, 401: UNAUTHORIZED},
     )
@@ -103,7 +103,7 @@ class PlayerViewSet(RateScopedViewSet):
     def tokens_rotate(self, request):
         token = services.token_rotate(player=request.user, token=request.auth)
         if token is None:  # rotated or revoked by another request since it was checked
-            raise exceptions.AuthenticationFailed(NOT_VALID)
+            raise InvalidToken
         return Response(TokenIssuedSerializer({"token": token}).data)
 
     @extend_schema(
@@ -112,14 +112,14 @@ class PlayerViewSet(RateScopedViewSet):
         description="The token that authenticated this request stops working at once, as on a "
         "logout. If it was your last token, nothing can give you access to this player again. "
         "Of several revocations or rotations of one token at once exactly one succeeds; the "
-        "others get 401 `authentication_failed`.",
+        "others get 401 `invalid_token`.",
         request=None,
         responses={204: None, 401: UNAUTHORIZED},
     )
     @action(detail=False, methods=["delete"], url_path="me/tokens/current")
     def tokens_revoke_current(self, request):
         if not services.token_revoke(player=request.user, token=request.auth):
-            raise exceptions.AuthenticationFailed(NOT_VALID)
+            raise InvalidToken
         return Response(status=status.HTTP_204_NO_CONTENT)
 
 

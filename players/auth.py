@@ -2,12 +2,14 @@
 itself, which also counts the request, is asnas_api.gate's); and the streams' single-use
 tickets, `?ticket=`, for clients that cannot send headers."""
 
+from dataclasses import dataclass
+
 from drf_spectacular.extensions import OpenApiAuthenticationExtension
 from rest_framework import authentication, exceptions
 
 from players.models import Player, Token
 from players.services import stream_ticket_redeem
-from players.tokens import NOT_VALID
+from players.tokens import NOT_VALID, hash_token
 
 BEARER = "Bearer"
 
@@ -20,6 +22,28 @@ PLAYER_BY_TOKEN = (
     f" FROM {Player._meta.db_table} p JOIN {Token._meta.db_table} t"
     " ON t.player_id = p.id WHERE t.token_hash = %s AND p.kind = %s"
 )
+
+
+class InvalidToken(exceptions.AuthenticationFailed):
+    """Credentials that are not a valid bearer token: unknown, rotated away, revoked, or not
+    `Bearer <token>` at all. (No credentials at all is DRF's `not_authenticated`.)"""
+
+    default_detail = NOT_VALID
+    default_code = "invalid_token"
+
+
+@dataclass(frozen=True, slots=True)
+class TicketIssuer:
+    """`request.auth` of a request let in by a stream ticket: the hash of the token that
+    issued the ticket (the stream lives as long as that token)."""
+
+    token_hash: str
+
+
+def credential_hash(auth: str | TicketIssuer) -> str:
+    """The hash of the token behind a request's `auth`: the bearer token itself, or the one
+    that issued its stream ticket."""
+    return auth.token_hash if isinstance(auth, TicketIssuer) else hash_token(auth)
 
 
 def player_from_row(alias: str, row: tuple) -> Player:
@@ -35,15 +59,15 @@ def bearer_token(request) -> str | None:
         return None
     if header[0].lower() != BEARER.lower().encode():
         scheme = header[0].decode("ascii", "replace")
-        raise exceptions.AuthenticationFailed(
+        raise InvalidToken(
             f"Use 'Authorization: Bearer <token>'; the scheme '{scheme}' is not accepted."
         )
     if len(header) != 2:
-        raise exceptions.AuthenticationFailed("The Authorization header must be 'Bearer <token>'.")
+        raise InvalidToken("The Authorization header must be 'Bearer <token>'.")
     try:
         return header[1].decode("ascii")
     except UnicodeDecodeError as error:
-        raise exceptions.AuthenticationFailed(NOT_VALID) from error
+        raise InvalidToken from error
 
 
 class StreamTicketAuthentication(authentication.BaseAuthentication):
@@ -54,15 +78,16 @@ class StreamTicketAuthentication(authentication.BaseAuthentication):
         ticket = request.query_params.get("ticket")
         if ticket is None:
             return None
-        player = stream_ticket_redeem(
+        redeemed = stream_ticket_redeem(
             ticket=ticket, match_id=request.parser_context["kwargs"].get("match_id")
         )
-        if player is None:
+        if redeemed is None:
             raise exceptions.AuthenticationFailed(
                 "The ticket was used already, has expired, or is for another stream.",
                 code="invalid_ticket",
             )
-        return player, None
+        player, token_hash = redeemed
+        return player, TicketIssuer(token_hash)
 
     def authenticate_header(self, request) -> str:
         return BEARER

@@ -57,6 +57,12 @@ class StreamTicket(models.Model):
         null=True, blank=True, help_text="The match whose stream it opens; none: the player's."
     )
     expires_at = models.DateTimeField(db_index=True)
+    token_hash = models.CharField(
+        max_length=64,
+        editable=False,
+        help_text="The hash of the token that issued it: the stream it opens lives as long "
+        "as that token does (rotated or revoked, the ticket and its stream are dead).",
+    )
 
     def __str__(self) -> str:
         return f"stream ticket of player {self.player_id}, until {self.expires_at:%H:%M:%S}"

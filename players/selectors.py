@@ -1,7 +1,7 @@
 import uuid
 from fractions import Fraction
 
-from players.models import Player
+from players.models import Player, Token
 from players.models import Rating as RatingRow
 from players.rating import START, Rating
 
@@ -71,3 +71,8 @@ def leaderboard():
         .select_related("player")
         .order_by("-displayed", "player_id")
     )
+
+
+def token_works(*, token_hash: str) -> bool:
+    """Whether the token with this hash still works (not rotated or revoked)."""
+    return Token.objects.filter(token_hash=token_hash).exists()

@@ -9,7 +9,7 @@ from django.utils import timezone
 from players import rating
 from players.models import Player, Rating, RatingChange, StreamTicket, Token
 from players.rating_anchors import ANCHORS
-from players.tokens import hash_token, new_token
+from players.tokens import ENDED_CHANNEL, hash_token, new_token
 
 
 def _token_add(player: Player) -> str:
@@ -50,29 +50,37 @@ def token_revoke(*, player: Player, token: str) -> bool:
 
     The row count of the DELETE decides: a request that checked the token before another
     deleted it waits on the row's lock and then deletes nothing."""
-    deleted, _ = Token.objects.filter(player=player, token_hash=hash_token(token)).delete()
-    return deleted == 1
+    token_hash = hash_token(token)
+    deleted, _ = Token.objects.filter(player=player, token_hash=token_hash).delete()
+    if deleted != 1:
+        return False
+    # Delivered at commit: the streams this token opened wake, find it gone and end.
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_notify(%s, %s)", [ENDED_CHANNEL, token_hash])
+    return True
 
 
 _REDEEM = (
-    f"DELETE FROM {StreamTicket._meta.db_table} WHERE ticket_hash = %s"
-    " RETURNING player_id, match_id, expires_at"
+    f"DELETE FROM {StreamTicket._meta.db_table} ticket WHERE ticket_hash = %s"
+    " RETURNING player_id, match_id, expires_at, token_hash,"
+    f" EXISTS (SELECT 1 FROM {Token._meta.db_table} t WHERE t.token_hash = ticket.token_hash)"
 )
 
 
-def stream_ticket_redeem(*, ticket: str, match_id: uuid.UUID | None) -> Player | None:
-    """The player `ticket` was issued to, if it is good for the stream of `match_id` (None:
-    the player's own); None otherwise. Used up either way: the DELETE lets exactly one of
-    any number of servers redeem it."""
+def stream_ticket_redeem(*, ticket: str, match_id: uuid.UUID | None) -> tuple[Player, str] | None:
+    """The player `ticket` was issued to and the hash of the token that issued it, if the
+    ticket is good for the stream of `match_id` (None: the player's own) and that token still
+    works; None otherwise. Used up either way: the DELETE lets exactly one of any number of
+    servers redeem it."""
     with connection.cursor() as cursor:
         cursor.execute(_REDEEM, [hash_token(ticket)])
         row = cursor.fetchone()
     if row is None:
         return None
-    player_id, ticket_match, expires_at = row
-    if expires_at <= timezone.now() or ticket_match != match_id:
+    player_id, ticket_match, expires_at, token_hash, token_works = row
+    if expires_at <= timezone.now() or ticket_match != match_id or not token_works:
         return None
-    return Player.objects.get(pk=player_id)
+    return Player.objects.get(pk=player_id), token_hash
 
 
 def stream_tickets_purge(*, now: datetime) -> int:
@@ -90,14 +98,18 @@ def player_ai_personas(*, names: tuple[str, ...]) -> list[Player]:
 
 
 def stream_ticket_issue(
-    *, player: Player, match_id: uuid.UUID | None, seconds: int
+    *, player: Player, token: str, match_id: uuid.UUID | None, seconds: int
 ) -> tuple[str, datetime]:
-    """A new single-use stream ticket, good for `seconds`, with the moment it expires; only
-    its hash is stored."""
+    """A new single-use stream ticket issued with `token`, good for `seconds` and no longer
+    than `token` works, with the moment it expires; only its hash is stored."""
     ticket = new_token()
     expires_at = timezone.now() + timedelta(seconds=seconds)
     StreamTicket.objects.create(
-        ticket_hash=hash_token(ticket), player=player, match_id=match_id, expires_at=expires_at
+        ticket_hash=hash_token(ticket),
+        player=player,
+        match_id=match_id,
+        expires_at=expires_at,
+        token_hash=hash_token(token),
     )
     return ticket, expires_at
 

@@ -8,8 +8,8 @@ Ctrl-C in a terminal does; serve's children have groups of their own, so this re
 alone too, or with the shell's own job), or to every process at once (systemd's default
 KillMode=control-group), serve first or Postgres's backends first; SIGTERM and SIGINT each
 with both targets that matter; while the workers warm up (0.3 s after the first is forked)
-and once /readyz answers, with two event streams and a long-poll open. Each case prints the
-time until every process was gone, and whether the streams ended cleanly."""
+and once /readyz answers, with two match streams, a watch stream and a long-poll open. Each
+case prints the time until every process was gone, and whether the streams ended cleanly."""
 
 import os
 import signal
@@ -159,13 +159,16 @@ def open_streams(url: str) -> list[Follower]:
     client.headers["Authorization"] = f"Bearer {token}"
     matches = [client.post("/api/v1/matches", json={}).json() for _ in range(2)]
     followers = [Follower(client, f"/api/v1/matches/{match['id']}/stream") for match in matches]
+    watched = client.post("/api/v1/matches", json={"spectators": "live"}).json()["watch_code"]
+    ticket = client.post("/api/v1/watch/tickets", json={"watch_code": watched}).json()["ticket"]
+    followers.append(Follower(client, f"/api/v1/watch/stream?ticket={ticket}"))
     after = matches[0]["version"]
     followers.append(
         Follower(client, f"/api/v1/matches/{matches[0]['id']}/events?after={after}&wait=30")
     )
     for follower in followers:
         follower.start()
-    for stream in followers[:2]:
+    for stream in followers[:3]:
         assert stream.started_answering.wait(30)
     # The long-poll's headers come with its answer: it is waiting once this has passed.
     time.sleep(0.5)

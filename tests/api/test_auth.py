@@ -43,7 +43,7 @@ def test_no_token_is_401(path):
 def test_bad_token_is_401(header):
     client = APIClient()
     client.credentials(HTTP_AUTHORIZATION=header)
-    assert_problem(client.get("/api/v1/matches"), 401, "authentication_failed")
+    assert_problem(client.get("/api/v1/matches"), 401, "invalid_token")
 
 
 def test_ai_personas_cannot_log_in(client, new_match):

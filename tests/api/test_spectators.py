@@ -2,10 +2,12 @@
 (live and delayed), watch tickets, and the watch stream's limits (docs/spectators.md)."""
 
 import hashlib
+import time
 
 import pytest
 from rest_framework.test import APIClient
 
+from games import notices
 from games.models import IdempotencyRecord, Match, WatchStream
 from tests.api.problems import assert_problem
 from tests.api.secrecy import hands_in
@@ -215,3 +217,107 @@ def test_a_watch_stream_ends_when_its_code_is_drawn_again(client, new_match, liv
     # The ticket was used up by the first opening.
     again = APIClient().get(f"/api/v1/watch/stream?ticket={ticket.json()['ticket']}")
     assert_problem(again, 401, "invalid_ticket")
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.parametrize(
+    ("path", "header"),
+    [
+        ("stream?after={after}", False),
+        ("stream", True),
+        ("events?after={after}", False),
+        ("events?after={after}&wait=5", False),
+    ],
+)
+@pytest.mark.parametrize("spectators", ["live", "delayed"])
+def test_a_watch_resume_point_past_what_spectators_may_see_is_a_400_that_names_it(
+    client, new_match, live, path, header, spectators
+):
+    """As a player's cursor (tests/api/test_streams.py): read from a seq not reached, a watch
+    stream would skip every event up to it. The `latest` named is the last event the
+    spectator may see, so a delayed one learns nothing of the deal in play."""
+    view = new_match(seed=3, spectators=spectators)
+    code = view["watch_code"]
+    latest = watch(code).json()["version"]
+    assert latest == (view["version"] if spectators == "live" else 1)
+
+    def get(after: int):
+        headers = {"Watch-Code": code} | ({"Last-Event-ID": str(after)} if header else {})
+        return live.get(f"/api/v1/watch/{path.format(after=after)}", headers)
+
+    for after in (latest + 1, 2**31 - 1):
+        body = assert_problem(get(after), 400, "after_out_of_range")
+        assert body["latest"] == latest
+        assert str(after) in body["detail"]
+    if path.startswith("events"):  # at the latest event itself, answered as before
+        assert get(latest).status_code == 200
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_watch_stream_ends_after_match_finished_though_events_follow_it(client, new_match, live):
+    """A resigned match restarted at once: the watch stream still ends at match_finished,
+    whatever its cursor, and one resumed after that end follows the new series."""
+    view = new_match(seed=3, spectators="live")
+    headers = {"Watch-Code": view["watch_code"]}
+    url = f"/api/v1/matches/{view['id']}"
+    end = post(client, f"{url}/resign").json()["version"]
+    post(client, f"{url}/restart")
+    for after in (0, end - 1):
+        stream = live.follow(f"/api/v1/watch/stream?after={after}", headers)
+        sent = [m for m in stream.result(timeout=10) if "comment" not in m]  # ends by itself
+        assert [m["id"] for m in sent] == list(range(after + 1, end + 1))
+        assert sent[-1]["event"] == "match_finished"
+    resumed = live.follow(
+        "/api/v1/watch/stream", headers | {"Last-Event-ID": str(end)}, until=lambda m: "id" in m
+    )
+    assert [m["event"] for m in resumed.result(timeout=10) if "id" in m] == ["match_restarted"]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_every_open_stream_ends_cleanly_when_the_server_stops(client, new_match, live, monkeypatch):
+    """What a stopping worker does (notices.close_every_waiter): every open stream and
+    long-poll ends at once with a clean end of body, the spectators' too (theirs read the
+    database again and again instead, until the database or the worker went)."""
+    monkeypatch.setattr(notices, "_closing", False)  # put back after the test
+    live.wait_listening()
+    view = new_match(spectators="live")
+    watched = live.open("/api/v1/watch/stream", {"Watch-Code": view["watch_code"]})
+    followed = live.open(f"/api/v1/matches/{view['id']}/stream", bearer(client.token))
+    for stream in (watched, followed):
+        while (message := stream.get(timeout=10)) is not None and message.get("id") != view[
+            "version"
+        ]:
+            pass
+    players = live.open("/api/v1/players/me/stream", bearer(client.token))
+    assert players.get(timeout=10) == {"comment": "keep-alive"}
+    after = view["version"]
+    polled = live.poll(
+        f"/api/v1/watch/events?after={after}&wait=30", {"Watch-Code": view["watch_code"]}
+    )
+    while live.waiters() < 4:  # the long-poll waits too
+        time.sleep(0.05)
+
+    async def stop() -> None:
+        notices.close_every_waiter()
+
+    live.run(stop()).result(timeout=10)
+    for stream in (followed, watched, players):
+        while (message := stream.get(timeout=5)) is not None:
+            assert "comment" in message or message.get("event") == "your_turn", message
+    assert polled.result(timeout=5) == (200, {"version": after, "has_more": False, "events": []})
+
+
+def test_a_live_cursor_is_refused_once_delayed_until_its_deal_has_ended(client, new_match):
+    """Switched from live to delayed mid-deal, a spectator's place is past what they may now
+    see: refused, naming the end of the last deal that ended, not how far this one has come;
+    once the deal ends, the same place is good again."""
+    view = new_match(seed=3, spectators="live")
+    code, url = view["watch_code"], f"/api/v1/matches/{view['id']}"
+    seen = watch_events(code).json()["version"]
+    assert seen == view["version"] > 2
+    post(client, f"{url}/spectators", {"spectators": "delayed"})
+    body = assert_problem(watch_events(code, after=seen), 400, "after_out_of_range")
+    assert body["latest"] == 1
+    assert body["detail"] == f"after is {seen}, but the latest event spectators may see is 1."
+    play_until_deal_over(client, client.get(url).json())
+    assert watch_events(code, after=seen).status_code == 200

@@ -8,9 +8,11 @@ import time
 from datetime import timedelta
 
 import pytest
+from django.db import DEFAULT_DB_ALIAS, connections
+from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
-from games import repository
+from games import repository, streams
 from games.engine import PlayerLeft, evolve
 from players.models import StreamTicket
 from tests.api.play import play_match
@@ -374,13 +376,34 @@ def test_a_long_poll_of_a_guest_whose_seat_was_freed_answers_with_no_events(make
     view = roya.post("/api/v1/matches", {"humans": 3}, format="json").json()
     url = f"/api/v1/matches/{view['id']}"
     version = babak.post(f"{url}/join", {"invite": view["invite"]}, format="json").json()["version"]
+    started = time.monotonic()
     polled = live.poll(f"{url}/events?after={version}&wait=20", bearer(babak.token))
     live.wait_listening()
     time.sleep(0.5)
     assert babak.post(f"{url}/leave", {}, format="json").status_code == 200
     status, body = polled.result(timeout=30)
     assert (status, body) == (200, {"version": version, "has_more": False, "events": []})
+    assert time.monotonic() - started < 10  # answered on the notice, not at its 20 s wait
     assert_problem(babak.get(f"{url}/events?after={version}"), 404, "not_found")
+
+
+@pytest.mark.parametrize("how", ["rotate", "revoke"])
+def test_a_long_poll_whose_token_is_rotated_while_it_waits_answers_with_no_events(
+    client, new_match, live, how
+):
+    view = new_match(seed=3)
+    url = f"/api/v1/matches/{view['id']}"
+    before = bearer(client.token)
+    started = time.monotonic()
+    polled = live.poll(f"{url}/events?after={view['version']}&wait=20", before)
+    live.wait_listening()
+    time.sleep(0.5)
+    ending_token(client, how)
+    assert client.post(f"{url}/actions", {"action": "look"}, format="json").status_code == 200
+    status, body = polled.result(timeout=30)
+    assert (status, body) == (200, {"version": view["version"], "has_more": False, "events": []})
+    assert time.monotonic() - started < 10  # answered on the notice, not at its 20 s wait
+    assert_problem(live.get(f"{url}/events?after={view['version']}", before), 401, "invalid_token")
 
 
 def test_a_long_poll_with_nothing_new_answers_empty_after_its_wait(client, new_match, live):
@@ -404,3 +427,108 @@ def test_a_long_poll_wait_beyond_30_s_or_not_a_whole_number_is_a_400(client, new
     response = client.get(f"/api/v1/matches/{view['id']}/events?wait={wait}")
     body = assert_problem(response, 400, "validation_error")
     assert body["errors"][0]["field"] == "wait"
+
+
+# --- A stream lives as long as its token (#22 item 1: a stolen token's holder must not keep
+# reading the seat's events once the owner rotated or revoked it) ---------------------------
+
+
+def ending_token(client, how: str) -> None:
+    """Rotate or revoke the client's token; the client goes on with a new one."""
+    if how == "rotate":
+        fresh = client.post("/api/v1/players/me/tokens/rotate").json()["token"]
+    else:
+        fresh = client.post("/api/v1/players/me/tokens").json()["token"]
+        assert client.delete("/api/v1/players/me/tokens/current").status_code == 204
+    client.credentials(HTTP_AUTHORIZATION=f"Bearer {fresh}")
+
+
+@pytest.mark.parametrize("how", ["rotate", "revoke"])
+def test_a_stream_ends_when_the_token_that_opened_it_is_rotated(client, new_match, live, how):
+    view = new_match(seed=3)
+    url = f"/api/v1/matches/{view['id']}"
+    live.wait_listening()
+    stream = live.open(f"{url}/stream?after={view['version']}", bearer(client.token))
+    assert stream.get(timeout=10) == {"comment": "keep-alive"}
+    ending_token(client, how)
+    assert client.post(f"{url}/actions", {"action": "look"}, format="json").status_code == 200
+    assert next_event(stream, timeout=5) is None, f"the {how}d token's stream read on"
+
+
+def test_a_stream_opened_with_a_ticket_ends_with_the_token_that_issued_it(client, new_match, live):
+    view = new_match(seed=3)
+    url = f"/api/v1/matches/{view['id']}"
+    issued = ticket_for(client, view["id"])
+    live.wait_listening()
+    stream = live.open(f"{url}/stream?after={view['version']}&ticket={issued['ticket']}", {})
+    assert stream.get(timeout=10) == {"comment": "keep-alive"}
+    ending_token(client, "rotate")
+    assert client.post(f"{url}/actions", {"action": "look"}, format="json").status_code == 200
+    assert next_event(stream, timeout=5) is None, "the stream of the rotated token's ticket read on"
+
+
+def test_each_wake_of_a_stream_is_one_statement_the_token_check_included(
+    client, new_match, live, settings, monkeypatch
+):
+    settings.ASNAS_STREAM_HEARTBEAT_SECONDS = 0.2
+    statements = []
+    read_closed = streams._read_closed
+
+    def counted(selector, kwargs):  # in the worker thread, on its own connection
+        with CaptureQueriesContext(connections[DEFAULT_DB_ALIAS]) as queries:
+            found = read_closed(selector, kwargs)
+        statements.append(len(queries))
+        return found
+
+    monkeypatch.setattr(streams, "_read_closed", counted)
+    view = new_match(seed=3)
+    url = f"/api/v1/matches/{view['id']}"
+    live.wait_listening()
+    stream = live.open(f"{url}/stream?after={view['version']}", bearer(client.token))
+    deadline = time.monotonic() + 10
+    while not statements and time.monotonic() < deadline:  # the opening read is done
+        time.sleep(0.05)
+    assert client.post(f"{url}/actions", {"action": "look"}, format="json").status_code == 200
+    assert next_event(stream, timeout=5)["event"] == "action"
+    time.sleep(1)  # heartbeats, which read nothing
+    ending_token(client, "rotate")
+    assert next_event(stream, timeout=5) is None
+    # Opening, the action's notice, the rotation's: one statement each, the check included.
+    assert statements == [1, 1, 1], statements
+
+
+def test_a_ticket_dies_with_the_token_that_issued_it(client, new_match):
+    view = new_match()
+    issued = ticket_for(client, view["id"])
+    ending_token(client, "revoke")
+    response = client.get(f"/api/v1/matches/{view['id']}/stream?ticket={issued['ticket']}")
+    assert_problem(response, 401, "invalid_ticket")
+
+
+@pytest.mark.parametrize("stream", ["match", "player"])
+def test_an_idle_stream_ends_as_soon_as_its_token_is_rotated(client, new_match, live, stream):
+    # No event comes (the table waits for its second human), and no heartbeat within 5 s:
+    # the rotation itself wakes the stream.
+    view = new_match(humans=2)
+    url = {
+        "match": f"/api/v1/matches/{view['id']}/stream?after={view['version']}",
+        "player": "/api/v1/players/me/stream",
+    }[stream]
+    live.wait_listening()
+    opened = live.open(url, bearer(client.token))
+    assert opened.get(timeout=10) == {"comment": "keep-alive"}
+    ending_token(client, "rotate")
+    assert next_event(opened, timeout=5) is None, "the idle stream outlived its token"
+
+
+@pytest.mark.parametrize("how", ["rotate", "revoke"])
+def test_the_players_stream_ends_when_its_token_is_rotated(client, new_match, live, how):
+    view = new_match(seed=3)
+    live.wait_listening()
+    stream = live.open("/api/v1/players/me/stream", bearer(client.token))
+    assert stream.get(timeout=10) == {"comment": "keep-alive"}
+    assert next_event(stream, timeout=5)["event"] == "your_turn"  # the turn waiting as it opens
+    ending_token(client, how)
+    url = f"/api/v1/matches/{view['id']}/actions"
+    assert client.post(url, {"action": "look"}, format="json").status_code == 200
+    assert next_event(stream, timeout=5) is None, f"the {how}d token's stream read on"

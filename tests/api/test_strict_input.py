@@ -58,7 +58,7 @@ def test_a_wrong_auth_scheme_says_to_use_bearer(client):
     token = client._credentials["HTTP_AUTHORIZATION"].split()[1]
     other = APIClient()
     other.credentials(HTTP_AUTHORIZATION=f"Token {token}")
-    body = assert_problem(other.get("/api/v1/matches"), 401, "authentication_failed")
+    body = assert_problem(other.get("/api/v1/matches"), 401, "invalid_token")
     assert "Bearer" in body["detail"] and "'Token'" in body["detail"]
 
 

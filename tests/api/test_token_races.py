@@ -63,7 +63,7 @@ def test_of_five_concurrent_rotations_exactly_one_wins(round_):
     assert len(winners) == 1, [response.status_code for _, response in answers]
     for _, response in answers:
         if response.status_code != 200:
-            assert_problem(response, 401, "authentication_failed")
+            assert_problem(response, 401, "invalid_token")
     new = winners[0].json()["token"]
     assert authenticates(new)
     assert not authenticates(old)
@@ -78,7 +78,7 @@ def test_a_revoke_racing_rotations_leaves_at_most_the_winners_token(round_):
     assert len(won) == 1, [(path, response.status_code) for path, response in answers]
     for _, response in answers:
         if response.status_code >= 300:
-            assert_problem(response, 401, "authentication_failed")
+            assert_problem(response, 401, "invalid_token")
     assert not authenticates(old)
     path, response = won[0]
     if path == REVOKE[1]:

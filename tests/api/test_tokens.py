@@ -39,7 +39,7 @@ def test_rotate_replaces_the_token_in_use_at_once_and_leaves_the_others():
     response = bearer(first).post("/api/v1/players/me/tokens/rotate")
     assert response.status_code == 200
     rotated = response.json()["token"]
-    assert_problem(bearer(first).get("/api/v1/players/me"), 401, "authentication_failed")
+    assert_problem(bearer(first).get("/api/v1/players/me"), 401, "invalid_token")
     assert bearer(rotated).get("/api/v1/players/me").status_code == 200
     assert bearer(other).get("/api/v1/players/me").status_code == 200
     assert Token.objects.count() == 2
@@ -50,7 +50,7 @@ def test_revoking_the_current_token_ends_it_and_only_it():
     other = bearer(first).post("/api/v1/players/me/tokens").json()["token"]
     response = bearer(first).delete("/api/v1/players/me/tokens/current")
     assert response.status_code == 204
-    assert_problem(bearer(first).get("/api/v1/players/me"), 401, "authentication_failed")
+    assert_problem(bearer(first).get("/api/v1/players/me"), 401, "invalid_token")
     assert bearer(other).get("/api/v1/players/me").status_code == 200
 
 
@@ -58,7 +58,7 @@ def test_revoking_the_last_token_locks_the_player_out():
     token = first_token()
     assert bearer(token).delete("/api/v1/players/me/tokens/current").status_code == 204
     assert not Token.objects.exists()
-    assert_problem(bearer(token).post("/api/v1/players/me/tokens"), 401, "authentication_failed")
+    assert_problem(bearer(token).post("/api/v1/players/me/tokens"), 401, "invalid_token")
 
 
 @pytest.mark.parametrize(

@@ -113,7 +113,7 @@ def _expected_codes(path: str, operation: dict) -> set[str]:
         codes |= {"parse_error", "unknown_field", "validation_error", "request_too_large"}
         codes |= {"unsupported_media_type"}
     if operation.get("security") and operation["security"] != [{}]:
-        codes |= {"not_authenticated", "authentication_failed"}
+        codes |= {"not_authenticated", "invalid_token"}
     if "{match_id}" in path:
         codes.add("not_found")
     if any(p["name"] == "Idempotency-Key" for p in operation.get("parameters", [])):

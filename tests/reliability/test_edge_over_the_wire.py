@@ -3,6 +3,7 @@ are read, not taken as empty, and every error under /api/ is a problem body with
 request id."""
 
 import os
+import socket
 import time
 import uuid
 
@@ -64,6 +65,37 @@ def test_a_chunked_restart_with_a_stale_version_is_refused(api):
     )
     assert response.status_code == 409, response.text
     assert api.get(f"/matches/{match['id']}").json()["version"] == match["version"]
+
+
+@pytest.mark.parametrize("path", ["/api/v1/players/me/tokens/rotate", "/api/v1/matches"])
+def test_a_malformed_chunked_body_is_a_problem_not_a_500(api, path):
+    """granian tells the app a body it cannot decode (a chunk size that is not hex) as the
+    client's going away, though the client still waits: it gets a 400 problem, not the bare
+    500 a server sends for an app that answered nothing, and nothing changes."""
+    token = api.headers["Authorization"].encode()
+    request = (
+        b"POST "
+        + path.encode()
+        + b" HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: "
+        + token
+        + b"\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n"
+        b"Connection: close\r\n\r\nzz\r\n{}\r\n0\r\n\r\n"
+    )
+    address = httpx.URL(str(api.base_url))
+    with socket.create_connection((address.host, address.port), timeout=10) as sock:
+        sock.sendall(request)
+        answer = b""
+        while chunk := sock.recv(65536):
+            answer += chunk
+    head, _, body = answer.partition(b"\r\n\r\n")
+    status_line, *header_lines = head.decode("latin-1").split("\r\n")
+    headers = dict(line.split(": ", 1) for line in header_lines)
+    response = httpx.Response(int(status_line.split()[1]), headers=headers, content=body)
+    assert response.status_code == 400, answer
+    assert_edge_problem(response, 400, "bad_request")
+    # The token was not rotated, no match was made.
+    assert api.get("/players/me").status_code == 200
+    assert api.get("/matches").json()["count"] == 0
 
 
 def test_a_chunked_body_over_the_limit_is_413(api):

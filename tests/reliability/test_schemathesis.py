@@ -62,7 +62,9 @@ def print_totals():
     print(
         f"\nschemathesis: {TOTALS['cases']} cases over {TOTALS['operations']} operations, "
         f"{TOTALS['server_errors']} server errors; {TOTALS['past_authentication']} of "
-        f"{TOTALS['authenticated']} operations that need a token reached past authentication"
+        f"{TOTALS['authenticated']} operations that need a token reached past authentication; "
+        "answers by status class: "
+        + ", ".join(f"{n}xx {TOTALS[f'{n}xx']}" for n in range(1, 6) if TOTALS[f"{n}xx"])
     )
 
 
@@ -263,6 +265,8 @@ def test_every_operation_conforms_to_the_schema(label, world, record_property):
         authenticated=needs_a_token,
         past_authentication=needs_a_token and past_authentication > 0,
     )
+    for status, n in statuses.items():
+        TOTALS[f"{status // 100}xx"] += n
     record_property("schemathesis_cases", cases)
     print(f"\n{label}: {cases} cases {dict(statuses)}, on real matches {dict(on_real_matches)}")
     assert server_errors == 0
