@@ -198,5 +198,7 @@ def run(
         "hint_latency": _latency(hint_seconds) if hint_seconds else None,
         "server_cpu_s": server_ns / 1e9,
         "server_cpu_ms_per_get": quiet_ns / 1e6 / len(quiet),
-        "server_cpu_ms_per_hint": hints_ns / 1e6 / answered if answered else None,
+        # Unknown (None) when the quiet phase's reads cost more than the burst leaves them:
+        # something else ran on the machine then, and the difference says nothing.
+        "server_cpu_ms_per_hint": hints_ns / 1e6 / answered if answered and hints_ns > 0 else None,
     }

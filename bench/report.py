@@ -198,7 +198,13 @@ def show_hint_burst(console: Console, result: dict) -> None:
     console.print(
         f"hints: {result['hints_answered']:,} answered, {refused['429']:,} refused 429, "
         f"{refused['503']:,} refused 503; server CPU {result['server_cpu_s']:.1f} s, "
-        + (f"{per_hint:.1f} ms per hint answered" if per_hint is not None else "no hint answered")
+        + (
+            f"{per_hint:.1f} ms per hint answered"
+            if per_hint is not None
+            else "no hint answered"
+            if not result["hints_answered"]
+            else "CPU per hint not known (the quiet phase's reads cost more than the burst's)"
+        )
         + f" (the reads' share out: {result['server_cpu_ms_per_get']:.2f} ms each)"
     )
     table = Table(title="Another player's GET of its match")
