@@ -8,7 +8,13 @@ from drf_spectacular.serializers import PolymorphicProxySerializerExtension
 from drf_spectacular.utils import PolymorphicProxySerializer, extend_schema_field
 from rest_framework import serializers
 
-from edge.serializers import PointsField, Rendered, RequestBodySerializer, UtcDateTimeField
+from edge.serializers import (
+    PointsField,
+    QueryNumberField,
+    Rendered,
+    RequestBodySerializer,
+    UtcDateTimeField,
+)
 from games.ai import AI_LEVELS, DEFAULT_AI_LEVEL
 from games.engine import (
     CATEGORIES,
@@ -329,10 +335,10 @@ class MatchListQuerySerializer(serializers.Serializer):
 
 
 class EventsQuerySerializer(serializers.Serializer):
-    after = serializers.IntegerField(
+    after = QueryNumberField(
         min_value=0, max_value=MAX_VERSION, default=0, help_text="Return events with seq > after."
     )
-    wait = serializers.IntegerField(
+    wait = QueryNumberField(
         min_value=0,
         max_value=MAX_WAIT_SECONDS,
         default=0,
@@ -344,7 +350,7 @@ class EventsQuerySerializer(serializers.Serializer):
 class _StreamCursorSerializer(serializers.Serializer):
     """Where a stream starts: what a match's stream and a watch stream share."""
 
-    after = serializers.IntegerField(
+    after = QueryNumberField(
         min_value=0,
         max_value=MAX_VERSION,
         default=0,
@@ -682,13 +688,13 @@ class MatchWriteViewSerializer(MatchViewSerializer):
 class TableFiltersSerializer(serializers.Serializer):
     """Which open tables fit; each filter may be left out."""
 
-    humans = serializers.IntegerField(
+    humans = QueryNumberField(
         min_value=2,
         max_value=SEATS,
         required=False,
         help_text="Tables of exactly this many humans.",
     )
-    max_turn_seconds = serializers.IntegerField(
+    max_turn_seconds = QueryNumberField(
         min_value=10,
         max_value=86_400,
         required=False,

@@ -6,6 +6,7 @@ import random
 import threading
 import time
 from datetime import timedelta
+from urllib.parse import quote
 
 import pytest
 from django.db import DEFAULT_DB_ALIAS, connections
@@ -532,3 +533,28 @@ def test_the_players_stream_ends_when_its_token_is_rotated(client, new_match, li
     url = f"/api/v1/matches/{view['id']}/actions"
     assert client.post(url, {"action": "look"}, format="json").status_code == 200
     assert next_event(stream, timeout=5) is None, f"the {how}d token's stream read on"
+
+
+# What int() or DRF would read as a number, though it is none in a cursor: other scripts'
+# digits, full-width digits, a sign, a decimal point, spaces, nothing at all.
+ODD_NUMBERS = ["٣", "３", "+3", "1.0", " 3", "3 ", ""]
+
+
+@pytest.mark.parametrize("odd", ODD_NUMBERS)
+@pytest.mark.parametrize("where", ["stream?after=", "stream Last-Event-ID", "events?after="])
+def test_a_resume_point_in_anything_but_ascii_digits_is_a_400(client, new_match, where, odd):
+    view = new_match()
+    url = f"/api/v1/matches/{view['id']}/{where.split()[0]}"
+    if where.endswith("="):
+        response = client.get(url + quote(odd))
+    else:
+        response = client.get(url, HTTP_LAST_EVENT_ID=odd)
+    assert_problem(response, 400, "validation_error")
+
+
+@pytest.mark.parametrize("odd", ODD_NUMBERS)
+def test_a_wait_or_a_table_filter_in_anything_but_ascii_digits_is_a_400(client, new_match, odd):
+    view = new_match()
+    response = client.get(f"/api/v1/matches/{view['id']}/events?wait={quote(odd)}")
+    assert_problem(response, 400, "validation_error")
+    assert_problem(client.get(f"/api/v1/tables?humans={quote(odd)}"), 400, "validation_error")
