@@ -111,6 +111,7 @@ def world(db) -> dict:
     host = APIClient()
     host.credentials(HTTP_AUTHORIZATION=f"Bearer {host_token}")
     to_join = host.post("/api/v1/matches", {"humans": 2}, format="json").json()
+    to_preview = host.post("/api/v1/matches", {"humans": 2}, format="json").json()
     to_leave = post("/api/v1/matches", {"humans": 2}, 201)
     # Not among `ids`: no generated case draws its code again.
     watched = post("/api/v1/matches", {"seed": 5, "spectators": "live"}, 201)
@@ -119,6 +120,7 @@ def world(db) -> dict:
         "player": player,
         "token": token,
         "to_join": to_join,  # another player's table, with its invite
+        "to_preview": to_preview,  # another, which nobody joins
         "to_leave": to_leave,
         "in_deal": in_deal[0],
         "deal_over": deal_over,
@@ -161,6 +163,9 @@ HAPPY = {
     ),
     "POST /api/v1/matches/{match_id}/join": lambda w: _in(
         w["to_join"], body={"invite": w["to_join"]["invite"]}
+    ),
+    "POST /api/v1/matches/{match_id}/invitation": lambda w: _in(
+        w["to_preview"], body={"invite": w["to_preview"]["invite"]}
     ),
     "POST /api/v1/matches/{match_id}/leave": lambda w: _in(w["to_leave"], body={}),
     "GET /api/v1/": lambda w: {},
