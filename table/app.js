@@ -5,6 +5,7 @@ import { card } from "./cards.js";
 import { add, approx, figure, isolate, points } from "./fractions.js";
 import { follow } from "./live.js";
 import { applyLook, LANGUAGES, reducedMotion, slider, SLIDERS, store } from "./look.js";
+import { dealPanel } from "./result.js";
 import { spectatorsPanel } from "./spectators.js";
 import { fill, h, translate } from "./words.js";
 
@@ -948,7 +949,7 @@ function render() {
     spectatorsPanel(match, api, (view) => { state.match = view; render(); }, tr),
     ...((match.humans > 1 && state.log.length) || state.log.some((event) => "by" in event && event.by === "clock") ? [logPanel(match)] : []),
     ...(state.hint && state.hint.version === match.version ? [hintPanel(state.hint)] : []),
-    ...(match.status !== "in_deal" && match.last_deal ? [dealPanel(match, match.last_deal)] : []),
+    ...(match.status !== "in_deal" && match.last_deal ? [dealPanel(match.last_deal, resultWords(match))] : []),
     ...(match.status === "finished" ? [standings(match)] : []),
     ...(match.status === "waiting" ? [] : [fairnessPanel(match)]),
     h("div", { id: "match-tools", class: "tools" }),
@@ -1180,41 +1181,14 @@ function skillWords(match, seat, skill) {
   return tr(seat === match.your_seat ? "skill_you" : "skill_seat", vars);
 }
 
-/** A deal's result: each seat's category, payout and change, its shown hand on a row of its
- * own (cards wide enough to read, with their names, on a phone too), and where every hand
- * may be seen, what its cards, its play and the others' play made of its change.
- * @param {MatchView} match @param {DealResult} deal */
-function dealPanel(match, deal) {
-  const rows = deal.seats.flatMap((seat) => {
-    const hand = h("span", { class: "mini" });
-    if (seat.hand) for (const rank of seat.hand) hand.append(card(rank, trAny(rank), true));
-    else hand.append(tr(seat.folded ? "folded" : "hidden"));
-    const skill = seat.skill;
-    const figures = skill ? [h("p", { class: "skill", title: `${skill.cards} · ${skill.play} · ${skill.table}`, text: skillWords(match, seat.seat, skill) })] : [];
-    const winner = deal.winners.includes(seat.seat) ? "winner" : "";
-    return [
-      h(
-        "tr",
-        { class: winner, "data-seat": seat.seat },
-        h("th", { scope: "row", text: seatName(match.seats[seat.seat]) }),
-        h("td", { text: seat.category ? trAny(seat.category) : "—" }),
-        h("td", { text: points(seat.payout, locale()) }),
-        h("td", { class: "delta", text: points(seat.delta, locale(), true) }),
-      ),
-      h("tr", { class: `hand-row ${winner}` }, h("td", { colspan: 4 }, hand, ...figures)),
-    ];
-  });
-  return h(
-    "section",
-    { class: "panel", id: "deal-panel", "aria-labelledby": "deal-title" },
-    h("h2", { id: "deal-title", text: `${tr("deal_over", { n: deal.deal_number })}: ${trAny(deal.outcome)}` }),
-    h(
-      "table",
-      {},
-      h("thead", {}, h("tr", {}, ...["seat", "category", "payout", "change"].map((key) => h("th", { scope: "col", text: trAny(key) })))),
-      h("tbody", {}, ...rows),
-    ),
-  );
+/** What a deal's result panel (result.js) needs of this page. @param {MatchView} match */
+function resultWords(match) {
+  return {
+    tr: (/** @type {string} */ key, /** @type {Record<string, string | number>} */ vars = {}) => tr(/** @type {keyof Catalogue} */ (key), vars),
+    locale: locale(),
+    name: (/** @type {number} */ seat) => seatName(match.seats[seat]),
+    skill: (/** @type {number} */ seat, /** @type {Skill} */ skill) => skillWords(match, seat, skill),
+  };
 }
 
 /** Names joined in the page's language ("Darius and Shirin"). @param {number[]} seats @param {MatchView} match */

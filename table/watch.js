@@ -6,12 +6,11 @@
 /** @typedef {import('./schema').components['schemas']} Schemas */
 /** @typedef {Schemas['WatchView']} WatchView */
 /** @typedef {Schemas['MatchEvent']} MatchEvent */
-/** @typedef {Schemas['DealResult']} DealResult */
 /** @typedef {typeof import('./i18n/en.js').default} Catalogue */
 import { Offline, Problem } from "./api.js";
-import { card } from "./cards.js";
 import { figure, isolate, points } from "./fractions.js";
 import { applyLook, LANGUAGES, store } from "./look.js";
+import { dealPanel } from "./result.js";
 import { fill, h, translate } from "./words.js";
 
 /** Every event type of a match: EventSource dispatches each SSE `event:` name on its own. */
@@ -89,43 +88,6 @@ function seatsTable(view) {
   );
 }
 
-/** The last deal's result as the table's own panel shows it: a shown hand drawn with the
- * cards and their names, a folded or unshown hand said in words.
- * @param {WatchView} view @param {DealResult} deal */
-function dealPanel(view, deal) {
-  const rows = deal.seats.flatMap((seat) => {
-    const hand = h("span", { class: "mini" });
-    if (seat.hand) for (const rank of seat.hand) hand.append(card(rank, tr(rank), true));
-    else hand.append(tr(seat.folded ? "folded" : "hidden"));
-    const skill = seat.skill;
-    const vars = skill && { cards: figure(skill.cards, locale()), play: figure(skill.play, locale()), table: figure(skill.table, locale()) };
-    const figures = skill && vars ? [h("p", { class: "skill", title: `${skill.cards} · ${skill.play} · ${skill.table}`, text: tr("skill_seat", vars) })] : [];
-    const winner = deal.winners.includes(seat.seat) ? "winner" : "";
-    return [
-      h(
-        "tr",
-        { class: winner, "data-seat": seat.seat },
-        h("th", { scope: "row", text: seatName(view, seat.seat) }),
-        h("td", { text: seat.category ? tr(seat.category) : "—" }),
-        h("td", { text: points(seat.payout, locale()) }),
-        h("td", { class: "delta", text: points(seat.delta, locale(), true) }),
-      ),
-      h("tr", { class: `hand-row ${winner}` }, h("td", { colspan: 4 }, hand, ...figures)),
-    ];
-  });
-  return h(
-    "section",
-    { class: "panel", id: "last-deal", "aria-labelledby": "deal-title" },
-    h("h2", { id: "deal-title", text: `${tr("deal_over", { n: deal.deal_number })}: ${tr(deal.outcome)}` }),
-    h(
-      "table",
-      {},
-      h("thead", {}, h("tr", {}, ...["seat", "category", "payout", "change"].map((key) => h("th", { scope: "col", text: tr(key) })))),
-      h("tbody", {}, ...rows),
-    ),
-  );
-}
-
 /** @param {WatchView} view */
 function render(view) {
   page.view = view;
@@ -146,7 +108,14 @@ function render(view) {
     winners?.length
       ? h("p", { class: "won", text: tr("won", { names: new Intl.ListFormat(locale(), { type: "conjunction" }).format(winners), n: winners.length }) })
       : null,
-    view.last_deal ? dealPanel(view, view.last_deal) : null,
+    view.last_deal
+      ? dealPanel(view.last_deal, {
+          tr,
+          locale: locale(),
+          name: (seat) => seatName(view, seat),
+          skill: (seat, skill) => tr("skill_seat", { cards: figure(skill.cards, locale()), play: figure(skill.play, locale()), table: figure(skill.table, locale()) }),
+        })
+      : null,
   );
   $("main").replaceChildren(...main.childNodes);
 }

@@ -75,7 +75,7 @@ def test_after_a_showdown_the_watch_page_speaks_each_language_and_draws_the_hand
 
     # English, at a desktop's width.
     english = open_table(url=link.replace("?api=", "?lang=en&api="), width=1280)
-    expect(english.locator("#last-deal .card").first).to_be_visible()
+    expect(english.locator("#deal-panel .card").first).to_be_visible()
     found["en"] = axe_violations(english)
     screenshot(english, "watch-en")
 
@@ -91,7 +91,7 @@ def test_after_a_showdown_the_watch_page_speaks_each_language_and_draws_the_hand
     expect(spanish.locator("html")).to_have_attribute("data-contrast", "100")
     expect(spanish.locator("#watching")).to_have_text("Mirando en directo")
     expect(spanish).to_have_title("As-Nas: mirando")
-    shown = spanish.locator("#last-deal .hand-row .mini").filter(has=spanish.locator(".card"))
+    shown = spanish.locator("#deal-panel .hand-row .mini").filter(has=spanish.locator(".card"))
     hand = shown.first
     expect(hand.locator(".card")).to_have_count(5)
     # Measured at once: the page draws itself again when its stream opens.
@@ -115,7 +115,7 @@ def test_after_a_showdown_the_watch_page_speaks_each_language_and_draws_the_hand
     persian = open_table(url=link, before=chose_persian)
     expect(persian.locator("html")).to_have_attribute("lang", "fa")
     expect(persian.locator("html")).to_have_attribute("dir", "rtl")
-    expect(persian.locator("#last-deal .card").first).to_be_visible()
+    expect(persian.locator("#deal-panel .card").first).to_be_visible()
     expect(persian.locator("#brand")).to_have_text("آس‌ناس")
     leaks["fa"] = english_leaks(persian, "fa")
     text = persian.locator("main").text_content().replace("Roya", "")
