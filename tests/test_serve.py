@@ -27,16 +27,20 @@ def embedded_env(data_dir: Path) -> dict[str, str]:
 
 
 def postmasters(pgdata: Path) -> list[int]:
-    """Pids of the Postgres servers running on pgdata."""
-    pids = []
+    """Pids of the Postgres servers running on pgdata. A backend the postmaster has just
+    forked (to serve a connection, or to refuse one while it shuts down) bears its command
+    line until it sets its own title: it is told apart by its parent, that postmaster."""
+    parents = {}
     for proc in Path("/proc").iterdir():
         try:
             argv = (proc / "cmdline").read_bytes().split(b"\0")
-        except (OSError, ValueError):
+            # /proc/PID/stat: "pid (comm) state ppid ...", comm may hold spaces.
+            ppid = int((proc / "stat").read_text().rsplit(")", 1)[1].split()[1])
+        except (OSError, ValueError, IndexError):
             continue
         if argv[0].endswith(b"/postgres") and str(pgdata).encode() in argv:
-            pids.append(int(proc.name))
-    return pids
+            parents[int(proc.name)] = ppid
+    return [pid for pid, ppid in parents.items() if ppid not in parents]
 
 
 def test_serve_runs_on_the_embedded_database_and_stops_it_on_sigterm(tmp_path):
