@@ -389,8 +389,8 @@ QUICK_PLAY_LOCK = "quick-play:open"
 
 
 def quick_play_lock() -> None:
-    """Serialize opening tables by quick play until the transaction ends: a quick play that
-    finds no table waits here for any other that is opening one, then looks again."""
+    """Quick plays one at a time, until the transaction ends: each finds the tables the ones
+    before it opened or filled."""
     with connection.cursor() as cursor:
         cursor.execute("SELECT pg_advisory_xact_lock(hashtext(%s))", [QUICK_PLAY_LOCK])
 

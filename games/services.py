@@ -405,14 +405,13 @@ def match_quick_play(
     the AI at `filters.ai_level`, the default turn clock or the limit if shorter, and the
     AI filling the seats still open after QUICK_PLAY_FILL_AFTER seconds.
 
-    Two quick plays that find no table at once do not both open one: opening is serialized
-    (repository.quick_play_lock), and the second, once the first has committed, finds the
-    table the first opened and sits there. A table the player already sits at is never
-    chosen; if their own other quick play seated them at the chosen table meanwhile, that
-    table is the answer, unchanged."""
-    match = _quick_play_seat(player=player, filters=filters, client_seed=client_seed)
-    if match is not None:
-        return match
+    Quick plays take their turns (repository.quick_play_lock), so two that find no table at
+    once do not both open one: the second finds the table the first opened and sits there.
+    The turn comes before the look: one that looked first could hold the lock of a table it
+    had found full while it waited for the turn, whose holder waited for that table (a
+    deadlock). A table the player already sits at is never chosen;
+    if their own other quick play seated them at the chosen table meanwhile, that table is
+    the answer, unchanged."""
     repository.quick_play_lock()
     match = _quick_play_seat(player=player, filters=filters, client_seed=client_seed)
     if match is not None:

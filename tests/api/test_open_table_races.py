@@ -10,6 +10,7 @@ from django.db import connections
 from rest_framework.test import APIClient
 
 from games.models import Match, Seat
+from games.repository import QUICK_PLAY_LOCK
 from tests.matches import stored_events
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -106,3 +107,34 @@ def test_quick_plays_fill_tables_two_by_two_when_tables_seat_two():
     per_table = Counter(answer.json()["id"] for answer in answers)
     assert sorted(per_table.values()) == [2, 2, 2]
     assert Match.objects.filter(status="waiting").count() == 0
+
+
+def test_a_quick_play_takes_its_turn_before_it_looks_for_a_table():
+    """A quick play that looked first (locking a table it then found full) and only then
+    waited for the turn could deadlock with the one holding the turn, waiting for that same
+    table: Postgres broke it after a second with a 503. Holding the turn elsewhere, a quick
+    play waits for it even when a table fits, and sits there once the turn is free."""
+    owner, guest = tokens("Roya", "Babak")
+    table = open_table(owner, humans=2)
+    holder = connections.create_connection("default")
+    try:
+        with holder.cursor() as cursor:
+            holder.set_autocommit(False)
+            cursor.execute("SELECT pg_advisory_xact_lock(hashtext(%s))", [QUICK_PLAY_LOCK])
+            answer: list = []
+
+            def quick_play():
+                try:
+                    answer.append(client_of(guest).post("/api/v1/quick-play", {}, format="json"))
+                finally:
+                    connections.close_all()
+
+            quick = threading.Thread(target=quick_play)
+            quick.start()
+            quick.join(timeout=0.5)
+            assert quick.is_alive() and joins_of(table["id"]) == 0  # it waits for the turn
+            holder.rollback()
+            quick.join(timeout=10)
+    finally:
+        holder.close()
+    assert answer[0].status_code == 200 and answer[0].json()["id"] == table["id"]
