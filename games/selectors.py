@@ -305,14 +305,23 @@ def table_invitation(*, match_id: uuid.UUID, player: Player, invite: str) -> dic
     can choose before joining; nothing changes. Refused as the join would be: a wrong invite
     or an unknown match is `not_found` (the two look alike), and `already_seated`,
     `match_full` (started) or `match_abandoned` once the table is no longer theirs to join."""
-    match = repository.match_load(match_id=match_id, player=None)
+    match = table_admitting(
+        match=repository.match_load(match_id=match_id, player=None), player=player, invite=invite
+    )
+    # The engine's own refusals of this join; the events it would record are dropped.
+    decide(match.state, Join(player.name))
+    return _open_table(repository.open_table(match))
+
+
+def table_admitting(*, match: LoadedMatch | None, player: Player, invite: str) -> LoadedMatch:
+    """`match` if `invite` lets `player` take a seat there, as a join and an invitation
+    check it: a wrong invite or no match is `not_found` (the two look alike), a table they
+    sit at already is `already_seated`."""
     if match is None or not match.admits(invite):
         raise DomainError("not_found", "No such match.")
     if any(seat.player == str(player.pk) for seat in match.seats):
         raise DomainError("already_seated", "You already sit at this table.")
-    # The engine's own refusals of this join; the events it would record are dropped.
-    decide(match.state, Join(player.name))
-    return _open_table(repository.open_table(match))
+    return match
 
 
 def _open_table(table: repository.OpenTable) -> dict:

@@ -16,7 +16,7 @@ from django.core.exceptions import ObjectDoesNotExist
 from django.db import DatabaseError, transaction
 from django.utils import timezone
 
-from games import ai, hints, repository
+from games import ai, hints, repository, selectors
 from games.ai.coach import advice_key, coach
 from games.engine import (
     HUMAN_SEAT,
@@ -374,11 +374,11 @@ def match_join(
     """Seat `player` at the table's next open human seat. An open table needs no invite;
     else a wrong or missing invite is `not_found`, as for a match that does not exist. Deal
     1 starts when the last seat is taken."""
-    match = repository.match_load(match_id=match_id, player=None, lock=True)
-    if match is None or not match.admits(invite):
-        raise DomainError("not_found", "No such match.")
-    if any(seat.player == str(player.pk) for seat in match.seats):
-        raise DomainError("already_seated", "You already sit at this table.")
+    match = selectors.table_admitting(
+        match=repository.match_load(match_id=match_id, player=None, lock=True),
+        player=player,
+        invite=invite,
+    )
     return _seat_at(match, player=player, client_seed=client_seed)
 
 
