@@ -1,6 +1,7 @@
 """The HTTP side of the terminal client: JSON requests to the API, its problem answers, and
 the sessions saved between runs."""
 
+import fcntl
 import json
 import os
 import urllib.error
@@ -45,7 +46,10 @@ class Api:
 
 class Sessions:
     """Each server's token and unfinished match, in a JSON file that only its owner may
-    read, since a token is as good as a password."""
+    read, since a token is as good as a password. Two plays may share the file (a friend
+    joining from the same computer): each save holds a lock beside it while it reads and
+    writes, and replaces the file whole, so neither reads a half-written file nor drops the
+    other's session."""
 
     def __init__(self, path: Path, server: str):
         self.path = path
@@ -61,8 +65,15 @@ class Sessions:
         return self._all().get(self.server, {})
 
     def save(self, session: dict) -> None:
-        sessions = {**self._all(), self.server: session}
         self.path.parent.mkdir(parents=True, exist_ok=True)
-        descriptor = os.open(self.path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-        with os.fdopen(descriptor, "w") as state_file:
-            json.dump(sessions, state_file, indent=2)
+        lock = os.open(self.path.with_name(self.path.name + ".lock"), os.O_RDWR | os.O_CREAT, 0o600)
+        try:
+            fcntl.flock(lock, fcntl.LOCK_EX)
+            sessions = {**self._all(), self.server: session}
+            written = self.path.with_name(f"{self.path.name}.{os.getpid()}.tmp")
+            descriptor = os.open(written, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+            with os.fdopen(descriptor, "w") as state_file:
+                json.dump(sessions, state_file, indent=2)
+            os.replace(written, self.path)
+        finally:
+            os.close(lock)

@@ -213,7 +213,11 @@ def test_two_plays_at_one_computer_finish_a_match_each_seeing_the_other(
     friend.wait(timeout=600)
     owner.wait(timeout=60)
     owner_output, friend_output = (printed[name].read_text() for name in ("owner", "friend"))
-    assert (owner.returncode, friend.returncode) == (0, 0), owner_output + friend_output
+    # The ends of both, labelled: where a play failed, its last screens and error say why.
+    ends = "".join(
+        f"\n--- {name}'s last lines ---\n{printed[name].read_text()[-2500:]}" for name in printed
+    )
+    assert (owner.returncode, friend.returncode) == (0, 0), ends
     match_id = invite[1].split(":")[0]
     sessions = json.loads(state.read_text())
     view = call(server_url, "GET", f"/matches/{match_id}", sessions[server_url]["token"])
