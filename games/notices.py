@@ -183,6 +183,11 @@ def close_every_waiter() -> None:
                 waiter.close()
 
 
+def stopping() -> bool:
+    """Whether this process is stopping (close_every_waiter was called)."""
+    return _closing
+
+
 def listener() -> Listener:
     """This process's listener, made (and its connection started) on first use; a new one if
     the event loop changed (tests run one loop per test)."""

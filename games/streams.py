@@ -240,8 +240,11 @@ async def watch_stream(*, match: LoadedMatch, after: int, stream_id) -> AsyncIte
                     yield HEARTBEAT
     finally:
         # A client gone: the row would expire by itself; closing it now updates the count.
-        with contextlib.suppress(Exception):
-            await read(services.watch_stream_close, match=match, stream_id=stream_id)
+        # Not while the server stops: its database may be stopping too, and a write that
+        # waits for it would hold back the stream's clean end until the worker is killed.
+        if not notices.stopping():
+            with contextlib.suppress(Exception):
+                await read(services.watch_stream_close, match=match, stream_id=stream_id)
 
 
 # --- The player's stream -------------------------------------------------------------------

@@ -7,7 +7,7 @@ import time
 import pytest
 from rest_framework.test import APIClient
 
-from games import notices
+from games import notices, services
 from games.models import IdempotencyRecord, Match, WatchStream
 from tests.api.problems import assert_problem
 from tests.api.secrecy import hands_in
@@ -297,6 +297,11 @@ def test_every_open_stream_ends_cleanly_when_the_server_stops(client, new_match,
     while live.waiters() < 4:  # the long-poll waits too
         time.sleep(0.05)
 
+    # A stopping server writes nothing for the streams it ends: its database may be stopping
+    # too, and a write waiting for it held back a watch stream's end until the worker's kill.
+    closed = []
+    monkeypatch.setattr(services, "watch_stream_close", lambda **kwargs: closed.append(kwargs))
+
     async def stop() -> None:
         notices.close_every_waiter()
 
@@ -305,6 +310,7 @@ def test_every_open_stream_ends_cleanly_when_the_server_stops(client, new_match,
         while (message := stream.get(timeout=5)) is not None:
             assert "comment" in message or message.get("event") == "your_turn", message
     assert polled.result(timeout=5) == (200, {"version": after, "has_more": False, "events": []})
+    assert closed == []
 
 
 def test_a_live_cursor_is_refused_once_delayed_until_its_deal_has_ended(client, new_match):
