@@ -58,11 +58,16 @@ class Side {
   private endsToCome = 2;
   private resolveFinished!: () => void;
   private readonly sources: EventSource[] = [];
+  // Settled by the player stream's first bytes, which the server sends once it listens
+  // (games/streams.py): a notice of anything done after that cannot be missed.
+  readonly listening: Promise<void>;
+  private resolveListening!: () => void;
   // One move at a time: each notice's work waits for the one before.
   private busy: Promise<void> = Promise.resolve();
 
   constructor(readonly name: string) {
     this.finished = new Promise((resolve) => (this.resolveFinished = resolve));
+    this.listening = new Promise((resolve) => (this.resolveListening = resolve));
   }
 
   async register(): Promise<void> {
@@ -72,8 +77,8 @@ class Side {
 
   // An EventSource on `path` whose every connection, the first and each reconnection (which
   // resumes from Last-Event-ID), gets a fresh ticket: a ticket is good once. The token itself
-  // never goes into a URL.
-  private open(path: string, matchId: string | null): EventSource {
+  // never goes into a URL. `firstBytes` is called as the body's first bytes arrive.
+  private open(path: string, matchId: string | null, firstBytes?: () => void): EventSource {
     const source = new EventSource(`${base}/api/v1${path}`, {
       fetch: async (url, init) => {
         const { ticket } = await this.api.call("stream_tickets_create", "POST", "/stream-tickets", {
@@ -82,7 +87,18 @@ class Side {
         const ticketed = new URL(url);
         ticketed.searchParams.set("ticket", ticket);
         this.connections += 1;
-        return fetch(ticketed, init);
+        const response = await fetch(ticketed, init);
+        if (!firstBytes || !response.body) return response;
+        const told = firstBytes;
+        const body = response.body.pipeThrough(
+          new TransformStream<Uint8Array, Uint8Array>({
+            transform(chunk, controller) {
+              told();
+              controller.enqueue(chunk);
+            },
+          }),
+        );
+        return new Response(body, { status: response.status, headers: response.headers });
       },
     });
     source.addEventListener("error", (error) => {
@@ -114,7 +130,7 @@ class Side {
   }
 
   followNotices(): void {
-    const source = this.open("/players/me/stream", null);
+    const source = this.open("/players/me/stream", null, this.resolveListening);
     for (const name of NOTICES) {
       source.addEventListener(name, (message) => {
         const notice = JSON.parse(message.data) as Schemas["PlayerNotice"];
@@ -257,6 +273,8 @@ async function main(): Promise<void> {
   const again = await fetch(`${base}/api/v1/players/me/stream?ticket=${ticket}`);
   const reused = ((await again.json()) as Schemas["Problem"]).code;
 
+  // Both listen before the join starts the match, so each is told of its start.
+  await Promise.all(sides.map((side) => side.listening));
   const joined = await friend.api.call("matches_join", "POST", `/matches/${table.id}/join`, {
     invite: table.invite ?? fail(new Error("the owner sees no invite")),
   });
