@@ -7,7 +7,7 @@ import { follow } from "./live.js";
 import { applyLook, LANGUAGES, reducedMotion, slider, SLIDERS, store } from "./look.js";
 import { dealPanel } from "./result.js";
 import { spectatorsPanel } from "./spectators.js";
-import { fill, h, translate } from "./words.js";
+import { fill, firstLanguage, h, translate, useLanguage } from "./words.js";
 
 /** @typedef {import('./api.js').MatchView} MatchView */
 /** @typedef {import('./api.js').MatchEvent} MatchEvent */
@@ -149,11 +149,7 @@ async function guarded(work) {
 
 /** @param {string} lang */
 async function setLanguage(lang) {
-  const code = lang in LANGUAGES ? lang : "en";
-  state.t = (await import(`./i18n/${code}.js`)).default;
-  store.set("lang", code);
-  document.documentElement.lang = code;
-  document.documentElement.dir = state.t.dir;
+  state.t = await useLanguage(lang);
   document.title = tr("title");
   $("brand").textContent = tr("brand");
   renderSettings();
@@ -1314,7 +1310,7 @@ for (const query of ["(prefers-reduced-motion: reduce)", "(prefers-contrast: mor
 
 async function start() {
   applyLook();
-  await setLanguage(params.get("lang") || store.get("lang") || navigator.language.slice(0, 2));
+  await setLanguage(firstLanguage());
   const fragment = new URLSearchParams(location.hash.slice(1));
   const [match, code] = [fragment.get("match"), fragment.get("invite")];
   if (match && code) state.invite = { match, code };

@@ -9,9 +9,9 @@
 /** @typedef {typeof import('./i18n/en.js').default} Catalogue */
 import { Offline, Problem } from "./api.js";
 import { figure, isolate, points } from "./fractions.js";
-import { applyLook, LANGUAGES, store } from "./look.js";
+import { applyLook, LANGUAGES } from "./look.js";
 import { dealPanel } from "./result.js";
-import { fill, h, translate } from "./words.js";
+import { fill, firstLanguage, h, translate, useLanguage } from "./words.js";
 
 /** Every event type of a match: EventSource dispatches each SSE `event:` name on its own. */
 const TYPES = [
@@ -182,16 +182,12 @@ async function follow(after) {
 
 /** @param {string} lang */
 async function setLanguage(lang) {
-  const chosen = lang in LANGUAGES ? lang : "en";
-  page.t = (await import(`./i18n/${chosen}.js`)).default;
-  store.set("lang", chosen);
-  document.documentElement.lang = chosen;
-  document.documentElement.dir = page.t.dir;
+  page.t = await useLanguage(lang);
   document.title = tr("watch_title");
   $("brand").textContent = tr("brand");
   const menu = /** @type {HTMLSelectElement} */ (h("select", { id: "lang" }));
   for (const [key, name] of Object.entries(LANGUAGES)) menu.append(h("option", { value: key, text: name }));
-  menu.value = chosen;
+  menu.value = document.documentElement.lang;
   menu.addEventListener("change", () => setLanguage(menu.value).then(() => $("lang").focus()));
   $("settings").replaceChildren(h("label", { for: "lang" }, h("span", { text: tr("language") }), menu));
   if (page.view) render(page.view);
@@ -201,7 +197,7 @@ async function setLanguage(lang) {
 async function start() {
   // The look the table's Display settings keep in this browser.
   applyLook();
-  await setLanguage(params.get("lang") || store.get("lang") || navigator.language.slice(0, 2));
+  await setLanguage(firstLanguage());
   if (!code) return say(() => tr("watch_no_code"));
   const view = /** @type {WatchView} */ (await post("/watch", { watch_code: code }));
   render(view);

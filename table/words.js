@@ -1,6 +1,26 @@
 // Words on the table's pages: catalogue text with plurals, the page's digits and isolated
 // values, written into elements with each isolated run as a <bdi>.
 import { FSI, isolate, PDI } from "./fractions.js";
+import { LANGUAGES, store } from "./look.js";
+
+/** The language a page opens in: `?lang=`, else the one last chosen in this browser, else
+ * the browser's own. */
+export const firstLanguage = () =>
+  new URLSearchParams(location.search).get("lang") || store.get("lang") || navigator.language.slice(0, 2);
+
+/**
+ * The catalogue of `lang` (English where the table does not speak it), made the page's
+ * language and direction and remembered in this browser, for every page of the table.
+ * @param {string} lang @returns {Promise<typeof import('./i18n/en.js').default>}
+ */
+export async function useLanguage(lang) {
+  const code = lang in LANGUAGES ? lang : "en";
+  const catalogue = (await import(`./i18n/${code}.js`)).default;
+  store.set("lang", code);
+  document.documentElement.lang = code;
+  document.documentElement.dir = catalogue.dir;
+  return catalogue;
+}
 
 /**
  * @param {string} tag @param {Record<string, string | boolean | number>} [attrs]

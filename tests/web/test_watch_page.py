@@ -190,3 +190,37 @@ def test_past_a_watch_limit_the_page_says_so_in_words_and_follows_when_it_may(op
     play_on(owner)
     expect(watcher.locator("#seats")).not_to_have_text(before, timeout=15_000)
     assert len(refused) == 1 and watcher.errors == []
+
+
+def test_a_delayed_spectator_sees_a_deal_only_once_it_has_ended(open_table):
+    """Delayed, the page says so in the spectator's language, shows nothing of the deal in
+    play (no seat to act, none that looked), and draws the deal's result once it ends."""
+    owner = open_table()
+    sit_down(owner)
+    new_match(owner)
+    owner.locator("#spectators-mode").select_option("delayed")
+    link = owner.locator("#watch-link")
+    expect(link).to_have_value(re.compile(r"/watch\.html\?api=.*#watch=[\w-]{32,}$"))
+    settled(owner)
+    play_on(owner)  # deal 1 has moves now, which a delayed spectator may not see yet
+
+    spanish = open_table(url=link.input_value().replace("?api=", "?lang=es&api="), width=360)
+    expect(spanish.locator("#watching")).to_have_text(
+        "Mirando con retraso: las jugadas de una mano se ven cuando termina"
+    )
+    expect(spanish.locator("#seats")).to_contain_text("Roya")
+    assert settled(owner) == "in_deal", "deal 1 ended too soon to be watched in play"
+    marks = spanish.locator("#seats .mark").all_inner_texts()
+    assert not {mark.strip(" ·") for mark in marks} & {"En turno", "Miró"}, marks
+    expect(spanish.locator("#deal-panel")).to_have_count(0)
+
+    to_deal_over(owner)
+    # The deal's end reaches the page by itself, with the whole deal's result.
+    expect(spanish.locator("#deal-panel")).to_be_visible(timeout=15_000)
+    assert english_leaks(spanish, "es") == set()
+    spanish.locator("#lang").select_option("fa")
+    expect(spanish.locator("#watching")).to_have_text(
+        "تماشا با تأخیر: حرکت‌های هر دست پس از پایان آن دیده می‌شود"
+    )
+    expect(spanish.locator("html")).to_have_attribute("dir", "rtl")
+    assert spanish.errors == [] and owner.errors == []
