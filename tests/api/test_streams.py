@@ -15,7 +15,8 @@ from django.utils import timezone
 
 from games import repository, streams
 from games.engine import PlayerLeft, evolve
-from players.models import StreamTicket
+from players.models import StreamTicket, Token
+from players.tokens import hash_token
 from tests.api.play import play_match
 from tests.api.problems import assert_problem
 from tests.api.secrecy import hands_in
@@ -506,10 +507,12 @@ def test_a_ticket_dies_with_the_token_that_issued_it(client, new_match):
     assert_problem(response, 401, "invalid_ticket")
 
 
+@pytest.mark.parametrize("how", ["rotate", "delete the row"])
 @pytest.mark.parametrize("stream", ["match", "player"])
-def test_an_idle_stream_ends_as_soon_as_its_token_is_rotated(client, new_match, live, stream):
+def test_an_idle_stream_ends_as_soon_as_its_token_is_gone(client, new_match, live, stream, how):
     # No event comes (the table waits for its second human), and no heartbeat within 5 s:
-    # the rotation itself wakes the stream.
+    # the token's end itself wakes the stream, however it went (an operator's shell or SQL
+    # deletes the row without the API).
     view = new_match(humans=2)
     url = {
         "match": f"/api/v1/matches/{view['id']}/stream?after={view['version']}",
@@ -518,7 +521,10 @@ def test_an_idle_stream_ends_as_soon_as_its_token_is_rotated(client, new_match, 
     live.wait_listening()
     opened = live.open(url, bearer(client.token))
     assert opened.get(timeout=10) == {"comment": "keep-alive"}
-    ending_token(client, "rotate")
+    if how == "rotate":
+        ending_token(client, "rotate")
+    else:
+        Token.objects.filter(token_hash=hash_token(client.token)).delete()
     assert next_event(opened, timeout=5) is None, "the idle stream outlived its token"
 
 
