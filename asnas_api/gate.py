@@ -14,7 +14,8 @@ A request is counted once, whichever step counts it: the record says whether it 
 
 Rate limits are fixed-window counters in Postgres, so every worker process and every host
 counts against the same limits, checked for all of a request's scopes in one statement.
-Every request counts against its client address ("ip") and, with a token, its player
+Every request counts against its client address ("ip"; an IPv6 client's /64,
+edge.client_address.budget_address) and, with a token, its player
 ("token"); a request refused for a missing or bad token counts against its address too.
 Keys are hashed to a fixed length, so no header can make one too long.
 
@@ -35,7 +36,7 @@ from rest_framework.settings import api_settings
 from rest_framework.throttling import BaseThrottle
 
 from asnas_api.models import RateCounter
-from edge.client_address import client_address
+from edge.client_address import budget_address
 from players.auth import (
     BEARER,
     PLAYER_BY_TOKEN,
@@ -176,7 +177,7 @@ def _count(request, record, scopes, *, player=None, token_hash=None) -> tuple | 
     limits, rows, params = {}, [], []
     for scope in scopes:
         if SCOPE_IDENTITY[scope] == "address":
-            ident = client_address(request)
+            ident = budget_address(request)
         elif token_hash is not None:
             ident = None  # the player the statement finds
         elif player is not None:

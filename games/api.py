@@ -15,7 +15,7 @@ from rest_framework.settings import api_settings
 from rest_framework.views import APIView
 
 from edge.api import DescribedPagination, RateScopedViewSet, valid
-from edge.client_address import client_address
+from edge.client_address import budget_address
 from edge.schema import (
     NOT_FOUND,
     UNAUTHORIZED,
@@ -989,7 +989,7 @@ class WatchViewSet(RateScopedViewSet, EventStreamViewSet):
         else:
             match = self._watched(request.headers.get("Watch-Code"))
         after = selectors.watch_cursor(match=match, after=query["after"])
-        stream_id = services.watch_stream_open(match=match, address=client_address(request))
+        stream_id = services.watch_stream_open(match=match, address=budget_address(request))
         return streams.event_stream_response(
             streams.watch_stream(match=match, after=after, stream_id=stream_id)
         )

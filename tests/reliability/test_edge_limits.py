@@ -17,7 +17,7 @@ from rest_framework.test import APIClient
 from asnas_api import housekeeping
 from asnas_api.clock import clock_run
 from asnas_api.models import RateCounter
-from edge.client_address import client_address
+from edge.client_address import budget_address, client_address
 from edge.schema import CachedSchemaView
 from games.models import IdempotencyRecord
 from tests.reliability.support import assert_edge_problem
@@ -59,6 +59,36 @@ def test_rotating_forwarded_addresses_do_not_escape_the_limit(rates):
         for n in range(5)
     ]
     assert answers == [201, 201, 429, 429, 429]
+
+
+@pytest.mark.parametrize(
+    ("remote", "counted"),
+    [
+        ("203.0.113.9", "203.0.113.9"),
+        ("2001:db8:1:2:aaaa:bbbb:cccc:dddd", "2001:db8:1:2::/64"),
+        ("2001:db8:1:2::1", "2001:db8:1:2::/64"),
+        ("::ffff:203.0.113.9", "203.0.113.9"),
+        ("not-an-address", "not-an-address"),
+    ],
+)
+def test_a_budget_per_address_counts_an_ipv6_clients_whole_64(remote, counted):
+    request = RequestFactory().get("/", REMOTE_ADDR=remote)
+    assert budget_address(request) == counted
+
+
+def test_hopping_within_an_ipv6_64_does_not_escape_the_limit(rates):
+    """A home or host gets a whole /64 and may take any address in it, as privacy addresses
+    do: each new address is not a new budget. Another /64 is another client."""
+    rates(player_create="2/hour")
+    answers = [
+        APIClient(REMOTE_ADDR=f"2001:db8:1:2::{n:x}")
+        .post("/api/v1/players", {"name": "Roya"}, format="json")
+        .status_code
+        for n in range(1, 5)
+    ]
+    assert answers == [201, 201, 429, 429]
+    other = APIClient(REMOTE_ADDR="2001:db8:1:3::1")
+    assert other.post("/api/v1/players", {"name": "Roya"}, format="json").status_code == 201
 
 
 @pytest.mark.parametrize("proxies", [0, 1])
