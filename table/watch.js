@@ -91,13 +91,17 @@ function seatsTable(view) {
 /** @param {WatchView} view */
 function render(view) {
   page.view = view;
+  // Before its first deal (as a delayed spectator sees a match whose first deal is being
+  // played) the status says so alone: no "series 0", no "deal 0 of 12".
   const line = [
-    tr("series", { n: view.series }),
-    tr("deal_of", { n: view.deal_number, of: 12 }),
+    view.series > 0 && tr("series", { n: view.series }),
+    view.deal_number > 0 && tr("deal_of", { n: view.deal_number, of: 12 }),
     tr(`status_${view.status}`),
     `${tr("pot")}: ${num(view.pot)}`,
     tr("watching", { n: view.watchers }),
-  ].join(" · ");
+  ]
+    .filter((part) => typeof part === "string")
+    .join(" · ");
   const winners = view.winners?.map((seat) => isolate(seatName(view, seat)));
   const main = h(
     "div",

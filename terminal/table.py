@@ -163,10 +163,15 @@ class TableState:
         proof: str = "",
     ) -> Group:
         clock = f" · {view['turn_seconds']} s a turn" if view["turn_seconds"] else ""
+        # A delayed spectator sees a match whose first deal is being played as before it.
+        where = (
+            f"deal {view['deal_number']} of 12 · series {view['series']}"
+            if view["deal_number"]
+            else "before the first deal"
+        )
         parts: list[RenderableType] = [
             Rule(
-                f"As-Nas · deal {view['deal_number']} of 12 · series {view['series']} · "
-                f"AI {view['ai_level']}{clock}",
+                f"As-Nas · {where} · AI {view['ai_level']}{clock}",
                 style="bold",
             ),
             _seats_table(view),

@@ -32,6 +32,24 @@ def test_a_spectator_follows_a_match_to_its_end(server_env, server_url, tmp_path
     assert not re.search(r"Your cards: [A-Z]", printed)
 
 
+def test_a_delayed_spectator_sees_the_deal_in_play_as_not_begun(server_env, server_url, tmp_path):
+    owner = register(server_url, "Roya")
+    view = call(server_url, "POST", "/matches", owner, {"seed": 5, "spectators": "delayed"})
+    link = f"{server_url}/table/#watch={view['watch_code']}"
+    output = tmp_path / "watch.txt"
+    process = start_play(server_env, "--url", server_url, "--watch", link, keys="", output=output)
+    deadline = time.monotonic() + 60
+    while "Watching (delayed" not in output.read_text() and time.monotonic() < deadline:
+        time.sleep(0.2)
+    call(server_url, "POST", f"/matches/{view['id']}/resign", owner)
+    assert process.wait(timeout=60) == 0
+    printed = output.read_text()
+    first_screen = printed.split("Watching (delayed")[0]
+    assert "As-Nas · before the first deal · AI" in first_screen, first_screen
+    assert "deal 0 of 12" not in printed and "series 0" not in printed, printed
+    assert "Final standings" in printed
+
+
 def test_watch_needs_a_server_and_a_code_that_works(server_env, server_url):
     assert "--watch needs --url" in play_refused(server_env, "--watch", "abc")
     assert "No match to watch" in play_refused(server_env, "--url", server_url, "--watch", "abc")

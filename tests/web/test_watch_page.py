@@ -213,11 +213,17 @@ def test_a_delayed_spectator_sees_a_deal_only_once_it_has_ended(open_table):
     marks = spanish.locator("#seats .mark").all_inner_texts()
     assert not {mark.strip(" ·") for mark in marks} & {"En turno", "Miró"}, marks
     expect(spanish.locator("#deal-panel")).to_have_count(0)
+    # Nothing of a "series 0" or "deal 0": it is before the first deal, as far as it knows.
+    expect(spanish.locator("#match-line")).to_have_text(
+        re.compile(r"^Antes de la primera mano · Bote: 0 · ")
+    )
+    screenshot(spanish, "watch-es-360-delayed-in-play")
 
     to_deal_over(owner)
     # The deal's end reaches the page by itself, with the whole deal's result.
     expect(spanish.locator("#deal-panel")).to_be_visible(timeout=15_000)
     assert english_leaks(spanish, "es") == set()
+    screenshot(spanish, "watch-es-360-delayed-ended")
     spanish.locator("#lang").select_option("fa")
     expect(spanish.locator("#watching")).to_have_text(
         "تماشا با تأخیر: حرکت‌های هر دست پس از پایان آن دیده می‌شود"
