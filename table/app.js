@@ -2,7 +2,7 @@
 // public API only.
 import { apiClient, Offline, Problem, serverClock } from "./api.js";
 import { card } from "./cards.js";
-import { add, approx, figure, isolate, points } from "./fractions.js";
+import { add, approx, isolate, points, skillFigures } from "./fractions.js";
 import { follow } from "./live.js";
 import { applyLook, LANGUAGES, reducedMotion, slider, SLIDERS, store } from "./look.js";
 import { dealPanel } from "./result.js";
@@ -1173,8 +1173,7 @@ function hintPanel(hint) {
 /** "cards +1/2 · your play +3/4 · the others −1/4" (docs/skill.md), for `seat`.
  * @param {MatchView} match @param {number} seat @param {Skill} skill */
 function skillWords(match, seat, skill) {
-  const vars = { cards: figure(skill.cards, locale()), play: figure(skill.play, locale()), table: figure(skill.table, locale()) };
-  return tr(seat === match.your_seat ? "skill_you" : "skill_seat", vars);
+  return tr(seat === match.your_seat ? "skill_you" : "skill_seat", skillFigures(skill, locale()));
 }
 
 /** What a deal's result panel (result.js) needs of this page. @param {MatchView} match */

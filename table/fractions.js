@@ -51,7 +51,7 @@ export function points(text, locale, sign = false) {
  * Not isolated: a sentence's placeholder isolates it.
  * @param {string} text the API's exact fraction @param {string} locale
  */
-export function figure(text, locale) {
+function figure(text, locale) {
   const [num, den = "1"] = text.split("/");
   if (num.length + den.length <= 8) {
     const format = new Intl.NumberFormat(locale, { signDisplay: "exceptZero", useGrouping: false });
@@ -66,3 +66,13 @@ export function figure(text, locale) {
   // "~+0.64" in English, "≃+0,64" in French, Persian's with its digits and its sign's place.
   return rounded.formatRange(hundredths / 100, hundredths / 100);
 }
+
+/**
+ * A seat's three skill figures in the page's language, as a sentence's values ("skill_you",
+ * "skill_seat"). @param {{ cards: string, play: string, table: string }} skill @param {string} locale
+ */
+export const skillFigures = (skill, locale) => ({
+  cards: figure(skill.cards, locale),
+  play: figure(skill.play, locale),
+  table: figure(skill.table, locale),
+});

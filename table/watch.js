@@ -8,7 +8,7 @@
 /** @typedef {Schemas['MatchEvent']} MatchEvent */
 /** @typedef {typeof import('./i18n/en.js').default} Catalogue */
 import { Offline, Problem } from "./api.js";
-import { figure, isolate, points } from "./fractions.js";
+import { isolate, points, skillFigures } from "./fractions.js";
 import { applyLook, LANGUAGES } from "./look.js";
 import { dealPanel } from "./result.js";
 import { fill, firstLanguage, h, translate, useLanguage } from "./words.js";
@@ -117,7 +117,7 @@ function render(view) {
           tr,
           locale: locale(),
           name: (seat) => seatName(view, seat),
-          skill: (seat, skill) => tr("skill_seat", { cards: figure(skill.cards, locale()), play: figure(skill.play, locale()), table: figure(skill.table, locale()) }),
+          skill: (seat, skill) => tr("skill_seat", skillFigures(skill, locale())),
         })
       : null,
   );
