@@ -12,15 +12,22 @@ from tests.clients.plays import play_refused, start_play
 pytestmark = pytest.mark.slow
 
 
-def test_a_spectator_follows_a_match_to_its_end(server_env, server_url, tmp_path):
+def watching(server_env, server_url, output, spectators: str):
+    """Roya's new match with `spectators`, and play --watch following it, printing to
+    `output`, once it says it watches."""
     owner = register(server_url, "Roya")
-    view = call(server_url, "POST", "/matches", owner, {"seed": 5, "spectators": "live"})
+    view = call(server_url, "POST", "/matches", owner, {"seed": 5, "spectators": spectators})
     link = f"{server_url}/table/#watch={view['watch_code']}"
-    output = tmp_path / "watch.txt"
     process = start_play(server_env, "--url", server_url, "--watch", link, keys="", output=output)
     deadline = time.monotonic() + 60
-    while "Watching (live)" not in output.read_text() and time.monotonic() < deadline:
+    while f"Watching ({spectators}" not in output.read_text() and time.monotonic() < deadline:
         time.sleep(0.2)
+    return owner, view, process
+
+
+def test_a_spectator_follows_a_match_to_its_end(server_env, server_url, tmp_path):
+    output = tmp_path / "watch.txt"
+    owner, view, process = watching(server_env, server_url, output, "live")
     # The owner plays on: the spectator's screen follows by itself, and ends with the match.
     view = call(server_url, "POST", f"/matches/{view['id']}/actions", owner, {"action": "look"})
     call(server_url, "POST", f"/matches/{view['id']}/resign", owner)
@@ -33,14 +40,8 @@ def test_a_spectator_follows_a_match_to_its_end(server_env, server_url, tmp_path
 
 
 def test_a_delayed_spectator_sees_the_deal_in_play_as_not_begun(server_env, server_url, tmp_path):
-    owner = register(server_url, "Roya")
-    view = call(server_url, "POST", "/matches", owner, {"seed": 5, "spectators": "delayed"})
-    link = f"{server_url}/table/#watch={view['watch_code']}"
     output = tmp_path / "watch.txt"
-    process = start_play(server_env, "--url", server_url, "--watch", link, keys="", output=output)
-    deadline = time.monotonic() + 60
-    while "Watching (delayed" not in output.read_text() and time.monotonic() < deadline:
-        time.sleep(0.2)
+    owner, view, process = watching(server_env, server_url, output, "delayed")
     call(server_url, "POST", f"/matches/{view['id']}/resign", owner)
     assert process.wait(timeout=60) == 0
     printed = output.read_text()
