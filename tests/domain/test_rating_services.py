@@ -1,6 +1,7 @@
 """Ratings written as matches finish (docs/ratings.md), through the match services on real
 Postgres: who is rated, in what place, once."""
 
+import uuid
 from datetime import timedelta
 from fractions import Fraction
 
@@ -28,7 +29,7 @@ pytestmark = pytest.mark.django_db
 
 @pytest.fixture
 def people():
-    return [player_create(name=name)[0] for name in ("Roya", "Babak", "Nima")]
+    return [player_create(name=name)[0] for name in ("Roya", "Babak", "Nima", "Sara")]
 
 
 def fold_to_the_end(match, player):
@@ -45,6 +46,27 @@ def fold_to_the_end(match, player):
 
 def changes(player) -> list[RatingChange]:
     return list(RatingChange.objects.filter(player=player).order_by("finished_at", "id"))
+
+
+def rating_of(player) -> tuple[float, float]:
+    row = Rating.objects.get(player=player)
+    return row.mu, row.sigma
+
+
+def alone_at(ai_level: str, totals, *, resigned: bool) -> tuple[float, float]:
+    """The rating a new player would have after a single-player match at `ai_level` that
+    ended with `totals`, played to the end or resigned, rated by the service itself."""
+    newcomer = player_create(name="Newcomer")[0]
+    match_rate(
+        match_id=uuid.uuid4(),
+        series=1,
+        ai_level=ai_level,
+        humans={0: newcomer.pk},
+        totals=totals,
+        quit=[resigned, False, False, False],
+        finished_at=timezone.now(),
+    )
+    return rating_of(newcomer)
 
 
 def test_a_finished_match_rates_its_human_once_by_the_exact_totals(people):
@@ -106,7 +128,7 @@ def test_seeded_and_abandoned_matches_are_not_rated(people):
 
 
 def test_every_human_of_a_table_is_rated_and_one_who_left_comes_last(people):
-    roya, babak, nima = people
+    roya, babak, nima = people[:3]
     table = seated(people, humans=3, seed=None)
     table = match_leave(match_id=table.row.id, player=nima)
     play_until(table, people, lambda state: state.status is Status.FINISHED)
@@ -134,3 +156,20 @@ def test_a_match_the_clock_finishes_is_rated_too(people):
     (change,) = changes(roya)
     assert change.match_id == table.row.id and len(changes(babak)) == 1
     assert Rating.objects.filter(player__in=[roya, babak], matches=1).count() == 2
+
+
+def test_three_who_leave_at_once_cannot_buy_the_fourth_first_place(people):
+    """The collusion of issue #31: three humans leave in deal 1 and the fourth folds every
+    deal. The seats the AI played on count by their totals, as at a single-player table."""
+    owner, *colluders = people
+    table = seated(people, humans=4, seed=None)
+    for colluder in colluders:
+        table = match_leave(match_id=table.row.id, player=colluder)
+    table = fold_to_the_end(table, owner)
+    totals = [Fraction(total) for total in table.row.totals]
+    assert places(totals, [False] * 4)[0] > 1, "folding every deal, the owner cannot lead"
+    assert rating_of(owner) == alone_at("easy", totals, resigned=False)
+    assert changes(owner)[0].place == places(totals, [False] * 4)[0]
+    for colluder in colluders:  # each rated as a resignation: down, behind the one who stayed
+        (change,) = changes(colluder)
+        assert change.place == 2 and change.mu_after < change.mu_before
