@@ -122,7 +122,7 @@ def match_rate(
     quit: Sequence[bool],
     finished_at: datetime,
 ) -> bool:
-    """Rate a finished match (one series of it) with OpenSkill (docs/ratings.md): each human
+    """Rate one series of a match as it ended, with OpenSkill (docs/ratings.md): each human
     seat of `humans` (seat -> player id) rated, the seats of those who stayed by the exact
     totals, those who `quit` behind every other seat; each AI seat the anchor of `ai_level`,
     which does not move. False, and nothing changed, if it was rated already.
