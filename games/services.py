@@ -27,12 +27,10 @@ from games.engine import (
     FillSeats,
     Join,
     Leave,
-    MatchFinished,
     MatchRestarted,
     MatchState,
     NextDeal,
     Resign,
-    Resigned,
     Restart,
     SeatFreed,
     SeatsFilled,
@@ -46,10 +44,11 @@ from games.engine import (
     new_seed,
     observe,
 )
+from games.rated_series import SeriesEnd, rate_series, series_end
 from games.repository import LoadedMatch, TableFilters
 from players import selectors as player_selectors
 from players.models import Player
-from players.services import match_rate, player_ai_personas, stream_ticket_issue
+from players.services import player_ai_personas, stream_ticket_issue
 from players.tokens import hash_token
 
 AI_PERSONAS = ("Darius", "Shirin", "Kaveh")
@@ -65,9 +64,14 @@ class Step:
     earlier: list[Event] = field(default_factory=list)
     """The match's stored events, for the AI levels that watch the table (WATCHING_LEVELS);
     empty for the others."""
+    ended: dict[int, SeriesEnd] = field(default_factory=dict)
+    """The series these events end, by number, to be rated."""
 
     def apply(self, command: Command) -> None:
         for event in decide(self.state, command):
+            end = series_end(self.state, event)
+            if end is not None:  # a resignation ends its series before match_finished says so
+                self.ended.setdefault(end.series, end)
             evolve(self.state, event)
             self.events.append(event)
 
@@ -267,6 +271,7 @@ def _match_step(
             f"The match is at version {match.row.version}, not {expected_version}; reload it.",
         )
     step = _step(match)
+    played_at = match.row.ai_level  # the level of a series this step ends, restarts or not
     step.apply(command)
     # The log says when the AI level changed (a restart's match_restarted); the row follows.
     new_level = next((e.ai_level for e in step.events if isinstance(e, MatchRestarted)), None)
@@ -274,7 +279,7 @@ def _match_step(
         repository.match_set_ai_level(match=match, ai_level=new_level)
     run_ai_seats(step, ai_level=match.row.ai_level)
     repository.match_append(match=match, events=step.events, state=step.state)
-    _rate_finished(match, step)
+    rate_series(match, step.ended.values(), ai_level=played_at)
     for event in step.events:
         if isinstance(event, SeatFreed):  # a guest left before deal 1: anyone may sit there
             repository.match_free_seat(match=match, seat=event.seat)
@@ -511,32 +516,7 @@ def _clock_move(match: LoadedMatch) -> None:
         step.apply(NextDeal())
     run_ai_seats(step, ai_level=level)
     repository.match_append(match=match, events=step.events, state=step.state)
-    _rate_finished(match, step)
-
-
-def _rate_finished(match: LoadedMatch, step: Step) -> None:
-    """Rate the series this step finished, in the step's transaction (docs/ratings.md): the
-    rating commits exactly when the match's end does. Matches dealt from the test-only
-    `seed` are not rated, nor abandoned ones (they never finish)."""
-    finished = next((e for e in step.events if isinstance(e, MatchFinished)), None)
-    if finished is None or match.row.seeded:
-        return
-    state = step.state
-    resigned = {e.seat for e in step.events if isinstance(e, Resigned)}
-    humans = {
-        number: uuid.UUID(seat.player)
-        for number, seat in enumerate(match.seats)
-        if seat.kind == Player.Kind.HUMAN and seat.player is not None
-    }
-    match_rate(
-        match_id=match.row.id,
-        series=finished.series,
-        ai_level=match.row.ai_level,
-        humans=humans,
-        totals=finished.totals,
-        quit=[seat in resigned or state.left[seat] for seat in range(len(finished.totals))],
-        finished_at=timezone.now(),
-    )
+    rate_series(match, step.ended.values(), ai_level=level)
 
 
 def _table_fill(match: LoadedMatch) -> None:

@@ -5,7 +5,7 @@ and the anchors' calibration run it without a database.
 Points stay exact: places come from the exact totals. mu and sigma are floats by OpenSkill's
 nature; they are a rating, not points."""
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
@@ -45,9 +45,8 @@ class Entrant:
 
 def places(totals: Sequence[Fraction], quit: Sequence[bool]) -> list[int]:
     """Each seat's place by its exact final total, 1 being the best: one more than the number
-    of seats ranked ahead of it, so tied seats share a place. A seat that quit (resigned, or
-    left before the end) ranks behind every seat that stayed, whatever its total; seats that
-    quit share the last place."""
+    of seats ranked ahead of it, so tied seats share a place. A seat that `quit` ranks behind
+    every other seat, whatever its total; seats that quit share the last place."""
     stayed = [total for total, gone in zip(totals, quit, strict=True) if not gone]
     return [
         len(stayed) + 1 if gone else 1 + sum(1 for other in stayed if other > total)
@@ -64,3 +63,56 @@ def rate(entrants: Sequence[Entrant]) -> list[Rating]:
         e.rating if e.anchored else Rating(team[0].mu, team[0].sigma)
         for e, team in zip(entrants, rated, strict=True)
     ]
+
+
+@dataclass(frozen=True, slots=True)
+class Rated:
+    """A human's result in a rated match: their place and their rating after it."""
+
+    place: int
+    after: Rating
+
+
+def rate_match(
+    *,
+    totals: Sequence[Fraction],
+    humans: Mapping[int, Rating],
+    quit: Sequence[bool],
+    anchor: Rating,
+) -> dict[int, Rated]:
+    """Rate the humans of one match (docs/ratings.md, "Places from exact totals"): `humans`
+    maps a human seat to its rating before, `quit` says which seats' humans left or resigned,
+    every other seat is an AI seat entering as `anchor`.
+
+    Those who stayed are rated from one call that places every seat by its exact total, the
+    seats of those who quit entering as the anchor (the AI played them on): a seat that
+    quits cannot lift the others' places by coming last. Those who quit are rated from a
+    second call that places them last, together, and the other seats by their totals, each
+    human entering with their own rating; there only the quitters' updates are kept."""
+    stayed = {seat: before for seat, before in humans.items() if not quit[seat]}
+    gone = {seat: before for seat, before in humans.items() if quit[seat]}
+    by_totals = places(totals, [False] * len(totals))
+    gone_last = places(totals, quit)
+    rated = _rate_kept(stayed, stayed, by_totals, anchor, len(totals))
+    rated |= _rate_kept(gone, humans, gone_last, anchor, len(totals))
+    return rated
+
+
+def _rate_kept(
+    kept: Mapping[int, Rating],
+    entering: Mapping[int, Rating],
+    seat_places: Sequence[int],
+    anchor: Rating,
+    seats: int,
+) -> dict[int, Rated]:
+    """One OpenSkill call: the seats of `entering` with their ratings, every other seat as
+    `anchor`; only the updates of the seats of `kept` are kept."""
+    if not kept:
+        return {}
+    after = rate(
+        [
+            Entrant(entering.get(seat, anchor), seat_places[seat], anchored=seat not in kept)
+            for seat in range(seats)
+        ]
+    )
+    return {seat: Rated(seat_places[seat], after[seat]) for seat in kept}

@@ -122,10 +122,10 @@ def match_rate(
     quit: Sequence[bool],
     finished_at: datetime,
 ) -> bool:
-    """Rate a finished match (one series of it) with OpenSkill (docs/ratings.md): the seats
-    placed by their exact totals, a seat that `quit` last; each human seat of `humans`
-    (seat -> player id) rated, each other seat the anchor of `ai_level`, which does not move.
-    False, and nothing changed, if it was rated already.
+    """Rate one series of a match as it ended, with OpenSkill (docs/ratings.md): each human
+    seat of `humans` (seat -> player id) rated, the seats of those who stayed by the exact
+    totals, those who `quit` behind every other seat; each AI seat the anchor of `ai_level`,
+    which does not move. False, and nothing changed, if it was rated already.
 
     Locks the humans' rating rows in the order of their ids, so that two matches of one
     player finishing at once both count: the second waits, then reads the first's result."""
@@ -147,22 +147,11 @@ def match_rate(
     }
     if RatingChange.objects.filter(match_id=match_id, series=series).exists():
         return False
-    anchor = ANCHORS[ai_level]
-    places = rating.places(totals, quit)
-    before = [
-        rating.Rating(rows[humans[seat]].mu, rows[humans[seat]].sigma) if seat in humans else anchor
-        for seat in range(len(totals))
-    ]
-    after = rating.rate(
-        [
-            rating.Entrant(before[seat], places[seat], anchored=seat not in humans)
-            for seat in range(len(totals))
-        ]
-    )
+    before = {seat: rating.Rating(rows[pid].mu, rows[pid].sigma) for seat, pid in humans.items()}
+    rated = rating.rate_match(totals=totals, humans=before, quit=quit, anchor=ANCHORS[ai_level])
     for seat, pid in sorted(humans.items()):
-        row = rows[pid]
-        row.mu, row.sigma = after[seat].mu, after[seat].sigma
-        row.displayed = after[seat].displayed
+        row, after = rows[pid], rated[seat].after
+        row.mu, row.sigma, row.displayed = after.mu, after.sigma, after.displayed
         row.matches += 1
         row.save(update_fields=["mu", "sigma", "displayed", "matches", "updated_at"])
     RatingChange.objects.bulk_create(
@@ -171,11 +160,11 @@ def match_rate(
             match_id=match_id,
             series=series,
             finished_at=finished_at,
-            place=places[seat],
+            place=rated[seat].place,
             mu_before=before[seat].mu,
             sigma_before=before[seat].sigma,
-            mu_after=after[seat].mu,
-            sigma_after=after[seat].sigma,
+            mu_after=rated[seat].after.mu,
+            sigma_after=rated[seat].after.sigma,
         )
         for seat, pid in humans.items()
     )

@@ -1098,6 +1098,9 @@ function renderActions() {
   const level = store.get("level") || match.ai_level;
   const shared = match.humans > 1;
   const over = ["finished", "abandoned"].includes(match.status);
+  // Walking away from a series in play is rated as resigning it (docs/ratings.md): say so first.
+  const inPlay = ["in_deal", "deal_over"].includes(match.status);
+  const warned = (/** @type {string} */ question) => (inPlay ? `${question} ${tr("rated_as_resignation")}` : question);
   const tools = [
     mine &&
       !shared &&
@@ -1108,7 +1111,7 @@ function renderActions() {
     // At a shared table only its owner restarts, once it is over (it would erase the others' game).
     (!shared || (match.your_seat === 0 && match.status === "finished")) &&
       button("restart", tr("restart"), tr("key_restart"), async () => {
-        if (await ask(tr("confirm_restart"), tr("restart"))) await act("/restart", { ai_level: level, ...mySeed() });
+        if (await ask(warned(tr("confirm_restart")), tr("restart"))) await act("/restart", { ai_level: level, ...mySeed() });
       }, "quiet"),
     !over &&
       !shared &&
@@ -1119,7 +1122,7 @@ function renderActions() {
       shared &&
       seated &&
       button("leave", tr("leave"), tr("key_resign"), async () => {
-        if (await ask(tr("confirm_leave"), tr("leave"))) await act("/leave", {});
+        if (await ask(warned(tr("confirm_leave")), tr("leave"))) await act("/leave", {});
       }, "quiet"),
   ];
   const lobby = h("button", { type: "button", class: "quiet", "data-command": "lobby", text: tr("lobby") });

@@ -269,20 +269,26 @@ def play(
             return
 
 
+RATED_AS_RESIGNATION = "The series in play is rated as your resignation."
+"""Said before a restart or leave is confirmed: walking away from a series in play is rated as
+resigning it (docs/ratings.md)."""
+
+
 def _move(screen: Screen, table: TableState, view: dict, key: str) -> tuple[str, dict] | None:
     """The request a key asks for, after confirming a restart or resignation; None if the
     player thought better of it."""
     path = f"/matches/{view['id']}"
     body = {"expected_version": view["version"]}
+    # Restart and leave come only with a series in play, which either then rates as resigned.
     if key == "s":
         levels = {**AI_LEVEL_KEYS, "x": "cancel"}
-        notice = "Restart: a new series of 12 deals. AI level?"
+        notice = f"Restart: a new series of 12 deals. {RATED_AS_RESIGNATION} AI level?"
         screen.show(table.render(view, levels, notice, fit_to=screen.fit_to))
         level = AI_LEVEL_KEYS.get(screen.key(levels))
         return (f"{path}/restart", {**body, "ai_level": level}) if level else None
     if key == "g" and _shared(view):
         sure = {"y": "yes, leave", "x": "cancel"}
-        notice = "Leave? The AI plays your seat for the rest of the match."
+        notice = f"Leave? The AI plays your seat for the rest of the match. {RATED_AS_RESIGNATION}"
         screen.show(table.render(view, sure, notice, fit_to=screen.fit_to))
         return (f"{path}/leave", body) if screen.key(sure) == "y" else None
     if key == "g":

@@ -170,6 +170,7 @@ export default {
   resigned_mark: "opgav",
   confirm: "Bekræft",
   confirm_restart: "Starte spillet forfra? Alle summer går tilbage til nul, og de spillede givninger tæller ikke længere; en ny serie på 12 givninger begynder.",
+  rated_as_resignation: "Det tæller som en opgivelse i din styrke.",
   confirm_forget: "Glemme {name} i denne browser? Adgangen til denne spiller og alle dens spil er tabt for altid, medmindre du gemmer dens token.",
   show_token: "Vis token",
   copy_token: "Kopiér token",

@@ -170,6 +170,7 @@ export default {
   resigned_mark: "resigned",
   confirm: "Please confirm",
   confirm_restart: "Restart this match? Every total goes back to zero and the deals played so far stop counting; a new series of 12 deals begins.",
+  rated_as_resignation: "It is rated as your resignation.",
   confirm_forget: "Forget {name} on this browser? Access to this player and all its matches is lost for good, unless you keep its token.",
   show_token: "Show the token",
   copy_token: "Copy the token",

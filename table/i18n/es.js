@@ -170,6 +170,7 @@ export default {
   resigned_mark: "abandonó",
   confirm: "Confírmalo",
   confirm_restart: "¿Reiniciar esta partida? Todos los totales vuelven a cero y las manos jugadas dejan de contar; empieza una nueva serie de 12 manos.",
+  rated_as_resignation: "Cuenta en tu puntuación como un abandono.",
   confirm_forget: "¿Olvidar a {name} en este navegador? Perderás para siempre el acceso a este jugador y a todas sus partidas, salvo que guardes su token.",
   show_token: "Mostrar el token",
   copy_token: "Copiar el token",

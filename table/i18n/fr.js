@@ -170,6 +170,7 @@ export default {
   resigned_mark: "a abandonné",
   confirm: "Confirmez",
   confirm_restart: "Recommencer cette partie ? Tous les totaux reviennent à zéro et les donnes jouées ne comptent plus ; une nouvelle série de 12 donnes commence.",
+  rated_as_resignation: "Cela compte dans votre cote comme un abandon.",
   confirm_forget: "Oublier {name} sur ce navigateur ? L’accès à ce joueur et à toutes ses parties est perdu pour de bon, sauf si vous gardez son jeton.",
   show_token: "Afficher le jeton",
   copy_token: "Copier le jeton",

@@ -170,6 +170,7 @@ export default {
   resigned_mark: "poddał się",
   confirm: "Potwierdź",
   confirm_restart: "Zacząć mecz od nowa? Wszystkie sumy wracają do zera, a rozegrane rozdania przestają się liczyć; zaczyna się nowa seria 12 rozdań.",
+  rated_as_resignation: "W twoim rankingu liczy się to jako poddanie.",
   confirm_forget: "Zapomnieć gracza {name} w tej przeglądarce? Dostęp do niego i wszystkich jego meczów przepadnie na zawsze, chyba że zachowasz jego token.",
   show_token: "Pokaż token",
   copy_token: "Kopiuj token",

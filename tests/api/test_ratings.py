@@ -44,6 +44,17 @@ def test_a_new_player_has_the_starting_rating_and_no_history(client):
     }
 
 
+@pytest.mark.parametrize("walk_away", ["leave", "restart"])
+def test_leaving_or_restarting_a_series_in_play_is_rated_as_a_resignation(client, walk_away):
+    match = client.post("/api/v1/matches", {"ai_level": "easy"}, format="json").json()
+    response = client.post(f"/api/v1/matches/{match['id']}/{walk_away}", {}, format="json")
+    assert response.status_code == 200, response.json()
+    rating = client.get("/api/v1/players/me").json()["rating"]
+    (change,) = rating["history"]
+    assert (change["match_id"], change["series"], change["place"]) == (match["id"], 1, 4)
+    assert rating["matches"] == 1 and rating["mu"] < START.mu
+
+
 def test_a_resigned_match_shows_in_the_rating_and_its_history(client):
     match = client.post("/api/v1/matches", {"ai_level": "easy"}, format="json").json()
     response = client.post(f"/api/v1/matches/{match['id']}/resign", {}, format="json")

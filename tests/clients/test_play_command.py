@@ -106,7 +106,8 @@ def test_play_restarts_at_another_level_and_resigns(server_env, server_url, tmp_
     args = ("--url", server_url, "--state", str(state), "--name", "Quitter", "--ai-level", "hard")
     # Look, then restart at level easy; a resign cancelled with x changes nothing; quit.
     first = play(server_env, *args, keys="l\ns\ne\ng\nx\nq\n")
-    assert "Restart: a new series of 12 deals. AI level?" in first
+    restart = "Restart: a new series of 12 deals. The series in play is rated as your resignation."
+    assert restart in first
     assert "series 2 · AI easy" in first
     session = json.loads(state.read_text())[server_url]
     view = call(server_url, "GET", f"/matches/{session['match_id']}", session["token"])

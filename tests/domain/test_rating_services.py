@@ -1,6 +1,7 @@
 """Ratings written as matches finish (docs/ratings.md), through the match services on real
 Postgres: who is rated, in what place, once."""
 
+import uuid
 from datetime import timedelta
 from fractions import Fraction
 
@@ -12,6 +13,7 @@ from games.services import (
     match_act,
     match_clock_tick,
     match_create,
+    match_join,
     match_leave,
     match_next_deal,
     match_resign,
@@ -28,12 +30,13 @@ pytestmark = pytest.mark.django_db
 
 @pytest.fixture
 def people():
-    return [player_create(name=name)[0] for name in ("Roya", "Babak", "Nima")]
+    return [player_create(name=name)[0] for name in ("Roya", "Babak", "Nima", "Sara")]
 
 
-def fold_to_the_end(match, player):
-    """The owner folds (or holds, when folding is not theirs to do) through every deal."""
-    while match.state.status is not Status.FINISHED:
+def fold_to_the_end(match, player, *, until=lambda state: state.status is Status.FINISHED):
+    """The owner folds (or holds, when folding is not theirs to do) through every deal, or
+    until `until(state)`."""
+    while not until(match.state):
         if match.state.status is Status.DEAL_OVER:
             match = match_next_deal(match_id=match.row.id, player=player)
         else:
@@ -45,6 +48,31 @@ def fold_to_the_end(match, player):
 
 def changes(player) -> list[RatingChange]:
     return list(RatingChange.objects.filter(player=player).order_by("finished_at", "id"))
+
+
+def rating_of(player) -> tuple[float, float]:
+    row = Rating.objects.get(player=player)
+    return row.mu, row.sigma
+
+
+def alone_at(ai_level: str, totals, *, resigned: bool) -> tuple[float, float]:
+    """The rating a new player would have after a single-player match at `ai_level` that
+    ended with `totals`, played to the end or resigned, rated by the service itself."""
+    newcomer = player_create(name="Newcomer")[0]
+    match_rate(
+        match_id=uuid.uuid4(),
+        series=1,
+        ai_level=ai_level,
+        humans={0: newcomer.pk},
+        totals=totals,
+        quit=[resigned, False, False, False],
+        finished_at=timezone.now(),
+    )
+    return rating_of(newcomer)
+
+
+def at_deal_11(state) -> bool:
+    return state.deal_number == 11
 
 
 def test_a_finished_match_rates_its_human_once_by_the_exact_totals(people):
@@ -95,18 +123,59 @@ def test_a_resignation_ranks_last_whatever_the_totals(people):
     assert change.place == 4 and change.mu_after < change.mu_before
 
 
-def test_seeded_and_abandoned_matches_are_not_rated(people):
+def test_seeded_matches_and_tables_never_dealt_are_not_rated(people):
     roya, babak = people[:2]
     fold_to_the_end(match_create(owner=roya, ai_level="easy", seed=3), roya)
-    table = seated(people, humans=2, seed=None)
-    match_leave(match_id=table.row.id, player=roya)
-    abandoned = match_leave(match_id=table.row.id, player=babak)
-    assert abandoned.state.status is Status.ABANDONED
+    seeded = match_create(owner=roya, ai_level="easy", seed=4)
+    match_leave(match_id=seeded.row.id, player=roya)
+    waiting = match_create(owner=roya, ai_level="easy", humans=3)
+    match_join(match_id=waiting.row.id, player=babak, invite=waiting.row.invite)
+    match_leave(match_id=waiting.row.id, player=babak)  # the seat is freed: never dealt
+    closed = match_leave(match_id=waiting.row.id, player=roya)
+    assert closed.state.status is Status.ABANDONED
     assert not RatingChange.objects.exists() and not Rating.objects.exists()
 
 
+def test_leaving_a_losing_series_alone_is_rated_as_a_resignation(people):
+    roya = people[0]
+    match = fold_to_the_end(match_create(owner=roya, ai_level="normal"), roya, until=at_deal_11)
+    left = match_leave(match_id=match.row.id, player=roya)
+    assert left.state.status is Status.ABANDONED
+    (change,) = changes(roya)
+    assert (change.match_id, change.series, change.place) == (match.row.id, 1, 4)
+    # The totals as they stood: deal 11, unfinished, counts for nobody.
+    assert rating_of(roya) == alone_at("normal", left.state.totals, resigned=True)
+
+
+def test_restarting_a_series_alone_rates_it_as_a_resignation_at_its_level(people):
+    roya = people[0]
+    match = fold_to_the_end(match_create(owner=roya, ai_level="easy"), roya, until=at_deal_11)
+    totals = list(match.state.totals)
+    restarted = match_restart(match_id=match.row.id, player=roya, ai_level="expert")
+    assert restarted.state.series == 2 and restarted.row.ai_level == "expert"
+    (change,) = changes(roya)
+    assert (change.series, change.place) == (1, 4)
+    # Rated against the level series 1 was played at, not the one the restart chose.
+    assert rating_of(roya) == alone_at("easy", totals, resigned=True)
+    match_restart(match_id=match.row.id, player=roya)  # at once: deal 1 of series 2 is dealt
+    assert [change.series for change in changes(roya)] == [1, 2]
+
+
+def test_the_last_human_to_leave_rates_every_human_of_the_table_as_resigned(people):
+    roya, babak = people[:2]
+    table = seated(people, humans=2, seed=None)
+    match_leave(match_id=table.row.id, player=babak)
+    assert not RatingChange.objects.exists()  # the match goes on: rated when it ends
+    abandoned = match_leave(match_id=table.row.id, player=roya)
+    assert abandoned.state.status is Status.ABANDONED
+    by_player = {change.player_id: change for change in RatingChange.objects.all()}
+    assert set(by_player) == {roya.pk, babak.pk}
+    assert {change.place for change in by_player.values()} == {3}  # behind both AI seats
+    assert Rating.objects.filter(player__in=[roya, babak], matches=1).count() == 2
+
+
 def test_every_human_of_a_table_is_rated_and_one_who_left_comes_last(people):
-    roya, babak, nima = people
+    roya, babak, nima = people[:3]
     table = seated(people, humans=3, seed=None)
     table = match_leave(match_id=table.row.id, player=nima)
     play_until(table, people, lambda state: state.status is Status.FINISHED)
@@ -134,3 +203,20 @@ def test_a_match_the_clock_finishes_is_rated_too(people):
     (change,) = changes(roya)
     assert change.match_id == table.row.id and len(changes(babak)) == 1
     assert Rating.objects.filter(player__in=[roya, babak], matches=1).count() == 2
+
+
+def test_three_who_leave_at_once_cannot_buy_the_fourth_first_place(people):
+    """The collusion of issue #31: three humans leave in deal 1 and the fourth folds every
+    deal. The seats the AI played on count by their totals, as at a single-player table."""
+    owner, *colluders = people
+    table = seated(people, humans=4, seed=None)
+    for colluder in colluders:
+        table = match_leave(match_id=table.row.id, player=colluder)
+    table = fold_to_the_end(table, owner)
+    totals = [Fraction(total) for total in table.row.totals]
+    assert places(totals, [False] * 4)[0] > 1, "folding every deal, the owner cannot lead"
+    assert rating_of(owner) == alone_at("easy", totals, resigned=False)
+    assert changes(owner)[0].place == places(totals, [False] * 4)[0]
+    for colluder in colluders:  # each rated as a resignation: down, behind the one who stayed
+        (change,) = changes(colluder)
+        assert change.place == 2 and change.mu_after < change.mu_before

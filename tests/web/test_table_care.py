@@ -236,6 +236,7 @@ def test_restart_and_forget_me_ask_first_and_say_what_is_lost(at_a_fresh_turn, a
     dialog = page.locator("#confirm")
     expect(dialog).to_be_visible()
     expect(dialog).to_contain_text("Every total goes back to zero")
+    expect(dialog).to_contain_text("It is rated as your resignation.")  # a series in play
     # Cancel has the focus: Enter or Escape loses nothing.
     expect(dialog.locator("button", has_text="Cancel")).to_be_focused()
     screenshot(page, "confirm-restart")
@@ -760,6 +761,7 @@ def test_your_clock_s_last_seconds_are_announced_and_after_leave_no_button_acts(
     owner.locator('button[data-command="leave"]').click()
     dialog = owner.locator("#confirm")
     expect(dialog).to_contain_text("The AI plays your seat to the end.")
+    expect(dialog).to_contain_text("It is rated as your resignation.")
     dialog.locator('button[data-confirm="yes"]').click()
     expect(owner.locator('button[data-command="leave"]')).to_have_count(0)
     expect(owner.locator("#actions button")).to_have_count(0)
