@@ -1,0 +1,117 @@
+"""A spectator's streams and long-polls over time, real threads on real Postgres: their rows
+count them exactly however the match is played and however often streams open and close, and
+what a delayed spectator gets (bytes, moments, versions) does not depend on the deal in play
+(docs/spectators.md)."""
+
+import asyncio
+import contextlib
+import time
+
+import pytest
+from django.test import AsyncClient
+from django.utils import timezone
+
+from games import repository
+from games.models import WatchStream
+from tests.api.test_spectators import play_until_deal_over
+from tests.live import sse_messages
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+PERIOD = 1.0
+"""ASNAS_STREAM_HEARTBEAT_SECONDS in these tests: a row lives three periods."""
+LIFETIMES = 10
+"""How many row lifetimes the streams are followed for."""
+
+
+def recorded(live, url: str, headers: dict) -> tuple[list, object]:
+    """The stream at `url` as it comes: a list of (moment, message) that fills, and the future
+    whose cancellation closes the stream (the client gone)."""
+    messages: list = []
+
+    async def record() -> None:
+        response = await AsyncClient().get(url, headers=headers)
+        assert response.status_code == 200, response.content
+        async for message in sse_messages(response):
+            messages.append((time.monotonic(), message))
+
+    return messages, live.run(record())
+
+
+def unexpired(match_id: str) -> int:
+    return WatchStream.objects.filter(match_id=match_id, expires_at__gt=timezone.now()).count()
+
+
+def announce(match_id: str) -> None:
+    """What each write of the match sends its streams (repository.match_append's notice)."""
+    repository.match_announce(match_id=match_id, version=0, seats=[])
+
+
+def test_delayed_streams_beat_alike_and_stay_counted_whatever_the_deal_in_play_does(
+    client, new_match, live, settings
+):
+    """Two delayed watch streams, one of a match with a deal in play that is written to five
+    times a period and whose other watch stream closes and opens again every 0.7 periods
+    (each announcing the match), one of a match with no deal in play and nothing written:
+    for ten row lifetimes, each stream's row stays counted, and both get the same bytes at the
+    same moments, a heartbeat a period from their opening."""
+    settings.ASNAS_STREAM_HEARTBEAT_SECONDS = PERIOD
+    live.wait_listening()
+    in_play = new_match(seed=3, spectators="delayed")
+    quiet = new_match(seed=3, spectators="delayed")
+    ended = play_until_deal_over(client, quiet)
+    assert (in_play["status"], ended["status"]) == ("in_deal", "deal_over")
+    streams = {
+        name: recorded(
+            live, f"/api/v1/watch/stream?after={horizon}", {"Watch-Code": view["watch_code"]}
+        )
+        for name, view, horizon in (("in_play", in_play, 1), ("quiet", quiet, ended["version"]))
+    }
+    counted: dict[str, set[int]] = {"in_play": set(), "quiet": set(), "watchers": set()}
+    start = time.monotonic()
+    churned = 0
+    while time.monotonic() - start < LIFETIMES * 3 * PERIOD + 1:
+        for _ in range(3):
+            announce(in_play["id"])
+            time.sleep(PERIOD / 5)
+        churn = live.run(_open_and_close("/api/v1/watch/stream?after=1", in_play["watch_code"]))
+        churn.result(timeout=10)
+        churned += 1
+        counted["watchers"].add(client.get(f"/api/v1/matches/{in_play['id']}").json()["watchers"])
+        counted["in_play"].add(unexpired(in_play["id"]))
+        counted["quiet"].add(unexpired(quiet["id"]))
+    for _, future in streams.values():
+        future.cancel()
+    # The held streams' rows never expired, whatever woke them; a closed one's went with it.
+    assert counted["quiet"] == {1}
+    assert counted["in_play"] <= {1, 2} and 1 in counted["in_play"], counted
+    assert counted["watchers"] <= {1, 2} and 1 in counted["watchers"], counted
+    held, alone = (streams[name][0] for name in ("in_play", "quiet"))
+    beats = min(len(held), len(alone))
+    assert beats >= LIFETIMES * 3 - 2, (len(held), len(alone), churned)
+    assert abs(len(held) - len(alone)) <= 1
+    assert [m for _, m in held[:beats]] == [{"comment": "keep-alive"}] * beats
+    assert [m for _, m in alone[:beats]] == [{"comment": "keep-alive"}] * beats
+    # A beat a period from the opening, on both: the moments agree beat for beat.
+    opened = held[0][0]
+    for number, ((first, _), (second, _)) in enumerate(zip(held, alone, strict=False)):
+        assert abs(first - second) < PERIOD / 2, (number, first - second)
+        assert abs(first - opened - number * PERIOD) < PERIOD / 2, (number, first - opened)
+
+
+async def _open_and_close(url: str, code: str) -> None:
+    """A watch stream opened, then closed as a server closes it when its client goes (its
+    task cancelled) once its first bytes came; returns once it has ended."""
+    opened = asyncio.Event()
+
+    async def follow() -> None:
+        response = await AsyncClient().get(url, headers={"Watch-Code": code})
+        assert response.status_code == 200, response.content
+        async for _ in sse_messages(response):
+            opened.set()
+
+    task = asyncio.create_task(follow())
+    await asyncio.wait_for(opened.wait(), 10)
+    task.cancel()
+    with contextlib.suppress(asyncio.CancelledError):
+        await task
