@@ -463,11 +463,13 @@ def watch_streams_counted(
     *, match_id: uuid.UUID, address_hash: str, process: str
 ) -> tuple[int, int, int]:
     """The live watch streams of the match, of the address and of the process, with the
-    match's advisory lock held to the end of the transaction, so that the count stays exact
-    across servers until the caller has inserted its own."""
+    address's and the match's advisory locks held to the end of the transaction, so that both
+    counts stay exact across servers until the caller has inserted its own. The address's is
+    taken first, always: two opens never wait for each other's second lock."""
     ids = [match_id, address_hash, process]
     with connection.cursor() as cursor:
-        cursor.execute("SELECT pg_advisory_xact_lock(hashtext(%s))", [f"watch:{match_id}"])
+        for key in (f"watch-address:{address_hash}", f"watch:{match_id}"):
+            cursor.execute("SELECT pg_advisory_xact_lock(hashtext(%s))", [key])
         cursor.execute(_WATCH_COUNTS, [*ids, *ids])
         return cursor.fetchone()
 

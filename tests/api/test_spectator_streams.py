@@ -5,13 +5,16 @@ what a delayed spectator gets (bytes, moments, versions) does not depend on the 
 
 import asyncio
 import contextlib
+import threading
 import time
 
 import pytest
+from django.db import connections
 from django.test import AsyncClient
 from django.utils import timezone
 
-from games import repository
+from games import repository, selectors, services
+from games.engine import DomainError
 from games.models import WatchStream
 from tests.api.test_spectators import play_until_deal_over
 from tests.live import sse_messages
@@ -115,3 +118,37 @@ async def _open_and_close(url: str, code: str) -> None:
     task.cancel()
     with contextlib.suppress(asyncio.CancelledError):
         await task
+
+
+def test_one_address_opening_streams_on_many_matches_at_once_gets_exactly_its_cap(
+    client, new_match, settings
+):
+    """24 opens from one address on 24 matches at the same moment: the address's count is
+    taken under its own lock, so exactly ASNAS_WATCH_STREAMS_PER_ADDRESS (8) are open."""
+    assert settings.ASNAS_WATCH_STREAMS_PER_ADDRESS == 8
+    matches = [
+        selectors.watch_get_by_code(watch_code=new_match(seed=n, spectators="live")["watch_code"])
+        for n in range(24)
+    ]
+    barrier = threading.Barrier(len(matches))
+    answers: list = [None] * len(matches)
+
+    def open_one(number: int) -> None:
+        barrier.wait()
+        try:
+            answers[number] = services.watch_stream_open(
+                match=matches[number], address="203.0.113.7"
+            )
+        except DomainError as refused:
+            answers[number] = refused.code
+        finally:
+            connections.close_all()
+
+    workers = [threading.Thread(target=open_one, args=(n,)) for n in range(len(matches))]
+    for worker in workers:
+        worker.start()
+    for worker in workers:
+        worker.join()
+    refused = [answer for answer in answers if isinstance(answer, str)]
+    assert refused == ["watch_limit_address"] * 16, answers
+    assert WatchStream.objects.count() == 8
