@@ -144,6 +144,7 @@ def long_poll(
     was rotated or revoked meanwhile."""
     return _long_poll(
         match,
+        match.row.version,
         wait,
         _events_now,
         token_hash,
@@ -154,11 +155,16 @@ def long_poll(
     )
 
 
-def watch_long_poll(*, match: LoadedMatch, after: int, wait: float) -> AsyncIterator[str]:
+def watch_long_poll(
+    *, match: LoadedMatch, after: int, wait: float, horizon: int
+) -> AsyncIterator[str]:
     """The `watch/events` answer, as `long_poll`: a spectator's page once there is an event
-    they may see after `after`."""
+    they may see after `after`. `horizon` is the `version` of the page that found none: the
+    answer's when it is cut short (a new code, spectators off, the database gone), since a
+    delayed spectator's every body carries their horizon, never the match's version."""
     return _long_poll(
         match,
+        horizon,
         wait,
         selectors.watch_events_now,
         None,
@@ -168,13 +174,18 @@ def watch_long_poll(*, match: LoadedMatch, after: int, wait: float) -> AsyncIter
 
 
 async def _long_poll(
-    match: LoadedMatch, wait: float, page_now: Callable, opened_with: str | None, **kwargs
+    match: LoadedMatch,
+    version: int,
+    wait: float,
+    page_now: Callable,
+    opened_with: str | None,
+    **kwargs,
 ):
-    """`page_now(**kwargs)` once it has events, or with none after `wait` seconds; woken by
-    the match's notices, and by the rotation or revocation of the token whose hash is
-    `opened_with`."""
+    """`page_now(**kwargs)` once it has events, or with none after `wait` seconds (`version`
+    as that page's when none could be read); woken by the match's notices, and by the
+    rotation or revocation of the token whose hash is `opened_with`."""
     deadline = time.monotonic() + wait
-    nothing = {"version": match.row.version, "has_more": False, "events": []}
+    nothing = {"version": version, "has_more": False, "events": []}
     with notices.watching(match_id=str(match.row.id), token_hash=opened_with) as waiter:
         while True:
             waiter.take()

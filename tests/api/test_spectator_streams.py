@@ -9,14 +9,14 @@ import threading
 import time
 
 import pytest
-from django.db import connections
+from django.db import OperationalError, connections
 from django.test import AsyncClient
 from django.utils import timezone
 
 from games import repository, selectors, services
 from games.engine import DomainError
 from games.models import WatchStream
-from tests.api.test_spectators import play_until_deal_over
+from tests.api.test_spectators import play_until_deal_over, post
 from tests.live import sse_messages
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -152,3 +152,29 @@ def test_one_address_opening_streams_on_many_matches_at_once_gets_exactly_its_ca
     refused = [answer for answer in answers if isinstance(answer, str)]
     assert refused == ["watch_limit_address"] * 16, answers
     assert WatchStream.objects.count() == 8
+
+
+@pytest.mark.parametrize("cut", ["new_code", "off", "database"])
+def test_a_delayed_long_poll_cut_short_answers_the_horizon_as_its_version(
+    client, new_match, live, cut, monkeypatch
+):
+    """A delayed spectator's long-poll, waiting at the horizon while a deal is in play, ended
+    by a new code, by spectators off or by a database failure: the body's `version` is the
+    horizon, as every other body they get, never the match's."""
+    live.wait_listening()
+    view = new_match(seed=3, spectators="delayed")
+    code, url = view["watch_code"], f"/api/v1/matches/{view['id']}/spectators"
+    assert view["status"] == "in_deal" and view["version"] > 1
+    if cut == "database":
+        monkeypatch.setattr(selectors, "watch_events_now", _database_gone)
+    polled = live.poll("/api/v1/watch/events?after=1&wait=20", {"Watch-Code": code})
+    if cut != "database":
+        while live.waiters() < 1:
+            time.sleep(0.05)
+        changed = {"spectators": "delayed", "new_code": True} if cut == "new_code" else {}
+        post(client, url, changed or {"spectators": "off"})
+    assert polled.result(timeout=15) == (200, {"version": 1, "has_more": False, "events": []})
+
+
+def _database_gone(**kwargs):
+    raise OperationalError("the database went away")
