@@ -393,9 +393,11 @@ def watch_events(*, match: LoadedMatch, after: int, limit: int = EVENTS_PAGE_LIM
     viewer = spectator(match)
     seen = visible_events(rows[:limit], viewer, in_play_from=in_play)
     version = rows[-1][0] if rows else after
+    last = horizon(viewer, max(version, match.row.version), in_play)
     return {
-        "version": horizon(viewer, max(version, match.row.version), in_play),
-        "has_more": len(rows) > limit and len(seen) == limit,
+        "version": last,
+        # More only if the next event is one they may see: not the next deal's deal_started.
+        "has_more": len(rows) > limit and rows[limit][0] <= last,
         "events": seen,
     }
 

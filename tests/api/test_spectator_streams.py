@@ -178,3 +178,21 @@ def test_a_delayed_long_poll_cut_short_answers_the_horizon_as_its_version(
 
 def _database_gone(**kwargs):
     raise OperationalError("the database went away")
+
+
+def test_a_delayed_page_ending_at_the_horizon_has_no_more_once_the_next_deal_started(
+    client, new_match
+):
+    """A page that ends at the horizon is the last a delayed spectator may read: its
+    `has_more` is false, as it was before the next deal started."""
+    view = new_match(seed=3, spectators="delayed")
+    code = view["watch_code"]
+    view = play_until_deal_over(client, view)
+    end = view["version"]
+    match = selectors.watch_get_by_code(watch_code=code)
+    before = selectors.watch_events(match=match, after=end - 3, limit=3)
+    post(client, f"/api/v1/matches/{view['id']}/next-deal")
+    match = selectors.watch_get_by_code(watch_code=code)
+    after = selectors.watch_events(match=match, after=end - 3, limit=3)
+    assert before == after
+    assert (after["version"], after["has_more"], len(after["events"])) == (end, False, 3)
