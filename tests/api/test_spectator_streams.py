@@ -9,13 +9,15 @@ import threading
 import time
 
 import pytest
-from django.db import OperationalError, connections
+from django.db import OperationalError, connection, connections
 from django.test import AsyncClient
+from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
+from rest_framework.test import APIClient
 
 from games import repository, selectors, services
 from games.engine import DomainError
-from games.models import WatchStream
+from games.models import EventBatch, WatchStream
 from tests.api.test_spectators import play_until_deal_over, post
 from tests.live import sse_messages
 
@@ -196,3 +198,28 @@ def test_a_delayed_page_ending_at_the_horizon_has_no_more_once_the_next_deal_sta
     after = selectors.watch_events(match=match, after=end - 3, limit=3)
     assert before == after
     assert (after["version"], after["has_more"], len(after["events"])) == (end, False, 3)
+
+
+def test_the_delayed_view_costs_the_same_statements_and_bytes_with_a_deal_in_play(
+    client, new_match
+):
+    """POST /watch on a delayed match at the end of a deal, then once the next has begun:
+    the same body and the same statements, none of them reading the events (the view is the
+    state stored as the deal in play began, not a replay of the match)."""
+    view = new_match(seed=3, spectators="delayed")
+    code = view["watch_code"]
+    play_until_deal_over(client, view)
+    ended, ran_at_end = watched(code)
+    post(client, f"/api/v1/matches/{view['id']}/next-deal")
+    in_play, ran_in_play = watched(code)
+    assert in_play == ended
+    assert ran_in_play == ran_at_end
+    assert not any(EventBatch._meta.db_table in sql for sql in ran_in_play)
+
+
+def watched(code: str) -> tuple[bytes, list[str]]:
+    """POST /watch's body, and the statements it ran."""
+    with CaptureQueriesContext(connection) as queries:
+        answer = APIClient().post("/api/v1/watch", {"watch_code": code}, format="json")
+    assert answer.status_code == 200, answer.json()
+    return answer.content, [query["sql"] for query in queries.captured_queries]
