@@ -915,7 +915,9 @@ class WatchViewSet(RateScopedViewSet, EventStreamViewSet):
         page = selectors.watch_events(match=match, after=after)
         if page["events"] or not query["wait"]:
             return Response(page)
-        waiting = streams.watch_long_poll(match=match, after=after, wait=query["wait"])
+        waiting = streams.watch_long_poll(
+            match=match, after=after, wait=query["wait"], horizon=page["version"]
+        )
         return StreamingHttpResponse(waiting, content_type="application/json")
 
     @extend_schema(

@@ -160,6 +160,14 @@ class Deal(models.Model):
         help_text="Cards, play and table by seat, and which hands were shown (docs/skill.md): "
         "worked out on the first read after the deal ended, off the write path.",
     )
+    state_before = models.JSONField(
+        null=True,
+        blank=True,
+        help_text="While the deal is in play, the match's state just before its deal_started: "
+        "what a delayed spectator is shown (docs/spectators.md), read rather than replayed. "
+        "Null once it ended, and for a deal started before this column or whose rows were "
+        "rebuilt (their spectators' view is replayed).",
+    )
 
     class Meta:
         ordering = ["match", "series", "deal_number"]

@@ -27,6 +27,7 @@ from games.engine import (
     abandons_deal,
     decode_event,
     encode_event,
+    evolve,
     starts_turn,
 )
 from games.models import Commitment, Deal, EventBatch, Hint, Match, Seat, WatchStream, WatchTicket
@@ -226,6 +227,18 @@ def deal_in_play_from(*, match_id: uuid.UUID) -> int | None:
     one that ended since has ended."""
     in_play = Deal.objects.filter(match_id=match_id, outcome="").order_by("-started_seq")
     return in_play.values_list("started_seq", flat=True).first()
+
+
+def deal_in_play(*, match_id: uuid.UUID) -> tuple[int, MatchState | None] | None:
+    """The match's deal still being played, as the seq of its deal_started and the match's
+    state just before it (None where it was not stored: see Deal.state_before), or None.
+    Read after the events it is to judge, as `deal_in_play_from`."""
+    in_play = Deal.objects.filter(match_id=match_id, outcome="").order_by("-started_seq")
+    found = in_play.values_list("started_seq", "state_before").first()
+    if found is None:
+        return None
+    started, before = found
+    return started, None if before is None else MatchState.from_dict(before)
 
 
 def match_lock_due(
@@ -463,11 +476,13 @@ def watch_streams_counted(
     *, match_id: uuid.UUID, address_hash: str, process: str
 ) -> tuple[int, int, int]:
     """The live watch streams of the match, of the address and of the process, with the
-    match's advisory lock held to the end of the transaction, so that the count stays exact
-    across servers until the caller has inserted its own."""
+    address's and the match's advisory locks held to the end of the transaction, so that both
+    counts stay exact across servers until the caller has inserted its own. The address's is
+    taken first, always: two opens never wait for each other's second lock."""
     ids = [match_id, address_hash, process]
     with connection.cursor() as cursor:
-        cursor.execute("SELECT pg_advisory_xact_lock(hashtext(%s))", [f"watch:{match_id}"])
+        for key in (f"watch-address:{address_hash}", f"watch:{match_id}"):
+            cursor.execute("SELECT pg_advisory_xact_lock(hashtext(%s))", [key])
         cursor.execute(_WATCH_COUNTS, [*ids, *ids])
         return cursor.fetchone()
 
@@ -699,27 +714,51 @@ def _humans(seats: Iterable[SeatInfo]) -> list[str]:
     return [seat.player for seat in seats if seat.kind == Player.Kind.HUMAN and seat.player]
 
 
-def _deal_writes(row: Match, first_seq: int, events: Iterable[Event], now: datetime) -> list:
+def _states_before_deals(stored: dict | None, events: list[Event]) -> Iterator[dict]:
+    """The match's state just before each deal_started of `events`, in their order, as the
+    match row stores a state: `stored` is the state before the first of them (None for a new
+    match). A delayed spectator is shown the state before the deal in play (Deal.state_before):
+    kept as it is written, it is read in one row where a replay would read every event."""
+    if not any(isinstance(event, DealStarted) for event in events):
+        return
+    state = MatchState() if stored is None else MatchState.from_dict(stored)
+    for event in events:
+        if isinstance(event, DealStarted):
+            yield state.to_dict()
+        evolve(state, event)
+
+
+def _deal_writes(
+    row: Match, first_seq: int, events: list[Event], now: datetime, before: dict | None
+) -> list:
     """The events' deal changes as statements: new rows in one insert, and updates of stored
     rows. They run in one statement, which sees no row it inserts and may update a row only
-    once, so every change is first folded into what each row ends as."""
+    once, so every change is first folded into what each row ends as. `before` is the stored
+    state the events follow (None for a new match): a new row keeps the state before its
+    deal, until the deal ends."""
     new: dict[tuple[int, int], Deal] = {}
     ended: dict[tuple[int, int], dict] = {}  # stored rows given an outcome
     abandoned: dict | None = None  # for every other stored row still unfinished
+    states_before = _states_before_deals(before, events)
     for seq, event in enumerate(events, start=first_seq):
         for change in deal_changes(seq, event):
             if change.insert:
                 series, deal_number = change.key
                 new[change.key] = Deal(
-                    match=row, series=series, deal_number=deal_number, **change.fields
+                    match=row,
+                    series=series,
+                    deal_number=deal_number,
+                    state_before=next(states_before),
+                    **change.fields,
                 )
                 continue
-            fields = {**change.fields, "ended_at": now}
+            fields = {**change.fields, "ended_at": now, "state_before": None}
             if change.key is None:
                 abandoned = fields
                 for deal in new.values():
                     if not deal.outcome:
-                        deal.outcome, deal.ended_at = fields["outcome"], now
+                        for name, value in fields.items():
+                            setattr(deal, name, value)
             elif change.key in new:
                 for name, value in fields.items():
                     setattr(new[change.key], name, value)
@@ -730,13 +769,16 @@ def _deal_writes(row: Match, first_seq: int, events: Iterable[Event], now: datet
     for (series, deal_number), fields in ended.items():
         statements.append(
             (
-                f"UPDATE {table} SET outcome = %s, ended_at = %s"
+                f"UPDATE {table} SET outcome = %s, ended_at = %s, state_before = NULL"
                 " WHERE match_id = %s AND series = %s AND deal_number = %s",
                 [fields["outcome"], fields["ended_at"], row.pk, series, deal_number],
             )
         )
     if abandoned is not None:
-        sql = f"UPDATE {table} SET outcome = %s, ended_at = %s WHERE match_id = %s AND outcome = ''"
+        sql = (
+            f"UPDATE {table} SET outcome = %s, ended_at = %s, state_before = NULL"
+            " WHERE match_id = %s AND outcome = ''"
+        )
         params = [abandoned["outcome"], abandoned["ended_at"], row.pk]
         for series, deal_number in ended:
             sql += " AND (series, deal_number) <> (%s, %s)"
@@ -810,7 +852,7 @@ def match_insert(
         [
             _insert([row]),
             _insert([Seat(match=row, number=n, player=player) for n, player in enumerate(players)]),
-            *_deal_writes(row, 1, events, now),
+            *_deal_writes(row, 1, events, now, before=None),
             _insert([_events_batch(row, 1, events, now)]),
         ],
         notice=notice_payload(row.pk, row.version, _humans(seats)),
@@ -869,13 +911,14 @@ def match_append(*, match: LoadedMatch, events: list[Event], state: MatchState) 
     Call inside a transaction, on a match loaded with its lock."""
     now = timezone.now()
     first_seq = match.row.version + 1
+    before = match.row.state
     _set_projection(match.row, state, events, now)
     # The projection, the deals, the events and the streams' notice in one statement: one
     # round trip.
     _run_as_one(
         [
             _update_projection(match.row),
-            *_deal_writes(match.row, first_seq, events, now),
+            *_deal_writes(match.row, first_seq, events, now, before),
             _insert([_events_batch(match.row, first_seq, events, now)]),
         ],
         notice=notice_payload(match.row.pk, match.row.version, _humans(match.seats)),

@@ -369,11 +369,12 @@ def watch_view(*, match: LoadedMatch) -> dict:
     end of the last deal that ended), so no move of a deal shows before it has ended."""
     viewer = spectator(match)
     state = match.state
-    last = horizon(viewer, state.version, repository.deal_in_play_from(match_id=match.row.id))
+    in_play = repository.deal_in_play(match_id=match.row.id)
+    last = horizon(viewer, state.version, None if in_play is None else in_play[0])
     if last < state.version:
-        state = replay(
-            event for _, event in repository.match_events(match_id=match.row.id, last=last)
-        )
+        # The state stored as the deal in play began: the view costs the same whether a deal
+        # is in play or not, so its time says nothing of it either.
+        state = in_play[1] or _replayed(match, last)
     view = observe(state, None)
     return {
         **_table(match, state, view, None),
@@ -381,6 +382,12 @@ def watch_view(*, match: LoadedMatch) -> dict:
         # A delayed spectator learns nothing of the deal in play, its clock included.
         "turn_deadline": match.row.turn_deadline if last == match.state.version else None,
     }
+
+
+def _replayed(match: LoadedMatch, last: int) -> MatchState:
+    """The match's state at seq `last`, from its events: for a deal in play whose row keeps
+    no state before it (started before Deal.state_before was kept, or its rows rebuilt)."""
+    return replay(event for _, event in repository.match_events(match_id=match.row.id, last=last))
 
 
 def watch_events(*, match: LoadedMatch, after: int, limit: int = EVENTS_PAGE_LIMIT) -> dict:
@@ -393,9 +400,11 @@ def watch_events(*, match: LoadedMatch, after: int, limit: int = EVENTS_PAGE_LIM
     viewer = spectator(match)
     seen = visible_events(rows[:limit], viewer, in_play_from=in_play)
     version = rows[-1][0] if rows else after
+    last = horizon(viewer, max(version, match.row.version), in_play)
     return {
-        "version": horizon(viewer, max(version, match.row.version), in_play),
-        "has_more": len(rows) > limit and len(seen) == limit,
+        "version": last,
+        # More only if the next event is one they may see: not the next deal's deal_started.
+        "has_more": len(rows) > limit and rows[limit][0] <= last,
         "events": seen,
     }
 

@@ -685,7 +685,8 @@ def _watch_stream_life() -> timedelta:
 def watch_stream_open(*, match: LoadedMatch, address: str) -> uuid.UUID:
     """Count a new watch stream of `match` from `address` in this process, within the limits
     per match, per address and per process (settings ASNAS_WATCH_STREAMS_PER_*): over one,
-    `watch_limit_*` (429). The match's advisory lock makes its count exact across servers.
+    `watch_limit_*` (429). The address's and the match's advisory locks make their counts
+    exact across servers.
     Returns the stream's id, for watch_stream_renew and watch_stream_close."""
     address_hash = hash_token(address)
     per_match, per_address, per_process = repository.watch_streams_counted(

@@ -144,6 +144,7 @@ def long_poll(
     was rotated or revoked meanwhile."""
     return _long_poll(
         match,
+        match.row.version,
         wait,
         _events_now,
         token_hash,
@@ -154,11 +155,16 @@ def long_poll(
     )
 
 
-def watch_long_poll(*, match: LoadedMatch, after: int, wait: float) -> AsyncIterator[str]:
+def watch_long_poll(
+    *, match: LoadedMatch, after: int, wait: float, horizon: int
+) -> AsyncIterator[str]:
     """The `watch/events` answer, as `long_poll`: a spectator's page once there is an event
-    they may see after `after`."""
+    they may see after `after`. `horizon` is the `version` of the page that found none: the
+    answer's when it is cut short (a new code, spectators off, the database gone), since a
+    delayed spectator's every body carries their horizon, never the match's version."""
     return _long_poll(
         match,
+        horizon,
         wait,
         selectors.watch_events_now,
         None,
@@ -168,13 +174,18 @@ def watch_long_poll(*, match: LoadedMatch, after: int, wait: float) -> AsyncIter
 
 
 async def _long_poll(
-    match: LoadedMatch, wait: float, page_now: Callable, opened_with: str | None, **kwargs
+    match: LoadedMatch,
+    version: int,
+    wait: float,
+    page_now: Callable,
+    opened_with: str | None,
+    **kwargs,
 ):
-    """`page_now(**kwargs)` once it has events, or with none after `wait` seconds; woken by
-    the match's notices, and by the rotation or revocation of the token whose hash is
-    `opened_with`."""
+    """`page_now(**kwargs)` once it has events, or with none after `wait` seconds (`version`
+    as that page's when none could be read); woken by the match's notices, and by the
+    rotation or revocation of the token whose hash is `opened_with`."""
     deadline = time.monotonic() + wait
-    nothing = {"version": match.row.version, "has_more": False, "events": []}
+    nothing = {"version": version, "has_more": False, "events": []}
     with notices.watching(match_id=str(match.row.id), token_hash=opened_with) as waiter:
         while True:
             waiter.take()
@@ -199,14 +210,40 @@ async def _long_poll(
     yield _json(page)
 
 
+class Beats:
+    """A stream's heartbeats on a timer of their own: one every period from the stream's
+    opening, whatever wakes it between them. A wait restarted by each notice would beat only
+    once the match had been quiet a whole period, so the moments of the beats would tell a
+    delayed spectator when the deal in play was written to, and a stream that renews its row
+    at each beat would let it expire while open, under any play faster than a beat."""
+
+    __slots__ = ("period", "due")
+
+    def __init__(self, period: float) -> None:
+        self.period = period
+        self.due = time.monotonic() + period
+
+    def until_due(self) -> float:
+        return max(0.0, self.due - time.monotonic())
+
+    def beaten(self) -> None:
+        """The beat that was due is sent: the next is due a period after it (one late beyond
+        a period, a slow read's, skips the moments it missed rather than beating twice)."""
+        now = time.monotonic()
+        while self.due <= now:
+            self.due += self.period
+
+
 async def watch_stream(*, match: LoadedMatch, after: int, stream_id) -> AsyncIterator[str]:
     """A spectator's stream: as `match_stream` (after `after`, checked by
     selectors.watch_cursor), with the events the match's spectators may see (a delayed
     spectator gets a deal's events once it has ended). It ends after the first event that
     ends the match, or at the latest event of a match already over, or when its watch code
     stops working (drawn again, or spectators off). Counted open in the database
-    (services.watch_stream_open) until it ends; renewed at each heartbeat."""
+    (services.watch_stream_open) until it ends; renewed at each heartbeat, which comes every
+    ASNAS_STREAM_HEARTBEAT_SECONDS from its opening (Beats), whatever is written meanwhile."""
     code_hash = match.row.watch_code_hash
+    beats = Beats(settings.ASNAS_STREAM_HEARTBEAT_SECONDS)
     try:
         with notices.watching(match_id=str(match.row.id)) as waiter:
             yield HEARTBEAT
@@ -217,15 +254,7 @@ async def watch_stream(*, match: LoadedMatch, after: int, stream_id) -> AsyncIte
                 return
             while not waiter.closing:
                 waiter.take()
-                try:
-                    page = await read(
-                        selectors.watch_events_now, watch_code_hash=code_hash, after=last
-                    )
-                except DATABASE_FAILURES:
-                    logger.warning(
-                        "a watch stream of match %s lost the database; closed", match.row.id
-                    )
-                    return
+                page = await read(selectors.watch_events_now, watch_code_hash=code_hash, after=last)
                 if page is None:
                     return  # the code no longer watches this match
                 for event in page["events"]:
@@ -235,9 +264,12 @@ async def watch_stream(*, match: LoadedMatch, after: int, stream_id) -> AsyncIte
                         return
                 if page["has_more"]:
                     continue
-                while not await waiter.wait(settings.ASNAS_STREAM_HEARTBEAT_SECONDS):
+                while not await waiter.wait(beats.until_due()):
+                    beats.beaten()
                     await read(services.watch_stream_renew, stream_id=stream_id)
                     yield HEARTBEAT
+    except DATABASE_FAILURES:
+        logger.warning("a watch stream of match %s lost the database; closed", match.row.id)
     finally:
         # A client gone: the row would expire by itself; closing it now updates the count.
         # Not while the server stops: its database may be stopping too, and a write that
