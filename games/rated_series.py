@@ -9,6 +9,7 @@ from fractions import Fraction
 
 from django.utils import timezone
 
+from games import repository
 from games.engine import (
     SEATS,
     Event,
@@ -67,12 +68,29 @@ def rate_series(match: LoadedMatch, ended: Iterable[SeriesEnd], *, ai_level: str
         if seat.kind == Player.Kind.HUMAN and seat.player is not None
     }
     for end in ended:
+        gone = _left_before(match, end.series)
         match_rate(
             match_id=match.row.id,
             series=end.series,
             ai_level=ai_level,
-            humans=humans,
+            humans={seat: pid for seat, pid in humans.items() if seat not in gone},
             totals=end.totals,
-            quit=end.quit,
+            # The AI played a seat left in an earlier series from this one's first deal on.
+            quit=tuple(quit and seat not in gone for seat, quit in enumerate(end.quit)),
             finished_at=timezone.now(),
         )
+
+
+def _left_before(match: LoadedMatch, series: int) -> set[int]:
+    """The seats whose humans left before `series` began: they were rated as they left
+    their own series, and have no part in this one (the state's `left` keeps them for the
+    whole match). Read from the log only where a series was restarted."""
+    left: set[int] = set()
+    if series == 1 or not any(match.state.left):
+        return left
+    for _, event in repository.match_events(match_id=match.row.id):
+        if isinstance(event, MatchRestarted) and event.series == series:
+            break
+        if isinstance(event, PlayerLeft):
+            left.add(event.seat)
+    return left

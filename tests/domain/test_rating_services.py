@@ -186,6 +186,24 @@ def test_every_human_of_a_table_is_rated_and_one_who_left_comes_last(people):
     assert all(change.match_id == table.row.id for change in by_player.values())
 
 
+def test_one_who_left_an_earlier_series_is_not_rated_for_the_next(people):
+    """Babak leaves series 1 and is rated for it, as a resignation; the owner plays it out
+    and restarts. The AI plays Babak's seat through series 2, which is not his to lose."""
+    roya, babak = people[:2]
+    table = match_leave(match_id=seated(people, humans=2, seed=None).row.id, player=babak)
+    table = fold_to_the_end(table, roya)
+    table = fold_to_the_end(match_restart(match_id=table.row.id, player=roya), roya)
+    assert table.state.series == 2
+    (left,) = changes(babak)
+    assert left.series == 1 and Rating.objects.get(player=babak).matches == 1
+    first, second = changes(roya)
+    assert (first.series, second.series) == (1, 2)
+    # The seat the AI played all of series 2 is an anchor placed by its total, as at a
+    # single-player table.
+    totals = [Fraction(total) for total in table.row.totals]
+    assert second.place == places(totals, [False] * 4)[0]
+
+
 def test_the_anchors_stay_whoever_wins(people):
     roya = people[0]
     before = dict(ANCHORS)
