@@ -147,7 +147,7 @@ class InMemoryTable:
 
     def events(self, match: int) -> dict:
         loaded, history = self.matches[match]
-        events = events_seen(history, HUMAN_SEAT)
+        events = events_seen(history, loaded)
         return _json({"version": loaded.row.version, "has_more": False, "events": events})
 
     def list(self) -> dict:

@@ -28,6 +28,7 @@ from games.engine import (
     decode_event,
     encode_event,
     evolve,
+    player_left_line,
     starts_turn,
 )
 from games.models import Commitment, Deal, EventBatch, Hint, Match, Seat, WatchStream, WatchTicket
@@ -63,6 +64,9 @@ class LoadedMatch:
     watch_code: str | None = None
     """The watch code this request drew: only its hash is stored, so only this answer can
     show it."""
+    viewer_left_at: int | None = None
+    """The seq of the player_left of the player it was loaded for, once they left the table:
+    they read every later event as a live spectator (engine.views.with_eyes)."""
 
     def admits(self, invite: str) -> bool:
         """Whether `invite` lets its holder join the table (or see it before joining): an
@@ -212,7 +216,12 @@ def match_load(
     seats = [SeatInfo(**seat) for seat in json.loads(seats_json)]
     viewer = None if player is None else str(player.pk)
     viewer_seat = next((n for n, seat in enumerate(seats) if seat.player == viewer), None)
-    return LoadedMatch(row, MatchState.from_dict(row.state), seats, viewer_seat, watchers=watchers)
+    state = MatchState.from_dict(row.state)
+    match = LoadedMatch(row, state, seats, viewer_seat, watchers=watchers)
+    if viewer_seat is not None and state.left[viewer_seat]:  # a query for leavers alone
+        left = match_lines_matching(match_id=row.id, line=player_left_line(viewer_seat))
+        match.viewer_left_at = left[0][0]
+    return match
 
 
 def match_id_watched(*, watch_code_hash: str) -> uuid.UUID | None:

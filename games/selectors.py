@@ -1,5 +1,5 @@
 """Selectors: every read of a match, shaped as the player who reads it may see it: only
-their own seat's cards."""
+their own seat's cards, and none once they left it."""
 
 import uuid
 from collections.abc import Callable
@@ -19,6 +19,7 @@ from games.engine import (
     Viewer,
     decide,
     evaluate,
+    eyes_now,
     fairness_view,
     horizon,
     legal_actions,
@@ -55,20 +56,21 @@ def match_view(
     `figures` (a write's answer), the skill figures are left null: they are worked out off
     the write path, on a read. `deal_figures` replaces the stored figures (the schema's
     examples, played with no database)."""
-    state, row, viewer = match.state, match.row, match.viewer_seat
+    state, row, seat = match.state, match.row, match.viewer_seat
+    viewer = eyes_now(state, seat)  # None once they left: they watch as a live spectator
     view = observe(state, viewer)
     # The invite is the owner's to share, and only while seats are open.
-    invite = row.invite if viewer == 0 and state.status is Status.WAITING else None
+    invite = row.invite if seat == 0 and state.status is Status.WAITING else None
     return {
         **_table(match, state, view, viewer if figures else _NO_FIGURES, deal_figures),
-        "your_seat": viewer,
+        "your_seat": seat,
         "your_cards": view.your_cards,
         "your_category": evaluate(view.your_cards).category if view.your_cards else None,
-        "legal_actions": [] if state.left[viewer] else legal_actions(state, viewer),
+        "legal_actions": [] if viewer is None else legal_actions(state, seat),
         "seeded": row.seeded,
         "invite": invite,
         "spectators": row.spectators,
-        "watch_code": match.watch_code if viewer == 0 else None,
+        "watch_code": match.watch_code if seat == 0 else None,
         "open": row.open,
         "fill_at": row.fill_at if state.status is Status.WAITING else None,
         "turn_deadline": row.turn_deadline,
@@ -141,8 +143,7 @@ def match_write_view(*, match: LoadedMatch) -> dict:
     """The MatchWriteView's data, which a write answers with: the MatchView, and the events
     the write appended as the writer may see them, so a client can show what the other seats
     did. Its skill figures are null: a write works none out (read the match for them)."""
-    seen = visible_events(match.appended, Viewer.at_seat(match.viewer_seat))
-    return {**match_view(match=match, figures=False), "events": seen}
+    return {**match_view(match=match, figures=False), "events": events_seen(match.appended, match)}
 
 
 def _stored_figures(match: LoadedMatch, series: int, last: int) -> dict[int, dict]:
@@ -182,8 +183,14 @@ def _visible_figures(
     }
 
 
-def events_seen(events: list[tuple[int, Event]], viewer: int) -> list[dict]:
-    return visible_events(events, Viewer.at_seat(viewer))
+def events_seen(events: list[tuple[int, Event]], match: LoadedMatch) -> list[dict]:
+    """`events` as the player `match` was loaded for may see each of them."""
+    return visible_events(events, _reader(match))
+
+
+def _reader(match: LoadedMatch) -> Viewer:
+    """The player `match` was loaded for, at their seat, as the events see them."""
+    return Viewer.at_seat(match.viewer_seat, left_at=match.viewer_left_at)
 
 
 def match_cursor(*, match: LoadedMatch, after: int) -> int:
@@ -235,7 +242,7 @@ def _events_page(match: LoadedMatch, rows: list[tuple[int, Event]], limit: int) 
     return {
         "version": match.row.version,
         "has_more": len(rows) > limit,
-        "events": events_seen(rows[:limit], match.viewer_seat),
+        "events": events_seen(rows[:limit], match),
     }
 
 
@@ -256,7 +263,7 @@ def match_record(*, match: LoadedMatch) -> dict:
         for number, seat in enumerate(match.seats)
     ]
     events = repository.match_events(match_id=row.id)
-    record = build_record(events, match.viewer_seat, meta, seats)
+    record = build_record(events, _reader(match), meta, seats)
     for series in record["series"]:
         figures = None
         for deal in series["deals"]:

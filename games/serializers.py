@@ -482,12 +482,13 @@ class MatchViewSerializer(serializers.Serializer):
         min_value=0,
         max_value=SEATS - 1,
         help_text="Your seat: 0 alone or as a table's owner; at a table, 1 to humans - 1 for "
-        "the others, in the order they joined.",
+        "the others, in the order they joined; still the seat you left, once you left it.",
     )
     your_cards = serializers.ListField(
         child=serializers.ChoiceField(choices=RANKS),
         allow_null=True,
-        help_text="Your five cards once you have looked or the deal is over, else null.",
+        help_text="Your five cards once you have looked or the deal is over, else null; "
+        "always null once you left the table (the AI plays your seat, with cards you may not see).",
     )
     your_category = serializers.ChoiceField(
         choices=CATEGORIES,

@@ -23,6 +23,7 @@ from games import notices, selectors, services
 from games.engine import (
     MatchFinished,
     Notice,
+    PlayerLeft,
     SeatFreed,
     Status,
     ends_match,
@@ -81,7 +82,12 @@ async def read(selector: Callable, /, **kwargs):
 def _ends_stream(event: dict, viewer: int | None) -> bool:
     """The match ended, or the viewer's own seat was freed: whoever sits there next must
     not be followed with the leaver's eyes (their cards would show)."""
-    return ends_match(event) or (event["type"] == SeatFreed.type and event["seat"] == viewer)
+    return ends_match(event) or _of_seat(event, SeatFreed, viewer)
+
+
+def _of_seat(event: dict, kind: type, seat: int | None) -> bool:
+    """Whether `event` is a `kind` event (a seat_freed, a player_left) of `seat`."""
+    return event["type"] == kind.type and event["seat"] == seat
 
 
 async def match_stream(*, match: LoadedMatch, after: int, token_hash: str) -> AsyncIterator[str]:
@@ -120,6 +126,10 @@ async def match_stream(*, match: LoadedMatch, after: int, token_hash: str) -> As
                 last = event["seq"]
                 if _ends_stream(event, match.viewer_seat) or last == over_at:
                     return
+                if _of_seat(event, PlayerLeft, match.viewer_seat):
+                    # Loaded before its reader left: the next pages are read as a live
+                    # spectator's, as the rest of this one was (engine.views.with_eyes).
+                    match.viewer_left_at = last
             if page["has_more"]:
                 continue
             while not await waiter.wait(settings.ASNAS_STREAM_HEARTBEAT_SECONDS):

@@ -7,7 +7,7 @@ one event; `observe` and `legal_actions` are all that a seat may know.
 
 from . import fairness
 from .cards import DECK, HUMAN_SEAT, RANK_VALUE, RANKS, SEATS
-from .codec import CLOCK_ACTION_LINE, SEAT_CHANGE_LINE
+from .codec import CLOCK_ACTION_LINE, SEAT_CHANGE_LINE, player_left_line
 from .codec import decode as decode_event
 from .codec import encode as encode_event
 from .commands import (
@@ -67,6 +67,7 @@ from .views import (
     SeatView,
     Viewer,
     event_view,
+    eyes_now,
     fairness_view,
     horizon,
     observe,
@@ -135,6 +136,7 @@ __all__ = [
     "decode_event",
     "CLOCK_ACTION_LINE",
     "SEAT_CHANGE_LINE",
+    "player_left_line",
     "encode_event",
     "event_from_dict",
     "event_view",
@@ -149,6 +151,7 @@ __all__ = [
     "ADMIN",
     "Role",
     "Viewer",
+    "eyes_now",
     "horizon",
     "visible_events",
 ]

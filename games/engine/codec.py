@@ -77,6 +77,11 @@ SEAT_CHANGE_LINE = "[JLVI].*"
 """A player_joined, player_left, seat_freed or seats_filled."""
 
 
+def player_left_line(seat: int) -> str:
+    """A player_left of `seat`, its seed revealed or not."""
+    return f"[LP]{seat},.*"
+
+
 def _cards(cards) -> str:
     return "".join(_CARD[card] for card in cards)
 

@@ -23,7 +23,7 @@ from .events import (
 )
 from .rules import decide, evolve
 from .state import DealState, MatchState, Status
-from .views import event_view
+from .views import Viewer, event_view, with_eyes
 
 FORMAT = "asnas-record/2"
 FORMATS = ("asnas-record/1", FORMAT)
@@ -31,16 +31,16 @@ FORMATS = ("asnas-record/1", FORMAT)
 
 
 def build_record(
-    events: Sequence[tuple[int, Event]], viewer: int | None, match: dict, seats: list[dict]
+    events: Sequence[tuple[int, Event]], viewer: Viewer, match: dict, seats: list[dict]
 ) -> dict:
-    """The record of a match's `events` (seq, event) as `viewer` (a seat, or None for
-    someone at none) may see it. `match` and `seats` are what the caller knows of the match
-    beyond its events (id, times, level; names)."""
+    """The record of a match's `events` (seq, event) as `viewer` (a seated player) may see
+    each of them. `match` and `seats` are what the caller knows of the match beyond its
+    events (id, times, level; names)."""
     series: list[dict] = []
     current: dict | None = None
     deal: dict | None = None
-    for seq, event in events:
-        shown = event_view(event, viewer)
+    for seq, event, seat in with_eyes(events, viewer):
+        shown = event_view(event, seat)
         match event:
             case MatchCreated():
                 current = _series(1, shown)
@@ -81,7 +81,7 @@ def build_record(
     return {
         "format": FORMAT,
         "match": match,
-        "viewer_seat": viewer,
+        "viewer_seat": viewer.seat,
         "seats": seats,
         "series": series,
     }

@@ -2,16 +2,17 @@
 
 docs/rules.md, "Secrecy": a folded hand is never shown to anyone else; a hand still in the
 deal is shown to the other seats only at the showdown; a seat sees its own cards once
-it has looked, and once the deal is over.
+it has looked, and once the deal is over. A human who left the table sees it as a live
+spectator from then on: the AI holds their seat's cards (`eyes_now`, `with_eyes`).
 """
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from enum import StrEnum
 from fractions import Fraction
 
 from .cards import SEATS
-from .events import LEGACY_SCHEME, ActionTaken, DealEnded, Event, commitments
+from .events import LEGACY_SCHEME, ActionTaken, DealEnded, Event, PlayerLeft, commitments
 from .state import MatchState, Status
 
 
@@ -108,6 +109,13 @@ def observe(state: MatchState, seat: int | None) -> SeatView:
     )
 
 
+def eyes_now(state: MatchState, seat: int) -> int | None:
+    """The seat whose cards the human seated at `seat` may see now: their own until they
+    left the table, and none after (the AI plays it with cards they must not see): they
+    watch as a live spectator."""
+    return None if state.left[seat] else seat
+
+
 def event_view(event: Event, viewer: int | None) -> dict:
     """An event as `viewer` may see it: only its type's PUBLIC fields, so never the seed,
     the deck, or a hidden hand."""
@@ -168,10 +176,12 @@ class Viewer:
     role: Role
     seat: int | None = None
     """The seat of a seated player; None for everyone else."""
+    left_at: int | None = None
+    """The seq of a seated player's own player_left, once they left the table."""
 
     @classmethod
-    def at_seat(cls, seat: int) -> "Viewer":
-        return cls(Role.SEAT, seat)
+    def at_seat(cls, seat: int, left_at: int | None = None) -> "Viewer":
+        return cls(Role.SEAT, seat, left_at)
 
     @classmethod
     def spectator(cls, mode: str) -> "Viewer":
@@ -202,17 +212,34 @@ def visible_events(
     (seq, event) pairs `viewer` may see, each as they may see it with its `seq`.
 
     A seat and a spectator get each event's public fields only, with the hands a seat may
-    see (`event_view`; a spectator sees a seat's view from nowhere: shown hands only). A
+    see (`event_view`; a spectator sees a seat's view from nowhere: shown hands only; a
+    seat whose human left, from nowhere after their player_left: `with_eyes`). A
     delayed spectator gets nothing from `in_play_from`, the seq of the deal_started of the
     deal still being played (None when none is), on. The operator gets every field."""
     if viewer.role is Role.ADMIN:  # every field but a server seed not yet revealed
         return [{"seq": seq, **_for_the_operator(event)} for seq, event in events]
     withheld = in_play_from if viewer.role is Role.DELAYED else None
     return [
-        {"seq": seq, **event_view(event, viewer.seat)}
-        for seq, event in events
+        {"seq": seq, **event_view(event, seat)}
+        for seq, event, seat in with_eyes(events, viewer)
         if withheld is None or seq < withheld
     ]
+
+
+def with_eyes(
+    events: Iterable[tuple[int, Event]], viewer: Viewer
+) -> Iterator[tuple[int, Event, int | None]]:
+    """Each (seq, event) with the seat whose eyes `viewer` sees it with: a seated player's
+    own seat up to and including their own player_left (known from `viewer.left_at`, or met
+    among `events`), and none after it, as a live spectator: the AI plays the seat from then
+    on, with cards its old player must not see. None for a spectator."""
+    seat, left_at = viewer.seat, viewer.left_at
+    for seq, event in events:
+        if left_at is not None and seq > left_at:
+            seat = None
+        yield seq, event, seat
+        if seat is not None and isinstance(event, PlayerLeft) and event.seat == seat:
+            left_at = seq
 
 
 SEED_FIELDS = ("server_seed", "next_server_seed", "new_server_seed")

@@ -48,12 +48,32 @@ def check_event(event: dict, match_id, viewer: int = 0) -> int:
     return check_result(event, match_id, viewer) if event["type"] == "deal_ended" else 0
 
 
-def check_view(view: dict) -> int:
+def eyes(seat: int | None, left_at: int | None, seq: int) -> int | None:
+    """The seat whose cards the player seated at `seat` may see in event `seq`: their own,
+    up to their own player_left at seq `left_at` (None: they have not left), and none after:
+    they watch as a live spectator."""
+    return seat if left_at is None or seq <= left_at else None
+
+
+def check_figures(seats: list[dict], hands: list, revealed: bool) -> bool:
+    """A deal result's skill figures show only where its viewer may see all four hands (or
+    the series' seed is revealed); whether it showed any."""
+    shown = any(seat.get("skill") for seat in seats)
+    if shown and not revealed:
+        assert None not in hands, (seats, hands)
+    return shown
+
+
+def check_view(view: dict, left_at: int | None = None) -> int:
     """A MatchView, or a write's answer with the events it appended, for the viewer at
-    `your_seat`."""
-    viewer = view["your_seat"]
-    me = view["seats"][viewer]
-    if view["deal_number"] == 0:  # a table waiting for its humans: no cards yet
+    `your_seat`, who left the table at seq `left_at` if given: since then they see the
+    match as a live spectator, no cards and no moves of their own."""
+    seat = view["your_seat"]
+    viewer = seat if left_at is None else None
+    me = view["seats"][seat]
+    if viewer is None:
+        assert view["your_cards"] is None and view["legal_actions"] == []
+    elif view["deal_number"] == 0:  # a table waiting for its humans: no cards yet
         assert view["your_cards"] is None
     elif view["status"] == "in_deal" and not me["looked"]:
         assert view["your_cards"] is None
@@ -62,10 +82,39 @@ def check_view(view: dict) -> int:
         assert view["your_cards"] == list(hands[viewer])
     last = view["last_deal"]
     shown = check_result(last, view["id"], viewer) if last else 0
+    if last:
+        revealed = view["fairness"]["server_seed"] is not None
+        check_figures(last["seats"], [each["hand"] for each in last["seats"]], revealed)
     allowed_paths = {("your_cards",)} | {
         ("last_deal", "seats", index, "hand") for index in range(4)
     }
     events = view.get("events", [])
     for path, _ in hands_in({key: value for key, value in view.items() if key != "events"}):
         assert path in allowed_paths, path
-    return shown + sum(check_event(event, view["id"], viewer) for event in events)
+    return shown + sum(
+        check_event(event, view["id"], eyes(seat, left_at, event["seq"])) for event in events
+    )
+
+
+def check_record(record: dict, match_id, viewer: int, left_at: int | None = None) -> int:
+    """A seat's record, of a player who left the table at seq `left_at` if given: a deal's
+    hands only as its result may show them to the eyes it ended under (a result follows the
+    deal's last move), every hand once a verifiable series ended and revealed its seed; each
+    shown hand the one dealt; skill figures only where all four hands show. How many deals
+    showed figures."""
+    figures = 0
+    for series in record["series"]:
+        for deal in series["deals"]:
+            hands = true_hands(match_id, series["series"], deal["deal_number"])
+            result = deal["result"]
+            if result is not None:
+                seen_by = eyes(viewer, left_at, deal["moves"][-1]["seq"] + 1)
+                check_result({**result, **deal, "series": series["series"]}, match_id, seen_by)
+                figures += check_figures(result["seats"], deal["hands"], False)
+            for seat, hand in enumerate(deal["hands"]):
+                if series["server_seed"]:  # dealt again from the seeds, in the deck's order
+                    assert sorted(hand) == sorted(hands[seat])
+                    continue
+                shown = result is not None and result["seats"][seat]["hand"] is not None
+                assert hand == (list(hands[seat]) if shown else None), (deal, seat)
+    return figures

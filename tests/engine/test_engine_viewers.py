@@ -12,7 +12,10 @@ from games.engine import (
     Act,
     DealEnded,
     DealStarted,
+    Join,
+    Leave,
     NextDeal,
+    PlayerLeft,
     Resign,
     Restart,
     Seeds,
@@ -22,6 +25,7 @@ from games.engine import (
     decide,
     event_view,
     evolve,
+    eyes_now,
     horizon,
     legal_actions,
     observe,
@@ -160,3 +164,31 @@ def test_the_operator_sees_no_server_seed_before_its_reveal():
     # Series 1's seed is revealed by the restart, series 2's by the resignation; the seed
     # committed to for series 3 never shows.
     assert "11" * 32 in seen and "22" * 32 in seen and "33" * 32 not in seen
+
+
+def test_a_leaver_sees_every_event_after_their_player_left_as_a_live_spectator():
+    rng = random.Random(3)  # deal 1 hides seat 1's hand from the others
+    table = Table()
+    table.do(StartMatch(3, humans=2))
+    table.do(Join("Babak"))
+    while table.state.status is not Status.FINISHED:
+        if table.state.status is Status.DEAL_OVER:
+            table.do(NextDeal())
+        elif table.state.deal_number == 2 and not table.state.left[1]:
+            table.do(Leave(1))  # in deal 2: the AI plays seat 1 from here on
+        else:
+            seat = table.deal.turn
+            table.do(Act(seat, rng.choice(legal_actions(table.state, seat))))
+    numbered = list(enumerate(table.events, start=1))
+    left_at = next(seq for seq, event in numbered if isinstance(event, PlayerLeft))
+    live = visible_events(numbered, Viewer.spectator("live"))
+    as_seat = [{"seq": seq, **event_view(event, 1)} for seq, event in numbered]
+    leaver = visible_events(numbered, Viewer.at_seat(1))
+    # Up to their player_left as their seat saw it (deal 1's result with their hand), and
+    # after it as a live spectator (the hands the AI held at their seat stay hidden).
+    assert leaver[:left_at] == as_seat[:left_at] != live[:left_at]
+    assert leaver[left_at:] == live[left_at:] != as_seat[left_at:]
+    # A page after it, from a reader who knows where they left, is the same.
+    later = visible_events(numbered[left_at:], Viewer.at_seat(1, left_at))
+    assert later == live[left_at:]
+    assert (eyes_now(table.state, 0), eyes_now(table.state, 1)) == (0, None)

@@ -1,24 +1,28 @@
-"""The property of issue #25, part 2: over many random tables, every role (each seat, a live
-spectator, a delayed spectator, the operator) and every transport (the view, an events page,
-a long-poll, the SSE stream, a write's answer, the record, a refusal's problem body, the
+"""The property of issue #25, part 2: over many random tables, every role (each seat, a
+human who left the table, a live spectator, a delayed spectator, the operator) and every
+transport (the view, an events page, a long-poll, the SSE stream, a write's answer, the
+record, the skill figures, a refusal's problem body, the player's stream of notices, the
 admin's pages, the log lines), no message shows a card before its viewer may see it, no
 message holds a server seed before its series ended (and never where the table is not
-verifiable), and a delayed spectator gets nothing of a deal still being played. The card
-checks are those of tests/api/secrecy.py; the counts are printed (pytest -s) for the
-issue's closing note."""
+verifiable), and a delayed spectator gets nothing of a deal still being played. A human who
+left sees the match as a live spectator from the event after their player_left (#31): at
+each table one leaves during a random deal before the last, and the AI plays the seat on.
+The card checks are those of tests/api/secrecy.py; the counts are printed (pytest -s) for
+the issues' closing notes."""
 
 import json
 import logging
 import os
 import queue
 import random
+import time
 
 import pytest
 from rest_framework.test import APIClient
 
 from games.models import Deal, Match
 from tests.api.play import _post
-from tests.api.secrecy import check_event, check_result, check_view, hands_in, true_hands
+from tests.api.secrecy import check_event, check_record, check_result, check_view, eyes, hands_in
 from tests.live import LiveClient, bearer
 
 pytestmark = [pytest.mark.slow, pytest.mark.django_db(transaction=True)]
@@ -76,23 +80,6 @@ def check_watch_events(events: list[dict], match_id, mode: str) -> None:
             assert event["seq"] < start, (event, start)
 
 
-def check_record(record: dict, match_id, viewer: int) -> None:
-    """A seat's record: a deal's hands only as its result may show them, every hand once a
-    verifiable series ended and revealed its seed; and each shown hand the one dealt."""
-    for series in record["series"]:
-        for deal in series["deals"]:
-            hands = true_hands(match_id, series["series"], deal["deal_number"])
-            result = deal["result"]
-            if result is not None:
-                check_result({**result, **deal, "series": series["series"]}, match_id, viewer)
-            for seat, hand in enumerate(deal["hands"]):
-                if series["server_seed"]:  # dealt again from the seeds, in the deck's order
-                    assert sorted(hand) == sorted(hands[seat])
-                    continue
-                shown = result is not None and result["seats"][seat]["hand"] is not None
-                assert hand == (list(hands[seat]) if shown else None), (deal, seat)
-
-
 class LogLines(logging.Handler):
     """Every log line the process writes, the access log's included."""
 
@@ -133,8 +120,9 @@ def _post_created(client, body: dict) -> dict:
 
 
 class Watched:
-    """One random table, its four seats' clients and its spectator, each reading every
-    transport; every message goes through the checks and is counted in `scan`."""
+    """One random table, its four seats' clients (one of whom leaves during a random deal)
+    and its spectator, each reading every transport; every message goes through the checks
+    and is counted in `scan`."""
 
     def __init__(self, seed: int, make_client, live, scan: Scan, admin, log: LogLines):
         self.mode = ("live", "delayed")[seed % 2]
@@ -143,6 +131,15 @@ class Watched:
         self.live, self.scan, self.admin, self.log = live, scan, admin, log
         self.clients, self.view, code = table(seed, make_client, self.mode, self.verifiable)
         self.match_id = self.view["id"]
+        # One human leaves during a random deal before the last: the AI plays the seat on.
+        self.leaver, self.leave_in = self.rng.randrange(4), self.rng.randint(1, DEALS_PER_MATCH - 1)
+        self.left: dict[int, int] = {}  # the seq of each seat's player_left
+        # Listening before the watch stream opens, so that its count is news to it.
+        self.notices = live.open(
+            "/api/v1/players/me/stream", bearer(self.clients[self.leaver].token)
+        )
+        assert self.notices.get(timeout=30) == {"comment": "keep-alive"}
+        self.watchers = None  # as the last watchers_changed said
         seeds = Match.objects.get(pk=self.match_id).state["seeds"]
         self.server_seed, self.next_server_seed = seeds["server_seed"], seeds["next_server_seed"]
         self.ended = False  # set as the last player leaves: the series ends, abandoned
@@ -165,6 +162,12 @@ class Watched:
             assert self.server_seed not in text, (role, transport)
         self.scan.count(str(role), transport)
 
+    def role(self, role, seq: int | None = None):
+        """Who reads a message: a seat is `leaver` once its human left, for an event once it
+        came after their player_left."""
+        left_at = self.left.get(role)
+        return "leaver" if left_at is not None and (seq is None or seq > left_at) else role
+
     def check_log(self) -> None:
         """The log lines written since the last look."""
         for line in self.log.lines[self.logged :]:
@@ -175,7 +178,7 @@ class Watched:
         if role == self.mode:
             check_watch_events([message], self.match_id, self.mode)
         else:
-            check_event(message, self.match_id, role)
+            check_event(message, self.match_id, eyes(role, self.left.get(role), message["seq"]))
 
     def drain_streams(self, timeout: float = 0.05) -> None:
         """The stream messages that came so far (to the end, with a longer timeout)."""
@@ -189,8 +192,27 @@ class Watched:
                     del self.streams[role]
                     break
                 if "json" in message:
-                    self.seen(role, "stream", message)
+                    self.seen(self.role(role, message["id"]), "stream", message)
                     self.check_message(role, message["json"])
+        self.drain_notices()
+
+    def drain_notices(self, until_unwatched: bool = False) -> None:
+        """The leaver's notices that came so far; `until_unwatched`, up to the one saying
+        that no watch stream is open (30 s at most). None shows a card, before or after
+        they left."""
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                if until_unwatched and self.watchers != 0:
+                    message = self.notices.get(timeout=max(0, deadline - time.monotonic()))
+                else:
+                    message = self.notices.get_nowait()
+            except queue.Empty:
+                return
+            if "json" in message:
+                assert not list(hands_in(message["json"])), message
+                self.seen(self.role(self.leaver), "notices", message)
+                self.watchers = message["json"].get("watchers", self.watchers)
 
     def watch_view(self) -> dict:
         body = {"watch_code": self.code}
@@ -198,16 +220,20 @@ class Watched:
 
     def check_everyone(self) -> None:
         for seat, client in enumerate(self.clients):
+            left_at, role = self.left.get(seat), self.role(seat)
             view = client.get(f"/api/v1/matches/{self.match_id}").json()
-            check_view(view)
-            self.seen(seat, "view", view)
+            check_view(view, left_at)
+            self.seen(role, "view", view)
             page = client.get(f"/api/v1/matches/{self.match_id}/events").json()
             for event in page["events"]:
-                check_event(event, self.match_id, seat)
-            self.seen(seat, "events", page)
+                check_event(event, self.match_id, eyes(seat, left_at, event["seq"]))
+            self.seen(role, "events", page)
             record = client.get(f"/api/v1/matches/{self.match_id}/record").json()
-            check_record(record, self.match_id, seat)
-            self.seen(seat, "record", record)
+            figures = check_record(record, self.match_id, seat, left_at)
+            self.seen(role, "record", record)
+            last = view["last_deal"]
+            if figures or (last and any(each["skill"] for each in last["seats"])):
+                self.scan.count(str(role), "skill figures")  # checked with the hands above
         view = self.watch_view()
         check_watch_view(view, self.mode)
         self.seen(self.mode, "view", view)
@@ -239,12 +265,16 @@ class Watched:
             assert status == 200, page
             for event in page["events"]:
                 self.check_message(role, event)
-            self.seen(role, "long-poll", page)
+            self.seen(self.role(role), "long-poll", page)
 
     def write(self, client, url: str, body: dict | None = None) -> None:
         self.view = _post(client, url, body)
-        check_view(self.view)  # with the events it appended
-        self.seen(self.view["your_seat"], "write", self.view)
+        seat = self.view["your_seat"]
+        for event in self.view["events"]:
+            if event["type"] == "player_left" and event["seat"] == seat:
+                self.left[seat] = event["seq"]
+        check_view(self.view, self.left.get(seat))  # with the events it appended
+        self.seen(self.role(seat), "write", self.view)
         self.check_everyone()
 
     def refusals(self, turn: int) -> None:
@@ -260,21 +290,35 @@ class Watched:
             (turn, mine.post(url, {"action": "peek"}, format="json")),
             (self.mode, self.spectator.post("/api/v1/watch", {"watch_code": "x"}, format="json")),
         ]
+        if self.leaver in self.left:  # whose seat the AI plays now
+            gone = self.clients[self.leaver].post(url, {"action": "fold"}, format="json")
+            answers.append((self.leaver, gone))
         for role, answer in answers:
             assert 400 <= answer.status_code < 500, answer.content
-            self.seen(role, "error", answer.json())
+            self.seen(self.role(role), "error", answer.json())
+
+    def leaves_now(self) -> bool:
+        """Whether the leaver leaves before the next move: at a random one of their deal, at
+        its end at the latest."""
+        if self.leaver in self.left or self.view["deal_number"] != self.leave_in:
+            return False
+        return self.view["status"] == "deal_over" or self.rng.random() < 0.25
 
     def play(self, deals: int) -> None:
-        """Random moves through `deals` deals, then everyone leaves: the match ends abandoned,
-        and every stream with it."""
+        """Random moves through `deals` deals, the leaver leaving during one of them, then
+        everyone leaves: the match ends abandoned, and every stream with it."""
         self.check_everyone()
         played = 0
         while True:
+            if self.leaves_now():
+                self.write(self.clients[self.leaver], f"/api/v1/matches/{self.match_id}/leave")
+                continue
             if self.view["status"] == "deal_over":
                 played += 1
                 if played == deals:
                     break
-                self.write(self.clients[0], f"/api/v1/matches/{self.match_id}/next-deal")
+                present = next(seat for seat in range(4) if seat not in self.left)
+                self.write(self.clients[present], f"/api/v1/matches/{self.match_id}/next-deal")
                 continue
             if self.rng.random() < 0.2:
                 self.refusals(self.view["turn"])
@@ -284,15 +328,19 @@ class Watched:
             action = self.rng.choice(mine["legal_actions"])
             self.write(client, f"/api/v1/matches/{self.match_id}/actions", {"action": action})
             self.check_polls(polls)
-        for seat, client in enumerate(self.clients):
-            self.ended = seat == len(self.clients) - 1
-            self.write(client, f"/api/v1/matches/{self.match_id}/leave")
+        present = [seat for seat in range(4) if seat not in self.left]
+        for seat in present:
+            self.ended = seat == present[-1]
+            self.write(self.clients[seat], f"/api/v1/matches/{self.match_id}/leave")
         self.drain_streams(timeout=30)
         assert not self.streams, "a stream did not end with the match"
-        revealed = self.clients[0].get(f"/api/v1/matches/{self.match_id}/record").json()
-        assert revealed["series"][0]["server_seed"] == (
-            self.server_seed if self.verifiable else None
-        )
+        # The watch stream ended with the match: its count is the leaver's last notice.
+        self.drain_notices(until_unwatched=True)
+        for seat in (present[0], self.leaver):  # the seed is revealed to the leaver too
+            revealed = self.clients[seat].get(f"/api/v1/matches/{self.match_id}/record").json()
+            assert revealed["series"][0]["server_seed"] == (
+                self.server_seed if self.verifiable else None
+            )
 
 
 def test_no_role_and_no_transport_sees_a_card_before_its_reveal(
@@ -316,10 +364,12 @@ def test_no_role_and_no_transport_sees_a_card_before_its_reveal(
             f"transports, {total} messages scanned"
         )
         for role, transport in sorted(scan.messages):
-            print(f"  {role:>8} {transport:<10} {scan.messages[role, transport]}")
-    assert roles == {"0", "1", "2", "3", "live", "delayed", "admin"}
-    assert transports == {
-        *("view", "events", "long-poll", "stream", "write", "record", "error"),
-        *("admin page", "log line"),
+            print(f"  {role:>8} {transport:<13} {scan.messages[role, transport]}")
+    assert roles == {"0", "1", "2", "3", "leaver", "live", "delayed", "admin"}
+    everywhere = {"view", "events", "long-poll", "stream", "write", "record", "error"}
+    assert transports == {*everywhere, "skill figures", "notices", "admin page", "log line"}
+    assert {transport for role, transport in scan.messages if role == "leaver"} == {
+        *everywhere,
+        *("skill figures", "notices"),
     }
     assert scan.messages["admin", "log line"] > 0  # the log was read
