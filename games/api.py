@@ -137,8 +137,8 @@ class MatchPagination(DescribedPagination):
 class MatchWriteViewSet(RateScopedViewSet, EventStreamViewSet):
     # What every write to a match shares: a validated body, an optional Idempotency-Key
     # (a repeat answers the first outcome and changes nothing), and the answer, the match
-    # as its player may see it with the events the write appended. `expected_version`
-    # travels in the body to the service.
+    # as its player may see it (by default with the events the write appended).
+    # `expected_version` travels in the body to the service.
 
     def write(
         self,
@@ -147,13 +147,16 @@ class MatchWriteViewSet(RateScopedViewSet, EventStreamViewSet):
         service: Callable[[dict], LoadedMatch],
         *,
         status_code: int = status.HTTP_200_OK,
+        answer: Callable[[LoadedMatch], dict] = lambda match: MATCH_WRITE_VIEW.render(
+            selectors.match_write_view(match=match)
+        ),
     ) -> Response:
         data = valid(body_serializer, request.data)
 
         drawn: list[str | None] = [None]
 
         def call() -> tuple[int, dict]:
-            body = MATCH_WRITE_VIEW.render(selectors.match_write_view(match=service(data)))
+            body = answer(service(data))
             # A watch code is stored only hashed, so the stored reply leaves it out.
             drawn[0], body["watch_code"] = body["watch_code"], None
             return status_code, body
@@ -616,12 +619,19 @@ class MatchViewSet(MatchWriteViewSet):
         "`/watch.html#watch=CODE`. A new code, or `off`, ends every watch stream of the old one. "
         "Not a match event: the version does not change.",
         request=SpectatorsSerializer,
+        parameters=[IDEMPOTENCY_KEY],
         responses={
             200: MatchViewSerializer,
             400: VALIDATION_ERROR,
             401: UNAUTHORIZED,
             403: problem_response("You do not own the match.", "not_owner"),
             404: NOT_FOUND,
+            409: problem_response(
+                "A request with this key is still running.", "idempotency_in_progress"
+            ),
+            422: problem_response(
+                "The key was used with another request.", "idempotency_key_reused"
+            ),
         },
         examples=[
             OpenApiExample("live", value={"spectators": "live"}, request_only=True),
@@ -634,14 +644,17 @@ class MatchViewSet(MatchWriteViewSet):
     )
     @action(detail=True, methods=["post"])
     def spectators(self, request, match_id):
-        data = valid(SpectatorsSerializer, request.data)
-        match = services.match_spectators_set(
-            match_id=match_id,
-            player=request.user,
-            spectators=data["spectators"],
-            new_code=data.get("new_code", False),
+        return self.write(
+            request,
+            SpectatorsSerializer,
+            lambda data: services.match_spectators_set(
+                match_id=match_id,
+                player=request.user,
+                spectators=data["spectators"],
+                new_code=data.get("new_code", False),
+            ),
+            answer=lambda match: MATCH_VIEW.render(selectors.match_view(match=match)),
         )
-        return Response(MATCH_VIEW.render(selectors.match_view(match=match)))
 
     @extend_schema(
         operation_id="matches_hint",
