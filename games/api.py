@@ -229,11 +229,13 @@ class MatchViewSet(MatchWriteViewSet):
                 "A request with this key is still running, or the commitment was used or expired.",
                 "idempotency_in_progress",
                 "commitment_used",
+                "commitment_expired",
             ),
             422: problem_response(
-                "`open` or `fill_after` alone (only a table waits for others), or the key was "
-                "used with another request.",
+                "`open` or `fill_after` alone (only a table waits for others), a commitment for "
+                "a match that is not verifiable, or the key was used with another request.",
                 "not_a_table",
+                "commitment_not_verifiable",
                 "idempotency_key_reused",
             ),
         },

@@ -399,16 +399,16 @@ def commitment_insert(*, player: Player, server_seed: str, expires_at: datetime)
     return Commitment.objects.create(player=player, server_seed=server_seed, expires_at=expires_at)
 
 
-def commitment_take(*, commitment_id: uuid.UUID, player: Player, now: datetime) -> str | None:
-    """The server seed of the player's commitment, marked used so that no other match deals
-    from it; None when it is used or expired. Raises Commitment.DoesNotExist when the
-    player has no such commitment."""
-    commitment = Commitment.objects.select_for_update().get(pk=commitment_id, player=player)
-    if commitment.used or commitment.expires_at <= now:
-        return None
+def commitment_lock(*, commitment_id: uuid.UUID, player: Player) -> Commitment | None:
+    """The player's commitment, locked until the transaction ends; None if they have none
+    of this id."""
+    return Commitment.objects.select_for_update().filter(pk=commitment_id, player=player).first()
+
+
+def commitment_use(commitment: Commitment) -> None:
+    """Mark a locked commitment used, so that no other match deals from it."""
     commitment.used = True
     commitment.save(update_fields=["used"])
-    return commitment.server_seed
 
 
 def commitments_purge(*, now: datetime) -> int:
