@@ -44,6 +44,21 @@ class QueryNumberField(serializers.IntegerField):
         return super().to_internal_value(data)
 
 
+class QueryBooleanField(serializers.BooleanField):
+    """`true` or `false` in a query string. Left out, it is left out: DRF reads a missing
+    value of a query string as an unticked checkbox, false."""
+
+    default_error_messages = {"invalid": "Either true or false is required."}
+
+    def get_value(self, dictionary):
+        return dictionary.get(self.field_name, serializers.empty)
+
+    def to_internal_value(self, data):
+        if data not in ("true", "false"):
+            self.fail("invalid")
+        return data == "true"
+
+
 def _is_json_integer(value) -> bool:
     # JSON Schema's integer: a number without a fraction (1.0 is one); never true or false,
     # which Python counts as 1 and 0.

@@ -735,11 +735,13 @@ class PlayerStreamViewSet(EventStreamViewSet):
         return streams.event_stream_response(opened)
 
 
-def _filters(data: dict) -> TableFilters:
+def _filters(data: dict, *, verifiable: bool | None) -> TableFilters:
+    """The filters given, and `verifiable` where that one is left out."""
     return TableFilters(
         humans=data.get("humans"),
         max_turn_seconds=data.get("max_turn_seconds"),
         ai_level=data.get("ai_level"),
+        verifiable=data.get("verifiable", verifiable),
     )
 
 
@@ -763,7 +765,8 @@ class TableList(APIView):
         },
     )
     def get(self, request):
-        filters = _filters(valid(TableFiltersSerializer, request.query_params))
+        # The list shows whether each table is verifiable: both kinds unless asked.
+        filters = _filters(valid(TableFiltersSerializer, request.query_params), verifiable=None)
         tables = selectors.tables_open(filters=filters)
         return Response(LOBBY.render({"tables": tables}))
 
@@ -779,7 +782,9 @@ class QuickPlayViewSet(MatchWriteViewSet):
         "you take the last seat, deal 1 starts). When none fits, a table is opened for you "
         "(you at seat 0): `humans` seats (2 if not named), the AI at `ai_level` (default "
         "`hard`), a turn clock of 60 s or your `max_turn_seconds` if shorter, listed in GET "
-        "/tables, and filled by the AI after 60 s. Two quick plays that find no table at the "
+        "/tables, and filled by the AI after 60 s. A verifiable table, where every folded hand "
+        "is shown to all once its series ends (docs/fairness.md), fits only with `verifiable: "
+        "true` (and the table opened is one then). Two quick plays that find no table at the "
         "same moment do not both open one: the second sits at the table the first opened. "
         "The answer is your view of the match, with its events.",
         request=QuickPlaySerializer,
@@ -810,7 +815,8 @@ class QuickPlayViewSet(MatchWriteViewSet):
             QuickPlaySerializer,
             lambda data: services.match_quick_play(
                 player=request.user,
-                filters=_filters(data),
+                # Only a verifiable table shows folded hands: nobody sits at one unasked.
+                filters=_filters(data, verifiable=False),
                 client_seed=data.get("client_seed", ""),
             ),
         )

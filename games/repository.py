@@ -284,12 +284,20 @@ def match_list(*, player: Player, status: str | None = None) -> QuerySet[Match]:
 @dataclass(frozen=True, slots=True)
 class TableFilters:
     """Which open tables fit: with exactly `humans` human seats, a turn clock of at most
-    `max_turn_seconds` (a table without a clock never fits a limit), AI seats at `ai_level`.
+    `max_turn_seconds` (a table without a clock never fits a limit), AI seats at `ai_level`,
+    and verifiable or not as `verifiable` says: a verifiable table shows every folded hand
+    to all once its series ends, which nobody is to meet unasked, so by default none fits.
     None: any."""
 
     humans: int | None = None
     max_turn_seconds: int | None = None
     ai_level: str | None = None
+    verifiable: bool | None = False
+
+
+# Whether a match's series reveal their seeds (a match stored before verifiable dealing has
+# no seeds, and reveals nothing).
+_VERIFIABLE = "coalesce(({alias}.state -> 'seeds' ->> 'verifiable')::boolean, false)"
 
 
 def _fitting(filters: TableFilters, *, alias: str = "m") -> tuple[str, list]:
@@ -305,6 +313,9 @@ def _fitting(filters: TableFilters, *, alias: str = "m") -> tuple[str, list]:
     if filters.ai_level is not None:
         sql += f" AND {alias}.ai_level = %s"
         params.append(filters.ai_level)
+    if filters.verifiable is not None:
+        sql += f" AND {_VERIFIABLE.format(alias=alias)} = %s"
+        params.append(filters.verifiable)
     return sql, params
 
 
@@ -312,7 +323,7 @@ def _fitting(filters: TableFilters, *, alias: str = "m") -> tuple[str, list]:
 _LOBBY = (
     "SELECT m.id, m.created_at, m.ai_level, m.turn_seconds, m.spectators, m.fill_at,"
     " (m.state -> 'table' ->> 'humans')::int,"
-    " coalesce((m.state -> 'seeds' ->> 'verifiable')::boolean, false),"
+    f" {_VERIFIABLE.format(alias='m')},"
     " (SELECT json_agg(json_build_object('name', p.name, 'kind', coalesce(p.kind, 'human'),"
     " 'player', s.player_id) ORDER BY s.number)"
     f" FROM {Seat._meta.db_table} s LEFT JOIN {Player._meta.db_table} p ON p.id = s.player_id"

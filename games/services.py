@@ -413,8 +413,9 @@ def match_quick_play(
 ) -> LoadedMatch:
     """Seat `player` at the open table that fits `filters` and has waited longest, or, when
     none does, open one that fits: `filters.humans` seats (QUICK_PLAY_HUMANS if not named),
-    the AI at `filters.ai_level`, the default turn clock or the limit if shorter, and the
-    AI filling the seats still open after QUICK_PLAY_FILL_AFTER seconds.
+    the AI at `filters.ai_level`, the default turn clock or the limit if shorter, verifiable
+    if `filters.verifiable`, and the AI filling the seats still open after
+    QUICK_PLAY_FILL_AFTER seconds.
 
     Quick plays take their turns (repository.quick_play_lock), so two that find no table at
     once do not both open one: the second finds the table the first opened and sits there.
@@ -437,6 +438,7 @@ def match_quick_play(
         humans=humans,
         turn_seconds=turn_seconds,
         client_seed=client_seed,
+        verifiable=filters.verifiable,
         open=True,
         fill_after=QUICK_PLAY_FILL_AFTER,
     )
