@@ -74,6 +74,13 @@ IDEMPOTENCY_KEY = OpenApiParameter(
 )
 
 
+# What a write with an Idempotency-Key may answer beside its own answers.
+KEY_IN_PROGRESS = problem_response(
+    "A request with this key is still running.", "idempotency_in_progress"
+)
+KEY_REUSED = problem_response("The key was used with another request.", "idempotency_key_reused")
+
+
 def move_responses(conflict: str, *conflicts: str, unprocessable: tuple[str, ...] = ()) -> dict:
     """The answers of a write to an existing match: its MatchWriteView, or the problems every
     such write may meet and the 409s (`conflicts`, described by `conflict`) and 422s of its own."""
@@ -431,9 +438,7 @@ class MatchViewSet(MatchWriteViewSet):
                 "match_abandoned",
                 "idempotency_in_progress",
             ),
-            422: problem_response(
-                "The key was used with another request.", "idempotency_key_reused"
-            ),
+            422: KEY_REUSED,
         },
     )
     @action(detail=True, methods=["post"])
@@ -628,12 +633,8 @@ class MatchViewSet(MatchWriteViewSet):
             401: UNAUTHORIZED,
             403: problem_response("You do not own the match.", "not_owner"),
             404: NOT_FOUND,
-            409: problem_response(
-                "A request with this key is still running.", "idempotency_in_progress"
-            ),
-            422: problem_response(
-                "The key was used with another request.", "idempotency_key_reused"
-            ),
+            409: KEY_IN_PROGRESS,
+            422: KEY_REUSED,
         },
         examples=[
             OpenApiExample("live", value={"spectators": "live"}, request_only=True),
@@ -793,12 +794,8 @@ class QuickPlayViewSet(MatchWriteViewSet):
             200: MatchWriteViewSerializer,
             400: VALIDATION_ERROR,
             401: UNAUTHORIZED,
-            409: problem_response(
-                "A request with this key is still running.", "idempotency_in_progress"
-            ),
-            422: problem_response(
-                "The key was used with another request.", "idempotency_key_reused"
-            ),
+            409: KEY_IN_PROGRESS,
+            422: KEY_REUSED,
         },
         examples=[
             OpenApiExample("any table", value={}, request_only=True),
