@@ -140,11 +140,6 @@ def warm_and_freeze() -> None:
     gc.freeze()
 
 
-threading.Thread(target=warm_and_freeze, name="coach-warm-up", daemon=True).start()
-if os.environ.get(CLOCK_IN_WORKERS):
-    clock_in_this_worker()
-
-
 class Preparation:
     """Under serve, whether its preparation of the database (migrations, in a process of its
     own, started with granian so that both start-ups overlap) is done: until then every
@@ -162,6 +157,9 @@ class Preparation:
 
 
 prepared = Preparation(os.environ.get(PREPARED_FILE))
+threading.Thread(target=warm_and_freeze, name="coach-warm-up", daemon=True).start()
+if os.environ.get(CLOCK_IN_WORKERS):
+    clock_in_this_worker(prepared=prepared)
 
 # Django runs each request's sync code in a thread-sensitive context that, left to itself,
 # starts a thread for the request and stops it afterwards. A request here takes an idle

@@ -122,15 +122,17 @@ class ClockLeadership:
         self.connection, self.held = None, False
 
 
-def clock_in_this_worker() -> threading.Event:
+def clock_in_this_worker(*, prepared: Callable[[], bool]) -> threading.Event:
     """Start the clock as a thread of this worker, acting while it leads; return the event
-    that stops it."""
+    that stops it. Until `prepared()` (serve's migrations are done) it does not even ask
+    for the lead: on a fresh database its moves and purge would query tables that do not
+    exist yet."""
     stop = threading.Event()
     leadership = ClockLeadership()
 
     def run() -> None:
         try:
-            clock_run(stop=stop, leading=leadership)
+            clock_run(stop=stop, leading=lambda: prepared() and leadership())
         finally:
             leadership.release()
 

@@ -234,9 +234,16 @@ LOGGING = {
         "bare": {"format": "%(message)s"},
         "one_line": {"()": "asnas_api.logs.OneLine"},
     },
+    "filters": {"below_error": {"()": "asnas_api.logs.BelowError"}},
     "handlers": {
         "console": {"class": "logging.StreamHandler"},
         "one_line": {"class": "logging.StreamHandler", "formatter": "one_line"},
+        "one_line_below_error": {
+            "class": "logging.StreamHandler",
+            "formatter": "one_line",
+            "filters": ["below_error"],
+        },
+        "errors": {"class": "logging.StreamHandler", "level": "ERROR"},
         "access": {
             "class": "logging.StreamHandler",
             "stream": "ext://sys.stdout",
@@ -246,6 +253,12 @@ LOGGING = {
     "loggers": {
         # Requests refused as suspicious (a Host not in ALLOWED_HOSTS...): one line each.
         "django.security": {"handlers": ["one_line"], "level": "WARNING", "propagate": False},
+        # A request answered 4xx (a bad admin parameter): one line; a 500 keeps its traceback.
+        "django.request": {
+            "handlers": ["one_line_below_error", "errors"],
+            "level": "WARNING",
+            "propagate": False,
+        },
         "asnas_api.access": {
             "handlers": ["access"],
             "level": "INFO" if env_bool("ASNAS_ACCESS_LOG", default=True) else "WARNING",

@@ -111,8 +111,19 @@ PROBLEMS: dict[str, Problem] = {
     ),
     "commitment_used": Problem(
         409,
-        "A commitment that created a match already, or is older than 10 minutes.",
+        "A commitment that created a match already.",
         "This commitment was used already; draw a new one.",
+    ),
+    "commitment_expired": Problem(
+        409,
+        "A commitment older than 10 minutes.",
+        "This commitment has expired; draw a new one.",
+    ),
+    "commitment_not_verifiable": Problem(
+        422,
+        "A commitment for a match that never reveals its seed: `verifiable: false`, or a "
+        "table (`humans` above 1) without `verifiable: true`.",
+        "A commitment is for a verifiable match; pass verifiable: true or leave it out.",
     ),
     "invalid_seed": Problem(
         422, "A server seed that is not 32 bytes of hex (engine only).", "Not a server seed."

@@ -3,6 +3,7 @@ that serves the schema."""
 
 from django.conf import settings
 from django.http import HttpResponse
+from drf_spectacular.extensions import OpenApiSerializerExtension
 from drf_spectacular.utils import OpenApiExample, OpenApiResponse, extend_schema
 from drf_spectacular.views import SCHEMA_KWARGS, SpectacularAPIView
 from rest_framework import serializers
@@ -35,6 +36,19 @@ class ProblemSerializer(serializers.Serializer):
     request_id = serializers.CharField(
         help_text="This request's id, also in the X-Request-ID header and the access log."
     )
+
+
+class RequestBodySchema(OpenApiSerializerExtension):
+    """A request body refuses every field it does not know (RequestBodySerializer), so its
+    schema allows no other: a client checking a body against it learns what the server
+    says."""
+
+    target_class = "edge.serializers.RequestBodySerializer"
+    match_subclasses = True
+
+    def map_serializer(self, auto_schema, direction):
+        schema = auto_schema._map_basic_serializer(self.target, direction)
+        return {**schema, "additionalProperties": False}
 
 
 def problem_response(description: str, *codes: str | tuple[str, str]) -> OpenApiResponse:

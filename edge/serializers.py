@@ -44,9 +44,53 @@ class QueryNumberField(serializers.IntegerField):
         return super().to_internal_value(data)
 
 
+class QueryBooleanField(serializers.BooleanField):
+    """`true` or `false` in a query string. Left out, it is left out: DRF reads a missing
+    value of a query string as an unticked checkbox, false."""
+
+    default_error_messages = {"invalid": "Either true or false is required."}
+
+    def get_value(self, dictionary):
+        return dictionary.get(self.field_name, serializers.empty)
+
+    def to_internal_value(self, data):
+        if data not in ("true", "false"):
+            self.fail("invalid")
+        return data == "true"
+
+
+def _is_json_integer(value) -> bool:
+    # JSON Schema's integer: a number without a fraction (1.0 is one); never true or false,
+    # which Python counts as 1 and 0.
+    if isinstance(value, bool):
+        return False
+    return isinstance(value, int) or (isinstance(value, float) and value.is_integer())
+
+
+# The JSON type a body's value must have for its field, as the schema names it: DRF alone
+# reads `0` as false, `7` as the string "7", "3" as 3 and an integer as a UUID.
+_JSON_TYPES = (
+    (serializers.BooleanField, lambda value: isinstance(value, bool)),
+    (serializers.IntegerField, _is_json_integer),
+    (serializers.CharField, lambda value: isinstance(value, str)),
+    (serializers.UUIDField, lambda value: isinstance(value, str)),
+)
+
+
+def _of_its_json_type(field: serializers.Field, value) -> bool:
+    """Whether `value` has the JSON type of `field`'s schema; null is left to allow_null."""
+    return value is None or all(
+        is_of_type(value)
+        for field_class, is_of_type in _JSON_TYPES
+        if isinstance(field, field_class)
+    )
+
+
 class RequestBodySerializer(serializers.Serializer):
     # A request body that refuses fields it does not know: a typo such as `ai_levle` is an
-    # error, not a default silently used. (A comment: drf-spectacular publishes docstrings.)
+    # error, not a default silently used; and a value of another JSON type than its field's
+    # schema names (`"new_code": 0`, `"name": 7`). Its schema says both (edge.schema).
+    # (A comment: drf-spectacular publishes docstrings.)
 
     def to_internal_value(self, data):
         if isinstance(data, dict):
@@ -61,6 +105,13 @@ class RequestBodySerializer(serializers.Serializer):
                         for name in unknown
                     }
                 )
+            mistyped = {
+                name: serializers.ErrorDetail(field.error_messages["invalid"], code="invalid")
+                for name, field in self.fields.items()
+                if name in data and not _of_its_json_type(field, data[name])
+            }
+            if mistyped:
+                raise serializers.ValidationError(mistyped)
         return super().to_internal_value(data)
 
 

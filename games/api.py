@@ -74,6 +74,13 @@ IDEMPOTENCY_KEY = OpenApiParameter(
 )
 
 
+# What a write with an Idempotency-Key may answer beside its own answers.
+KEY_IN_PROGRESS = problem_response(
+    "A request with this key is still running.", "idempotency_in_progress"
+)
+KEY_REUSED = problem_response("The key was used with another request.", "idempotency_key_reused")
+
+
 def move_responses(conflict: str, *conflicts: str, unprocessable: tuple[str, ...] = ()) -> dict:
     """The answers of a write to an existing match: its MatchWriteView, or the problems every
     such write may meet and the 409s (`conflicts`, described by `conflict`) and 422s of its own."""
@@ -137,8 +144,8 @@ class MatchPagination(DescribedPagination):
 class MatchWriteViewSet(RateScopedViewSet, EventStreamViewSet):
     # What every write to a match shares: a validated body, an optional Idempotency-Key
     # (a repeat answers the first outcome and changes nothing), and the answer, the match
-    # as its player may see it with the events the write appended. `expected_version`
-    # travels in the body to the service.
+    # as its player may see it (by default with the events the write appended).
+    # `expected_version` travels in the body to the service.
 
     def write(
         self,
@@ -147,13 +154,16 @@ class MatchWriteViewSet(RateScopedViewSet, EventStreamViewSet):
         service: Callable[[dict], LoadedMatch],
         *,
         status_code: int = status.HTTP_200_OK,
+        answer: Callable[[LoadedMatch], dict] = lambda match: MATCH_WRITE_VIEW.render(
+            selectors.match_write_view(match=match)
+        ),
     ) -> Response:
         data = valid(body_serializer, request.data)
 
         drawn: list[str | None] = [None]
 
         def call() -> tuple[int, dict]:
-            body = MATCH_WRITE_VIEW.render(selectors.match_write_view(match=service(data)))
+            body = answer(service(data))
             # A watch code is stored only hashed, so the stored reply leaves it out.
             drawn[0], body["watch_code"] = body["watch_code"], None
             return status_code, body
@@ -226,11 +236,13 @@ class MatchViewSet(MatchWriteViewSet):
                 "A request with this key is still running, or the commitment was used or expired.",
                 "idempotency_in_progress",
                 "commitment_used",
+                "commitment_expired",
             ),
             422: problem_response(
-                "`open` or `fill_after` alone (only a table waits for others), or the key was "
-                "used with another request.",
+                "`open` or `fill_after` alone (only a table waits for others), a commitment for "
+                "a match that is not verifiable, or the key was used with another request.",
                 "not_a_table",
+                "commitment_not_verifiable",
                 "idempotency_key_reused",
             ),
         },
@@ -426,9 +438,7 @@ class MatchViewSet(MatchWriteViewSet):
                 "match_abandoned",
                 "idempotency_in_progress",
             ),
-            422: problem_response(
-                "The key was used with another request.", "idempotency_key_reused"
-            ),
+            422: KEY_REUSED,
         },
     )
     @action(detail=True, methods=["post"])
@@ -616,12 +626,15 @@ class MatchViewSet(MatchWriteViewSet):
         "`/watch.html#watch=CODE`. A new code, or `off`, ends every watch stream of the old one. "
         "Not a match event: the version does not change.",
         request=SpectatorsSerializer,
+        parameters=[IDEMPOTENCY_KEY],
         responses={
             200: MatchViewSerializer,
             400: VALIDATION_ERROR,
             401: UNAUTHORIZED,
             403: problem_response("You do not own the match.", "not_owner"),
             404: NOT_FOUND,
+            409: KEY_IN_PROGRESS,
+            422: KEY_REUSED,
         },
         examples=[
             OpenApiExample("live", value={"spectators": "live"}, request_only=True),
@@ -634,14 +647,17 @@ class MatchViewSet(MatchWriteViewSet):
     )
     @action(detail=True, methods=["post"])
     def spectators(self, request, match_id):
-        data = valid(SpectatorsSerializer, request.data)
-        match = services.match_spectators_set(
-            match_id=match_id,
-            player=request.user,
-            spectators=data["spectators"],
-            new_code=data.get("new_code", False),
+        return self.write(
+            request,
+            SpectatorsSerializer,
+            lambda data: services.match_spectators_set(
+                match_id=match_id,
+                player=request.user,
+                spectators=data["spectators"],
+                new_code=data.get("new_code", False),
+            ),
+            answer=lambda match: MATCH_VIEW.render(selectors.match_view(match=match)),
         )
-        return Response(MATCH_VIEW.render(selectors.match_view(match=match)))
 
     @extend_schema(
         operation_id="matches_hint",
@@ -720,11 +736,13 @@ class PlayerStreamViewSet(EventStreamViewSet):
         return streams.event_stream_response(opened)
 
 
-def _filters(data: dict) -> TableFilters:
+def _filters(data: dict, *, verifiable: bool | None) -> TableFilters:
+    """The filters given, and `verifiable` where that one is left out."""
     return TableFilters(
         humans=data.get("humans"),
         max_turn_seconds=data.get("max_turn_seconds"),
         ai_level=data.get("ai_level"),
+        verifiable=data.get("verifiable", verifiable),
     )
 
 
@@ -748,7 +766,8 @@ class TableList(APIView):
         },
     )
     def get(self, request):
-        filters = _filters(valid(TableFiltersSerializer, request.query_params))
+        # The list shows whether each table is verifiable: both kinds unless asked.
+        filters = _filters(valid(TableFiltersSerializer, request.query_params), verifiable=None)
         tables = selectors.tables_open(filters=filters)
         return Response(LOBBY.render({"tables": tables}))
 
@@ -764,7 +783,9 @@ class QuickPlayViewSet(MatchWriteViewSet):
         "you take the last seat, deal 1 starts). When none fits, a table is opened for you "
         "(you at seat 0): `humans` seats (2 if not named), the AI at `ai_level` (default "
         "`hard`), a turn clock of 60 s or your `max_turn_seconds` if shorter, listed in GET "
-        "/tables, and filled by the AI after 60 s. Two quick plays that find no table at the "
+        "/tables, and filled by the AI after 60 s. A verifiable table, where every folded hand "
+        "is shown to all once its series ends (docs/fairness.md), fits only with `verifiable: "
+        "true` (and the table opened is one then). Two quick plays that find no table at the "
         "same moment do not both open one: the second sits at the table the first opened. "
         "The answer is your view of the match, with its events.",
         request=QuickPlaySerializer,
@@ -773,12 +794,8 @@ class QuickPlayViewSet(MatchWriteViewSet):
             200: MatchWriteViewSerializer,
             400: VALIDATION_ERROR,
             401: UNAUTHORIZED,
-            409: problem_response(
-                "A request with this key is still running.", "idempotency_in_progress"
-            ),
-            422: problem_response(
-                "The key was used with another request.", "idempotency_key_reused"
-            ),
+            409: KEY_IN_PROGRESS,
+            422: KEY_REUSED,
         },
         examples=[
             OpenApiExample("any table", value={}, request_only=True),
@@ -795,7 +812,8 @@ class QuickPlayViewSet(MatchWriteViewSet):
             QuickPlaySerializer,
             lambda data: services.match_quick_play(
                 player=request.user,
-                filters=_filters(data),
+                # Only a verifiable table shows folded hands: nobody sits at one unasked.
+                filters=_filters(data, verifiable=False),
                 client_seed=data.get("client_seed", ""),
             ),
         )

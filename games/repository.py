@@ -306,12 +306,20 @@ def match_list(*, player: Player, status: str | None = None) -> QuerySet[Match]:
 @dataclass(frozen=True, slots=True)
 class TableFilters:
     """Which open tables fit: with exactly `humans` human seats, a turn clock of at most
-    `max_turn_seconds` (a table without a clock never fits a limit), AI seats at `ai_level`.
+    `max_turn_seconds` (a table without a clock never fits a limit), AI seats at `ai_level`,
+    and verifiable or not as `verifiable` says: a verifiable table shows every folded hand
+    to all once its series ends, which nobody is to meet unasked, so by default none fits.
     None: any."""
 
     humans: int | None = None
     max_turn_seconds: int | None = None
     ai_level: str | None = None
+    verifiable: bool | None = False
+
+
+# Whether a match's series reveal their seeds (a match stored before verifiable dealing has
+# no seeds, and reveals nothing).
+_VERIFIABLE = "coalesce(({alias}.state -> 'seeds' ->> 'verifiable')::boolean, false)"
 
 
 def _fitting(filters: TableFilters, *, alias: str = "m") -> tuple[str, list]:
@@ -327,6 +335,9 @@ def _fitting(filters: TableFilters, *, alias: str = "m") -> tuple[str, list]:
     if filters.ai_level is not None:
         sql += f" AND {alias}.ai_level = %s"
         params.append(filters.ai_level)
+    if filters.verifiable is not None:
+        sql += f" AND {_VERIFIABLE.format(alias=alias)} = %s"
+        params.append(filters.verifiable)
     return sql, params
 
 
@@ -334,7 +345,7 @@ def _fitting(filters: TableFilters, *, alias: str = "m") -> tuple[str, list]:
 _LOBBY = (
     "SELECT m.id, m.created_at, m.ai_level, m.turn_seconds, m.spectators, m.fill_at,"
     " (m.state -> 'table' ->> 'humans')::int,"
-    " coalesce((m.state -> 'seeds' ->> 'verifiable')::boolean, false),"
+    f" {_VERIFIABLE.format(alias='m')},"
     " (SELECT json_agg(json_build_object('name', p.name, 'kind', coalesce(p.kind, 'human'),"
     " 'player', s.player_id) ORDER BY s.number)"
     f" FROM {Seat._meta.db_table} s LEFT JOIN {Player._meta.db_table} p ON p.id = s.player_id"
@@ -421,16 +432,16 @@ def commitment_insert(*, player: Player, server_seed: str, expires_at: datetime)
     return Commitment.objects.create(player=player, server_seed=server_seed, expires_at=expires_at)
 
 
-def commitment_take(*, commitment_id: uuid.UUID, player: Player, now: datetime) -> str | None:
-    """The server seed of the player's commitment, marked used so that no other match deals
-    from it; None when it is used or expired. Raises Commitment.DoesNotExist when the
-    player has no such commitment."""
-    commitment = Commitment.objects.select_for_update().get(pk=commitment_id, player=player)
-    if commitment.used or commitment.expires_at <= now:
-        return None
+def commitment_lock(*, commitment_id: uuid.UUID, player: Player) -> Commitment | None:
+    """The player's commitment, locked until the transaction ends; None if they have none
+    of this id."""
+    return Commitment.objects.select_for_update().filter(pk=commitment_id, player=player).first()
+
+
+def commitment_use(commitment: Commitment) -> None:
+    """Mark a locked commitment used, so that no other match deals from it."""
     commitment.used = True
     commitment.save(update_fields=["used"])
-    return commitment.server_seed
 
 
 def commitments_purge(*, now: datetime) -> int:

@@ -10,6 +10,7 @@ from rest_framework import serializers
 
 from edge.serializers import (
     PointsField,
+    QueryBooleanField,
     QueryNumberField,
     Rendered,
     RequestBodySerializer,
@@ -705,10 +706,21 @@ class TableFiltersSerializer(serializers.Serializer):
     ai_level = ChoiceField(
         choices=AI_LEVELS, required=False, help_text="Tables whose AI seats play at this level."
     )
+    verifiable = QueryBooleanField(
+        required=False,
+        help_text="Only verifiable tables (true), whose folded hands are shown to all once "
+        "each series ends (docs/fairness.md), or only the others (false). Left out: both.",
+    )
 
 
 class QuickPlaySerializer(RequestBodySerializer, TableFiltersSerializer):
-    """What table you would sit at; `{}` takes any."""
+    """What table you would sit at; `{}` takes any that is not verifiable."""
+
+    verifiable = serializers.BooleanField(
+        required=False,
+        help_text="Sit at a verifiable table, or open one: every folded hand there is shown to "
+        "all once each series ends (docs/fairness.md). Default false: a table that is not.",
+    )
 
     client_seed = ClientSeedField(
         required=False,

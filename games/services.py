@@ -12,7 +12,6 @@ from datetime import datetime, timedelta
 from fractions import Fraction
 
 from django.conf import settings
-from django.core.exceptions import ObjectDoesNotExist
 from django.db import DatabaseError, transaction
 from django.utils import timezone
 
@@ -149,6 +148,27 @@ def commitments_purge(*, now: datetime) -> int:
     return repository.commitments_purge(now=now)
 
 
+def _commitment_take(commitment_id: uuid.UUID, *, player: Player, verifiable: bool) -> str:
+    """The server seed of the player's commitment, which no other match may deal from now.
+    A match that never reveals its seed would use a commitment up for nothing: refused,
+    and the commitment stays as it was."""
+    commitment = repository.commitment_lock(commitment_id=commitment_id, player=player)
+    if commitment is None:
+        raise DomainError("commitment_not_found", "No such commitment.")
+    if not verifiable:
+        raise DomainError(
+            "commitment_not_verifiable",
+            "A commitment is for a verifiable match, whose seed is revealed when its series "
+            "ends; pass verifiable: true or leave the commitment out.",
+        )
+    if commitment.used:
+        raise DomainError("commitment_used", "This commitment was used already; draw a new one.")
+    if commitment.expires_at <= timezone.now():
+        raise DomainError("commitment_expired", "This commitment has expired; draw a new one.")
+    repository.commitment_use(commitment)
+    return commitment.server_seed
+
+
 def _first_seeds(
     *,
     player: Player,
@@ -164,16 +184,7 @@ def _first_seeds(
     if commitment is None:
         first = secrets.token_bytes(fairness.SEED_BYTES).hex()
     else:
-        try:
-            first = repository.commitment_take(
-                commitment_id=commitment, player=player, now=timezone.now()
-            )
-        except ObjectDoesNotExist:
-            raise DomainError("commitment_not_found", "No such commitment.") from None
-        if first is None:
-            raise DomainError(
-                "commitment_used", "This commitment was used already or expired; draw a new one."
-            )
+        first = _commitment_take(commitment, player=player, verifiable=verifiable)
     following = secrets.token_bytes(fairness.SEED_BYTES).hex()
     return Seeds(first, following, client_seed, verifiable)
 
@@ -407,8 +418,9 @@ def match_quick_play(
 ) -> LoadedMatch:
     """Seat `player` at the open table that fits `filters` and has waited longest, or, when
     none does, open one that fits: `filters.humans` seats (QUICK_PLAY_HUMANS if not named),
-    the AI at `filters.ai_level`, the default turn clock or the limit if shorter, and the
-    AI filling the seats still open after QUICK_PLAY_FILL_AFTER seconds.
+    the AI at `filters.ai_level`, the default turn clock or the limit if shorter, verifiable
+    if `filters.verifiable`, and the AI filling the seats still open after
+    QUICK_PLAY_FILL_AFTER seconds.
 
     Quick plays take their turns (repository.quick_play_lock), so two that find no table at
     once do not both open one: the second finds the table the first opened and sits there.
@@ -431,6 +443,7 @@ def match_quick_play(
         humans=humans,
         turn_seconds=turn_seconds,
         client_seed=client_seed,
+        verifiable=filters.verifiable,
         open=True,
         fill_after=QUICK_PLAY_FILL_AFTER,
     )

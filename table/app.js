@@ -436,11 +436,15 @@ function renderLobby(focus = true) {
   const rating = h("p", { id: "rating" });
   const board = h("ol", { id: "leaderboard" });
   const quick = h("button", { type: "button", id: "quick-play", text: tr("quick_play") });
+  // A verifiable table shows its folded hands to all after each series: only if asked.
+  const quickVerifiable = /** @type {HTMLInputElement} */ (h("input", { id: "quick-verifiable", type: "checkbox" }));
+  const quickVerifiableLabel = h("label", { for: "quick-verifiable", class: "check" }, quickVerifiable, tr("quick_verifiable"));
   quick.addEventListener("click", () =>
     guarded(async () => {
       store.set("level", level.value);
+      const body = { ...(quickVerifiable.checked ? { verifiable: true } : {}), ...mySeed() };
       /** @type {WriteAnswer} */
-      const answer = await api.write("/quick-play", mySeed());
+      const answer = await api.write("/quick-play", body);
       await show(answer, answer.events ?? []);
     }),
   );
@@ -453,6 +457,7 @@ function renderLobby(focus = true) {
       "section",
       { class: "panel", id: "lobby-tables", "aria-labelledby": "open-tables-title" },
       h("div", { class: "row" }, h("h2", { id: "open-tables-title", text: tr("open_tables") }), quick),
+      quickVerifiableLabel,
       tables,
     ),
     h("h2", { text: tr("your_matches") }),

@@ -86,12 +86,15 @@ class QuickPlay:
     humans: int | None = None
     max_turn_seconds: int | None = None
     ai_level: str | None = None
+    verifiable: bool = False
+    """Only a verifiable table, which shows every folded hand to all after each series."""
 
     def body(self) -> dict:
         fields = {
             "humans": self.humans,
             "max_turn_seconds": self.max_turn_seconds,
             "ai_level": self.ai_level,
+            "verifiable": self.verifiable or None,
         }
         return {k: v for k, v in fields.items() if v is not None}
 

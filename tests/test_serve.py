@@ -10,9 +10,10 @@ from pathlib import Path
 
 import httpx
 import psutil
+import psycopg
 import pytest
 
-from tests.servers import free_port, migrated_database, served, wait_until_ready
+from tests.servers import empty_database, free_port, migrated_database, served, wait_until_ready
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -221,3 +222,55 @@ def test_the_next_serve_removes_the_metrics_directory_of_a_killed_one(tmp_path):
             assert live.exists()
         assert second.returncode == 0, (tmp_path / "second.log").read_text()
         assert not list(temp.glob("asnas-metrics-*"))
+
+
+def sessions(watcher: psycopg.Connection, holder: psycopg.Connection) -> list[tuple]:
+    """The sessions on the watcher's database but its own and the holder's: what each waits
+    on first."""
+    return watcher.execute(
+        "SELECT wait_event_type, application_name, state, query FROM pg_stat_activity"
+        " WHERE datname = current_database() AND pid NOT IN (pg_backend_pid(), %s)",
+        [holder.info.backend_pid],
+    ).fetchall()
+
+
+def test_nothing_touches_the_database_before_the_migrations_end(tmp_path):
+    """On a fresh database the workers' turn clock and purge ran while serve still migrated
+    (UndefinedTable tracebacks, 2 fresh starts of 4). Here the migrations wait behind a lock
+    on their own table while the worker is up, its clock polling every 50 ms: no session of
+    the worker may open meanwhile; once they end the server is ready, and it printed no
+    traceback."""
+    log = tmp_path / "serve.log"
+    with (
+        empty_database("fresh") as url,
+        psycopg.connect(url) as holder,
+        psycopg.connect(url, autocommit=True) as watcher,
+    ):
+        holder.execute(
+            "CREATE TABLE django_migrations (id bigserial PRIMARY KEY, app varchar(255) NOT"
+            " NULL, name varchar(255) NOT NULL, applied timestamptz NOT NULL)"
+        )
+        holder.commit()
+        holder.execute("LOCK TABLE django_migrations IN ACCESS EXCLUSIVE MODE")
+        env = {
+            **os.environ,
+            "DATABASE_URL": url,
+            "ASNAS_CLOCK_POLL_SECONDS": "0.05",
+            "ASNAS_DB_LOCK_TIMEOUT_MS": "0",  # no limit: the migrations wait for the test
+            "ASNAS_DB_STATEMENT_TIMEOUT_MS": "0",
+        }
+        with served(log, env, workers=1, ready=False) as (base, server):
+            wait_until_ready(f"{base}/healthz", server, log)  # the worker and its clock run
+            deadline = time.monotonic() + 60
+            # The preparation reads which migrations were applied, and waits for the lock.
+            while "Lock" not in [session[0] for session in sessions(watcher, holder)]:
+                assert server.poll() is None and time.monotonic() < deadline, log.read_text()
+                time.sleep(0.05)
+            for _ in range(40):  # the clock's polls, for 2 s
+                others = [session for session in sessions(watcher, holder) if session[0] != "Lock"]
+                assert others == [], log.read_text()
+                time.sleep(0.05)
+            assert httpx.get(f"{base}/readyz").status_code == 503
+            holder.commit()  # the lock goes: the migrations run, then the server serves
+            wait_until_ready(f"{base}/readyz", server, log, timeout=120)
+    assert "Traceback" not in log.read_text(), log.read_text()

@@ -109,6 +109,7 @@ export default {
   open_tables: "Åbne borde",
   no_open_tables: "Intet åbent bord venter. Hurtigt spil åbner et til dig.",
   quick_play: "Hurtigt spil",
+  quick_verifiable: "Et efterprøveligt bord: dets foldede hænder vises for alle efter hver serie",
   join_table: "Deltag",
   open_table: "Åbent bord: alle kan deltage",
   fill_after: "AI tager ledige pladser efter (sekunder)",

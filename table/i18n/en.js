@@ -109,6 +109,7 @@ export default {
   open_tables: "Open tables",
   no_open_tables: "No open table is waiting. Quick play opens one for you.",
   quick_play: "Quick play",
+  quick_verifiable: "A verifiable table: its folded hands are shown to all after each series",
   join_table: "Join",
   open_table: "Open table: anyone may join",
   fill_after: "AI fills free seats after (seconds)",

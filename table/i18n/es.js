@@ -109,6 +109,7 @@ export default {
   open_tables: "Mesas abiertas",
   no_open_tables: "No hay ninguna mesa abierta esperando. Juego rápido abre una para ti.",
   quick_play: "Juego rápido",
+  quick_verifiable: "Una mesa verificable: sus manos retiradas se muestran a todos tras cada serie",
   join_table: "Unirse",
   open_table: "Mesa abierta: cualquiera puede unirse",
   fill_after: "La IA ocupa los asientos libres tras (segundos)",

@@ -109,6 +109,7 @@ export default {
   open_tables: "Tables ouvertes",
   no_open_tables: "Aucune table ouverte n'attend. Partie rapide en ouvre une pour vous.",
   quick_play: "Partie rapide",
+  quick_verifiable: "Une table vérifiable : ses mains couchées sont montrées à tous après chaque série",
   join_table: "Rejoindre",
   open_table: "Table ouverte : tout le monde peut la rejoindre",
   fill_after: "L'IA prend les places libres après (secondes)",

@@ -109,6 +109,7 @@ export default {
   open_tables: "Otwarte stoły",
   no_open_tables: "Żaden otwarty stół nie czeka. Szybka gra otworzy go dla ciebie.",
   quick_play: "Szybka gra",
+  quick_verifiable: "Stół sprawdzalny: jego spasowane ręce są pokazywane wszystkim po każdej serii",
   join_table: "Dołącz",
   open_table: "Otwarty stół: każdy może dołączyć",
   fill_after: "SI zajmie wolne miejsca po (sekundach)",

@@ -2,6 +2,9 @@
 second, each deal's scores with running totals, pages that stay small for huge matches, and
 a 400 for any filter value it cannot use."""
 
+import contextlib
+import io
+import logging
 import re
 import time
 from fractions import Fraction
@@ -142,3 +145,43 @@ def test_bad_pages_of_a_match_answer_400(admin_client, make_match, query):
     match = make_match(deals=1)
     response = admin_client.get(f"/admin/games/match/{match.id}/change/?{query}")
     assert response.status_code == 400
+
+
+@contextlib.contextmanager
+def logged(name: str):
+    """What the handlers the settings give logger `name` (and the loggers it propagates to)
+    write while inside, as one text."""
+    output, logger, handlers = io.StringIO(), logging.getLogger(name), []
+    while logger is not None:
+        handlers += [
+            handler for handler in logger.handlers if type(handler) is logging.StreamHandler
+        ]
+        logger = logger.parent if logger.propagate else None
+    streams = [handler.setStream(output) for handler in handlers]
+    try:
+        yield output
+    finally:
+        for handler, stream in zip(handlers, streams, strict=True):
+            if stream is not None:
+                handler.setStream(stream)
+
+
+def test_a_bad_page_of_a_match_is_logged_in_one_line(admin_client, make_match):
+    """Anyone with a login can send a page past the last: its 400 is one line of the log,
+    with the request id, not a traceback."""
+    match = make_match(deals=1)
+    with logged("django.request") as log:
+        response = admin_client.get(f"/admin/games/match/{match.id}/change/?timeline=99")
+    assert response.status_code == 400
+    lines = log.getvalue().splitlines()
+    assert len(lines) == 1, log.getvalue()
+    assert "timeline must be a whole number" in lines[0] and "request_id=" in lines[0]
+
+
+def test_a_server_error_keeps_its_traceback():
+    try:
+        raise RuntimeError("a bug")
+    except RuntimeError:
+        with logged("django.request") as log:
+            logging.getLogger("django.request").error("Internal Server Error", exc_info=True)
+    assert "Traceback" in log.getvalue() and "RuntimeError: a bug" in log.getvalue()

@@ -143,8 +143,26 @@ def test_a_commitment_is_single_use_mine_alone_and_short_lived(client, make_clie
     assert_problem(answer, 404, "commitment_not_found")
     Commitment.objects.filter(pk=other["id"]).update(expires_at=timezone.now() - timedelta(1))
     late = client.post("/api/v1/matches", {"commitment": other["id"]}, format="json")
-    assert_problem(late, 409, "commitment_used")
+    assert_problem(late, 409, "commitment_expired")
     assert Match.objects.count() == 1
+
+
+@pytest.mark.parametrize(
+    "body",
+    [{"verifiable": False}, {"humans": 2}, {"humans": 4, "verifiable": False, "open": True}],
+)
+def test_a_commitment_for_a_match_that_reveals_nothing_is_refused_and_kept(client, body):
+    """Its seed would never be revealed, so the commitment would be used up for nothing:
+    refused, no match made, and the commitment still creates the verifiable match."""
+    committed = commit(client)
+    refused = client.post("/api/v1/matches", {**body, "commitment": committed["id"]}, format="json")
+    assert_problem(refused, 422, "commitment_not_verifiable")
+    assert Match.objects.count() == 0
+    assert Commitment.objects.get(pk=committed["id"]).used is False
+    table = {**body, "verifiable": True, "commitment": committed["id"]}
+    created = client.post("/api/v1/matches", table, format="json")
+    assert created.status_code == 201, created.json()
+    assert created.json()["fairness"]["commitment"] == committed["commitment"]
 
 
 @pytest.mark.parametrize("client_seed", ["", "x" * 65, "é", "tab\there", 7])

@@ -97,6 +97,32 @@ def test_quick_play_answers_the_match_and_refuses_bad_filters(make_client):
     assert Match.objects.count() == 1
 
 
+def test_quick_play_seats_nobody_at_a_verifiable_table_unasked(make_client):
+    """A verifiable table shows its folded hands to all after each series: quick play sits
+    there only when asked to, and opens a verifiable table when asked and none waits."""
+    owner, guest, other = make_client("Roya"), make_client("Babak"), make_client("Nima")
+    verifiable = open_table(owner, humans=2, verifiable=True)
+    plain = post(guest, "/api/v1/quick-play", {})
+    assert plain.status_code == 200, plain.json()
+    assert plain.json()["id"] != verifiable["id"] and plain.json()["your_seat"] == 0
+    assert plain.json()["fairness"]["verifiable"] is False
+    asked = post(other, "/api/v1/quick-play", {"verifiable": True})
+    assert (asked.json()["id"], asked.json()["your_seat"]) == (verifiable["id"], 1)
+    opened = post(other, "/api/v1/quick-play", {"verifiable": True, "humans": 3}).json()
+    assert opened["your_seat"] == 0 and opened["fairness"]["verifiable"] is True
+    lobby = guest.get("/api/v1/tables")
+    assert {t["id"]: t["verifiable"] for t in lobby.json()["tables"]} == {
+        plain.json()["id"]: False,
+        opened["id"]: True,
+    }
+    only = guest.get("/api/v1/tables?verifiable=false").json()["tables"]
+    assert [t["id"] for t in only] == [plain.json()["id"]]
+    assert_problem(guest.get("/api/v1/tables?verifiable=yes"), 400, "validation_error")
+    assert_problem(
+        post(guest, "/api/v1/quick-play", {"verifiable": "yes"}), 400, "validation_error"
+    )
+
+
 def test_quick_play_with_an_idempotency_key_is_applied_once(make_client):
     client = make_client("Roya")
     key = {"HTTP_IDEMPOTENCY_KEY": "quick-1"}

@@ -12,10 +12,34 @@ pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture(scope="module")
-def schemas(tmp_path_factory):
+def schema(tmp_path_factory):
     path = tmp_path_factory.mktemp("schema") / "openapi.yaml"
     call_command("spectacular", "--file", str(path))
-    return yaml.safe_load(path.read_text())["components"]["schemas"]
+    return yaml.safe_load(path.read_text())
+
+
+@pytest.fixture(scope="module")
+def schemas(schema):
+    return schema["components"]["schemas"]
+
+
+def test_every_request_body_allows_no_field_the_server_refuses(schema, schemas):
+    """The server refuses a body field it does not know (400 unknown_field): the schema of
+    every body says so, so that a client checking its bodies against it agrees."""
+    bodies = {
+        f"{method.upper()} {path}": operation["requestBody"]["content"]["application/json"]
+        for path, operations in schema["paths"].items()
+        for method, operation in operations.items()
+        if "requestBody" in operation
+    }
+    assert len(bodies) >= 10, sorted(bodies)
+    open_bodies = [
+        name
+        for name, content in bodies.items()
+        if schemas[content["schema"]["$ref"].rsplit("/", 1)[1]].get("additionalProperties")
+        is not False
+    ]
+    assert open_bodies == []
 
 
 def _enum_of(field: dict, schemas: dict) -> list[str]:

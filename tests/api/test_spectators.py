@@ -102,6 +102,29 @@ def test_an_idempotent_create_keeps_no_watch_code(client):
     assert replay.json()["watch_code"] is None and replay.json()["id"] == first.json()["id"]
 
 
+def test_a_repeated_spectators_call_with_one_key_draws_one_code(client, new_match):
+    """A retry with the same Idempotency-Key replays the first answer, without its code (the
+    server keeps only the hash), and draws no other code: the first one still watches."""
+    view = new_match()
+    url, body = f"/api/v1/matches/{view['id']}/spectators", {"spectators": "live"}
+    first = post(client, url, body, **{"Idempotency-Key": "s1"})
+    code = first.json()["watch_code"]
+    assert first.status_code == 200 and code
+    replay = post(client, url, body, **{"Idempotency-Key": "s1"})
+    assert replay.status_code == 200 and replay.headers["Idempotent-Replayed"] == "true"
+    assert replay.json()["watch_code"] is None
+    assert replay.json()["spectators"] == "live" and replay.json()["id"] == view["id"]
+    assert IdempotencyRecord.objects.get(key="s1").response["watch_code"] is None
+    assert (
+        Match.objects.get(id=view["id"]).watch_code_hash
+        == hashlib.sha256(code.encode()).hexdigest()
+    )
+    assert watch(code).status_code == 200
+    other = post(client, url, {"spectators": "off"}, **{"Idempotency-Key": "s1"})
+    assert_problem(other, 422, "idempotency_key_reused")
+    assert watch(code).status_code == 200
+
+
 def test_the_spectator_view_shows_no_hidden_card(client, new_match):
     view = new_match(seed=7, spectators="live")
     code = view["watch_code"]

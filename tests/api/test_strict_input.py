@@ -4,6 +4,7 @@ import pytest
 from rest_framework.test import APIClient
 
 from games.ai import AI_LEVELS
+from players.models import Player
 from tests.api.problems import assert_problem
 
 pytestmark = pytest.mark.django_db
@@ -45,6 +46,40 @@ def test_an_unknown_field_on_a_move_is_refused_and_changes_nothing(client, new_m
 def test_an_unknown_field_on_register_is_refused():
     response = APIClient().post("/api/v1/players", {"name": "Roya", "nmae": "x"}, format="json")
     assert assert_problem(response, 400, "unknown_field")["errors"][0]["field"] == "nmae"
+
+
+@pytest.mark.parametrize(
+    "path, body",
+    [
+        ("/api/v1/players", {"name": 7}),
+        ("/api/v1/matches", {"humans": "2"}),
+        ("/api/v1/matches", {"humans": True}),
+        ("/api/v1/matches", {"verifiable": 1}),
+        ("/api/v1/matches", {"commitment": 12345}),
+        ("/api/v1/matches", {"client_seed": 42}),
+        ("/api/v1/quick-play", {"humans": "3"}),
+        ("{match}/spectators", {"spectators": "live", "new_code": 0}),
+        ("{match}/spectators", {"spectators": "live", "new_code": "true"}),
+        ("{match}/actions", {"action": "look", "expected_version": "1"}),
+    ],
+)
+def test_a_value_of_another_json_type_than_the_schema_says_is_refused(
+    client, new_match, path, body
+):
+    """The schema names each field's JSON type; a value of another one is a 400 naming the
+    field, not read as the nearest thing (0 as false, 7 as "7", "2" as 2), and changes
+    nothing."""
+    view = new_match()
+    path = path.format(match=f"/api/v1/matches/{view['id']}")
+    sender = APIClient() if path == "/api/v1/players" else client
+    players = Player.objects.count()
+    problem = assert_problem(sender.post(path, body, format="json"), 400, "validation_error")
+    mistyped = next(name for name, value in body.items() if name not in ("spectators", "action"))
+    assert [error["field"] for error in problem["errors"]] == [mistyped]
+    assert client.get("/api/v1/matches").json()["count"] == 1
+    unchanged = {key: value for key, value in view.items() if key != "events"}
+    assert client.get(f"/api/v1/matches/{view['id']}").json() == unchanged
+    assert Player.objects.count() == players
 
 
 def test_an_invalid_choice_lists_the_choices(client):

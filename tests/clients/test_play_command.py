@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from games.engine.record import check_record
-from terminal.game import NewMatch
+from terminal.game import NewMatch, QuickPlay
 from tests.clients.http import call
 from tests.clients.plays import play, play_command, play_refused
 
@@ -169,6 +169,11 @@ def test_a_new_table_asks_for_what_play_was_told():
     body = NewMatch(humans=2, verifiable=True, client_seed="mine").body("easy")
     assert body == {"ai_level": "easy", "humans": 2, "verifiable": True, "client_seed": "mine"}
     assert NewMatch().body("hard") == {"ai_level": "hard"}
+
+
+def test_quick_play_asks_for_a_verifiable_table_only_when_told():
+    assert QuickPlay(humans=3).body() == {"humans": 3}
+    assert QuickPlay(verifiable=True).body() == {"verifiable": True}
 
 
 @pytest.mark.slow

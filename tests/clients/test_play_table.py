@@ -231,6 +231,11 @@ def test_two_plays_at_one_computer_finish_a_match_each_seeing_the_other(
 def test_play_lists_the_open_tables_and_sits_at_one_by_quick_play_or_by_its_id(
     server_env, server_url, tmp_path
 ):
+    # A verifiable table waits longest, but shows its folded hands to all: only for those
+    # who ask (--verifiable).
+    careful = register(server_url, "Careful")
+    verifiable = {"humans": 2, "open": True, "verifiable": True}
+    verifiable_table = call(server_url, "POST", "/matches", careful, verifiable)
     owner = register(server_url, "Owner")
     table = call(server_url, "POST", "/matches", owner, {"humans": 3, "open": True})
     args = ("--url", server_url, "--state", str(tmp_path / "play.json"), "--name", "Quick")
@@ -265,3 +270,15 @@ def test_play_lists_the_open_tables_and_sits_at_one_by_quick_play_or_by_its_id(
                 process.wait(timeout=30)
     seats = call(server_url, "GET", f"/matches/{table['id']}", owner)["seats"]
     assert [seat["name"] for seat in seats][:3] == ["Owner", "Quick", "Late"]
+    asked = ("--url", server_url, "--state", str(tmp_path / "asked.json"), "--name", "Asked")
+    asked_printed = tmp_path / "asked.txt"
+    verified = start_play(
+        server_env, *asked, "--quick-play", "--verifiable", keys="", output=asked_printed
+    )
+    try:
+        until(lambda: "deal 1 of 12" in asked_printed.read_text())
+    finally:
+        verified.terminate()
+        verified.wait(timeout=30)
+    seats = call(server_url, "GET", f"/matches/{verifiable_table['id']}", careful)["seats"]
+    assert [seat["name"] for seat in seats][:2] == ["Careful", "Asked"]

@@ -29,7 +29,7 @@ from tests.matches import stored_events
 
 pytestmark = pytest.mark.django_db
 
-ANY = TableFilters()
+ANY = TableFilters(verifiable=None)  # any table: verifiable or not
 
 
 @pytest.fixture
@@ -203,7 +203,10 @@ def test_quick_play_joins_a_verifiable_table_with_the_client_seed(people):
         owner=people[0], ai_level="easy", humans=2, open=True, verifiable=True, client_seed="o"
     )
     assert lobby()[0]["verifiable"] is True
-    joined = match_quick_play(player=people[1], filters=ANY, client_seed="mine")
+    unasked = TableFilters()
+    assert match_quick_play(player=people[2], filters=unasked).row.id != match.row.id
+    asked = TableFilters(verifiable=True)
+    joined = match_quick_play(player=people[1], filters=asked, client_seed="mine")
     assert joined.row.id == match.row.id
     assert joined.state.seeds.client_seeds[:2] == ["o", "mine"]
 

@@ -51,14 +51,40 @@ def test_quick_play_sits_at_the_table_that_waited_longest(open_table, api_origin
     open_table_of(api_origin, "Sara", humans=2)
     page = open_table()
     sit_down(page, "Omid")
-    # The server's tables outlive each test: the oldest may be another test's.
-    (oldest, *_) = api_get(api_origin, page, "/tables")["tables"]
+    # The server's tables outlive each test: the oldest may be another test's. A verifiable
+    # one is for those who ask (test below).
+    (oldest, *_) = api_get(api_origin, page, "/tables?verifiable=false")["tables"]
     page.locator("#quick-play").click()
     expect(page.locator("#table")).to_be_visible()
     assert match_id(page) == oldest["id"]
     view = api_get(api_origin, page, f"/matches/{oldest['id']}")
     assert view["your_seat"] == oldest["humans"] - oldest["seats_free"]
     assert not page.errors
+
+
+def test_quick_play_sits_at_a_verifiable_table_only_when_ticked(open_table, api_origin):
+    """A verifiable table shows its folded hands to all after each series: Quick play sits
+    there only with its box ticked, whose one line says so."""
+    verifiable = open_table_of(api_origin, "Nima", humans=2, verifiable=True)
+    page = open_table()
+    sit_down(page, "Omid")
+    box = page.locator("#quick-verifiable")
+    expect(page.locator('label[for="quick-verifiable"]')).to_have_text(
+        "A verifiable table: its folded hands are shown to all after each series"
+    )
+    expect(box).not_to_be_checked()
+    page.locator("#quick-play").click()
+    expect(page.locator("#table")).to_be_visible()
+    unticked = api_get(api_origin, page, f"/matches/{match_id(page)}")
+    assert unticked["id"] != verifiable["id"] and unticked["fairness"]["verifiable"] is False
+    other = open_table()
+    sit_down(other, "Parisa")
+    other.locator("#quick-verifiable").check()
+    other.locator("#quick-play").click()
+    expect(other.locator("#table")).to_be_visible()
+    ticked = api_get(api_origin, other, f"/matches/{match_id(other)}")
+    assert ticked["fairness"]["verifiable"] is True
+    assert not page.errors and not other.errors
 
 
 def test_a_new_open_table_is_made_from_the_form_and_others_see_it(open_table, api_origin):
@@ -94,6 +120,8 @@ def test_the_lobby_speaks_every_language(open_table, api_origin, lang, heading, 
     sit_down(page, "Kian")
     expect(page.locator("#open-tables-title")).to_have_text(heading)
     expect(page.locator("#quick-play")).to_have_text(button)
+    meaning = page.locator('label[for="quick-verifiable"]').inner_text()
+    assert meaning.strip() and (lang == "en") == meaning.startswith("A verifiable table")
     row = page.locator(f'li[data-table-id="{table["id"]}"]')
     expect(row).to_contain_text("Babak", timeout=15_000)
     assert "Babak's" not in row.inner_text() or lang == "en"

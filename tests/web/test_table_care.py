@@ -363,7 +363,8 @@ def test_no_catalogue_string_is_left_in_english(language):
 # in words too: an unknown code (watch_not_found), a refused ticket, the watch limits.
 NOT_SHOWN_BY_THE_TABLE = {
     "stale_version", "match_already_started", "invalid_seat", "not_a_table", "commitment_not_found",
-    "commitment_used", "invalid_seed", "invalid_client_seed", "invalid_humans", "invalid_actor",
+    "commitment_used", "commitment_expired", "commitment_not_verifiable", "invalid_seed",
+    "invalid_client_seed", "invalid_humans", "invalid_actor",
     "idempotency_key_reused", "unknown_field", "parse_error", "invalid_host", "bad_request",
     "after_out_of_range", "invalid_idempotency_key", "not_owner",
     "method_not_allowed", "request_too_large", "unsupported_media_type",

@@ -74,7 +74,8 @@ class Command(BaseCommand):
             action="store_true",
             help="with --humans: reveal each series' server seed as it ends, so that anyone "
             "can check every deal, folded hands included (a match against the AI is "
-            "verifiable anyway; docs/fairness.md)",
+            "verifiable anyway; docs/fairness.md); with --quick-play: sit at a verifiable "
+            "table only (or open one), whose folded hands are shown to all after each series",
         )
         parser.add_argument(
             "--client-seed",
@@ -145,10 +146,10 @@ class Command(BaseCommand):
             )
         if turn_seconds is not None and humans is None and not quick_play:
             raise CommandError("--turn-seconds goes with --humans, which makes a new table.")
-        if options["verifiable"] and (humans or 1) < 2:
+        if options["verifiable"] and (humans or 1) < 2 and not quick_play:
             raise CommandError(
-                "--verifiable goes with --humans 2 to 4: a match against the AI is verifiable "
-                "anyway."
+                "--verifiable goes with --humans 2 to 4 or --quick-play: a match against the "
+                "AI is verifiable anyway."
             )
         if options["open"] and (humans or 1) < 2:
             raise CommandError("--open goes with --humans 2 to 4: only a table waits for others.")
@@ -163,7 +164,12 @@ class Command(BaseCommand):
             console.print(lobby(listed, url))
             return
         quick = (
-            QuickPlay(humans=humans, max_turn_seconds=turn_seconds, ai_level=ai_level)
+            QuickPlay(
+                humans=humans,
+                max_turn_seconds=turn_seconds,
+                ai_level=ai_level,
+                verifiable=options["verifiable"],
+            )
             if quick_play
             else None
         )
