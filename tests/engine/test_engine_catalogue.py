@@ -27,7 +27,7 @@ from games.engine import (
     starts_series,
     starts_turn,
 )
-from games.engine.events import KINDS
+from games.engine.declare import KINDS
 from tests.engine.support import Table
 
 FACTS = (starts_turn, starts_series, abandons_deal, ends_match)
