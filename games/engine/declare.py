@@ -160,9 +160,13 @@ class Declared:
 
 
 def public_fields(cls) -> tuple[Field, ...]:
+    """The public fields of a declared type, in its fields' order; a field declared neither
+    public nor private is refused, since nobody could tell whether it may leave the server."""
     found = []
     for each in fields(cls):
         meta = each.metadata
+        if "public" not in meta:
+            raise TypeError(f"{cls.__name__}.{each.name} is declared neither public nor private")
         if meta["public"]:
             found.append(Field(each.name, meta["kind"], meta["doc"]))
         found.extend(meta["publishes"])

@@ -26,6 +26,7 @@ from games.engine import (
     starts_turn,
 )
 from games.engine.declare import KINDS, SERVER_KINDS
+from games.engine.events import EventType, event_type
 from games.engine.rules import EVOLVERS
 from tests.engine.support import Table, every_type_log
 
@@ -52,6 +53,17 @@ def test_every_field_of_every_type_says_its_kind_its_meaning_and_who_sees_it(nam
         kinds = KINDS if declared["public"] else KINDS + SERVER_KINDS
         assert declared["kind"] in kinds, f"{name}.{each.name}: unknown kind {declared['kind']!r}"
         assert declared["doc"].strip(), f"{name}.{each.name} says nothing of what it means"
+
+
+def test_a_field_declared_neither_public_nor_private_is_refused():
+    class Secretive(EventType):
+        type = "secretive"
+        DOC = "A type that forgot to say who may see its field."
+        hand: str = "the deck"
+
+    with pytest.raises(TypeError, match="Secretive.hand is declared neither public nor private"):
+        event_type(Secretive)
+    assert "secretive" not in EVENT_TYPES
 
 
 def test_the_catalogue_holds_every_event_type():
