@@ -166,7 +166,7 @@ class SeatInline(PreparedInline):
         left = {}
         for _, created_at, line in match_lines_matching(match_id=match.pk, line=SEAT_CHANGE_LINE):
             event = decode_event(line)
-            SHOWN[event.type].seats(event, created_at, joined, left)
+            SHOWN[type(event)].seats(event, created_at, joined, left)
         for seat in seats:
             human = seat.number < state.humans
             seat.joined_at = joined.get(seat.number) if human else None

@@ -1,7 +1,7 @@
 """How the admin shows each event type: one phrase for its timeline and, for a type that
 changes who sits where, how it moves the seats' join and leave times. `SHOWN` holds them
-keyed by type, so that a new event type is one entry here (the engine's catalogue test
-fails until it has one)."""
+keyed by type, so that a new event type is one entry here (the catalogue test,
+tests/clients/test_event_catalogue.py, fails until it has one)."""
 
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -17,6 +17,7 @@ from games.engine import (
     Outcome,
     PlayerJoined,
     PlayerLeft,
+    Resigned,
     SeatFreed,
     SeatsFilled,
 )
@@ -121,31 +122,31 @@ class Shown:
 
 
 SHOWN = {
-    "match_created": Shown(_created),
-    "deal_started": Shown(_dealt),
-    "action": Shown(_acted),
-    "deal_ended": Shown(_settled),
-    "match_finished": Shown(_finished),
-    "match_restarted": Shown(_restarted),
-    "resigned": Shown(lambda event, deal, names: f"seat {event.seat} resigns"),
-    "player_joined": Shown(
+    MatchCreated: Shown(_created),
+    DealStarted: Shown(_dealt),
+    ActionTaken: Shown(_acted),
+    DealEnded: Shown(_settled),
+    MatchFinished: Shown(_finished),
+    MatchRestarted: Shown(_restarted),
+    Resigned: Shown(lambda event, deal, names: f"seat {event.seat} resigns"),
+    PlayerJoined: Shown(
         lambda event, deal, names: f"{seat_label(event.seat, names)} joins", seats=_sat_down
     ),
-    "player_left": Shown(_left, seats=_stood_up),
-    "seat_freed": Shown(
+    PlayerLeft: Shown(_left, seats=_stood_up),
+    SeatFreed: Shown(
         lambda event, deal, names: (
             f"{seat_label(event.seat, names)} leaves before deal 1; the seat is open again"
         ),
         seats=_stood_up,
     ),
-    "seats_filled": Shown(_filled, seats=_ai_sat_down),
+    SeatsFilled: Shown(_filled, seats=_ai_sat_down),
 }
-"""Every event type, by its name, as the admin shows it (tests/engine/test_engine_catalogue.py
-checks there is one for each type of the catalogue)."""
+"""Every event type as the admin shows it (tests/clients/test_event_catalogue.py checks
+there is one for each type of the catalogue)."""
 
 
 def describe(event: Event, deal: str | None, names: dict[int, str] | None = None) -> str:
     """One event at a glance, e.g. "deal 3 · seat 2 (Shirin) raises to 3 · pot 7". Actions do
     not say which deal they belong to, so the caller names it: `deal` is the latest deal
     started. `names` maps seat numbers to player names."""
-    return SHOWN[event.type].phrase(event, deal, names or {})
+    return SHOWN[type(event)].phrase(event, deal, names or {})
