@@ -22,6 +22,7 @@ from django.utils.html import format_html, format_html_join
 from django.utils.safestring import mark_safe
 
 from edge.admin import StrictFiltersAdmin
+from games.admin_events import SHOWN, deal_name, describe, readable, seat_label, seats_label
 from games.engine import (
     CLOCK_ACTION_LINE,
     SEAT_CHANGE_LINE,
@@ -31,16 +32,10 @@ from games.engine import (
     DealStarted,
     DealState,
     Event,
-    MatchCreated,
     MatchFinished,
     MatchRestarted,
     MatchState,
-    Outcome,
-    PlayerJoined,
-    PlayerLeft,
     Resigned,
-    SeatFreed,
-    SeatsFilled,
     decode_event,
     evaluate,
     evolve,
@@ -50,84 +45,10 @@ from games.integrity import check_matches, summary
 from games.models import Deal, Hint, Match, Seat
 from games.repository import deal_events, match_event_lines, match_events, match_lines_matching
 
-_VERBS = {"call": "calls to", "hold": "holds at", "raise": "raises to"}
 _ACTORS = {"player": "player", "ai": "AI", "clock": "clock"}
 # Events on one page of a match's timeline: a match restarted thousands of times has tens of
 # thousands, and the page must stay fast and small.
 TIMELINE_PAGE = 500
-
-
-def deal_name(series: int, deal_number: int) -> str:
-    """ "deal 3" in a match's first series, "series 2 deal 3" after a restart."""
-    return f"deal {deal_number}" if series == 1 else f"series {series} deal {deal_number}"
-
-
-def readable(word: str) -> str:
-    """A category or outcome as people write it: "three_of_a_kind" is "three of a kind"."""
-    return word.replace("_", " ")
-
-
-def _seat(seat: int, names: dict[int, str]) -> str:
-    """ "seat 2 (Shirin)": the number the events use, and the name people know (none at an
-    open seat)."""
-    return f"seat {seat} ({names[seat]})" if names.get(seat) else f"seat {seat}"
-
-
-def _seats(seats, names: dict[int, str]) -> str:
-    if len(seats) == 1:
-        return _seat(seats[0], names)
-    named = [_seat(seat, names).removeprefix("seat ") for seat in seats]
-    return "seats " + ", ".join(named[:-1]) + " and " + named[-1]
-
-
-def describe(event: Event, deal: str | None, names: dict[int, str] | None = None) -> str:
-    """One event at a glance, e.g. "deal 3 · seat 2 (Shirin) raises to 3 · pot 7". Actions do
-    not say which deal they belong to, so the caller names it: `deal` is the latest deal
-    started. `names` maps seat numbers to player names."""
-    names = names or {}
-    match event:
-        case MatchCreated():
-            return f"match created · dealt by {event.scheme}"
-        case DealStarted():
-            name = deal_name(event.series, event.deal_number)
-            return f"{name} starts · dealer {_seat(event.dealer, names)}"
-        case ActionTaken(action="look"):
-            return f"{deal} · {_seat(event.seat, names)} looks"
-        case ActionTaken(action="fold"):
-            return f"{deal} · {_seat(event.seat, names)} folds · pot {event.pot}"
-        case ActionTaken():
-            verb = _VERBS.get(event.action, event.action)
-            return f"{deal} · {_seat(event.seat, names)} {verb} {event.stake} · pot {event.pot}"
-        case DealEnded():
-            pot = sum(seat.stake for seat in event.seats)
-            verb = "wins" if len(event.winners) == 1 else "split"
-            text = f"{deal_name(event.series, event.deal_number)} · {readable(event.outcome)}"
-            text += f" · {_seats(event.winners, names)} {verb} {pot}"
-            if event.outcome == Outcome.SHOWDOWN:
-                text += f" ({readable(event.seats[event.winners[0]].category)})"
-            return text
-        case MatchFinished():
-            verb = "wins" if len(event.winners) == 1 else "win"
-            totals = ", ".join(map(str, event.totals))
-            winners = _seats(event.winners, names)
-            return f"series {event.series} over · {winners} {verb} · totals {totals}"
-        case MatchRestarted():
-            level = f" · AI level {event.ai_level}" if event.ai_level else ""
-            return f"restart · series {event.series} begins{level}"
-        case Resigned():
-            return f"seat {event.seat} resigns"
-        case PlayerJoined():
-            return f"{_seat(event.seat, names)} joins"
-        case PlayerLeft():
-            text = f"{_seat(event.seat, names)} leaves; the AI plays the seat"
-            return text + (" · match abandoned" if event.abandoned else "")
-        case SeatFreed():
-            return f"{_seat(event.seat, names)} leaves before deal 1; the seat is open again"
-        case SeatsFilled():
-            return f"the AI took the open seats {', '.join(map(str, event.seats))}; deal 1 starts"
-        case _:
-            # A type with no phrasing of its own yet: what the catalogue says it means.
-            return event.DOC
 
 
 def _moment(moment) -> str:
@@ -245,13 +166,7 @@ class SeatInline(PreparedInline):
         left = {}
         for _, created_at, line in match_lines_matching(match_id=match.pk, line=SEAT_CHANGE_LINE):
             event = decode_event(line)
-            if isinstance(event, PlayerJoined):
-                joined[event.seat] = created_at
-                left.pop(event.seat, None)
-            elif isinstance(event, SeatsFilled):  # the AI sat down at the seats still open
-                joined.update(dict.fromkeys(event.seats, created_at))
-            else:
-                left[event.seat] = created_at
+            SHOWN[type(event)].seats(event, created_at, joined, left)
         for seat in seats:
             human = seat.number < state.humans
             seat.joined_at = joined.get(seat.number) if human else None
@@ -329,7 +244,7 @@ class DealInline(OneSeriesInline):
 
     @admin.display(description="dealer")
     def dealer_name(self, deal: Deal) -> str:
-        return _seat(deal.dealer, deal.names)
+        return seat_label(deal.dealer, deal.names)
 
     @admin.display(description="hands")
     def hands(self, deal: Deal) -> str:
@@ -338,7 +253,7 @@ class DealInline(OneSeriesInline):
             mark_safe("<br>"),
             "{}: {} · {}",
             (
-                (_seat(seat, deal.names), " ".join(hand), readable(evaluate(hand).category))
+                (seat_label(seat, deal.names), " ".join(hand), readable(evaluate(hand).category))
                 for seat, hand in enumerate(hands)
             ),
         )
@@ -357,7 +272,7 @@ class DealInline(OneSeriesInline):
             mark_safe("<br>"),
             "{}: {} → {}",
             (
-                (_seat(seat, deal.names), _signed(delta), total)
+                (seat_label(seat, deal.names), _signed(delta), total)
                 for seat, (delta, total) in enumerate(zip(deal.deltas, deal.running, strict=True))
             ),
         )
@@ -531,14 +446,14 @@ class MatchAdmin(StrictFiltersAdmin):
     def totals_exact(self, match: Match) -> str:
         names = _names(match)
         return " · ".join(
-            f"{_seat(seat, names)}: {total}" for seat, total in enumerate(match.totals)
+            f"{seat_label(seat, names)}: {total}" for seat, total in enumerate(match.totals)
         )
 
     @admin.display(description="winners")
     def winners_named(self, match: Match) -> str:
         if not match.winners:
             return "–"
-        return _seats(match.winners, _names(match))
+        return seats_label(match.winners, _names(match))
 
     @admin.action(description="Check integrity: replay the events and compare")
     def check_integrity(self, request, queryset) -> None:
@@ -662,9 +577,9 @@ class MatchAdmin(StrictFiltersAdmin):
             "title": f"{deal_name(series, deal_number).capitalize()}, step by step",
             "match": match,
             "outcome": outcome,
-            "winners": _seats(deal.result.winners, names) if deal.result else None,
+            "winners": seats_label(deal.result.winners, names) if deal.result else None,
             "hands": hands,
             "steps": steps,
-            "seat_labels": [_seat(seat, names) for seat in range(SEATS)],
+            "seat_labels": [seat_label(seat, names) for seat in range(SEATS)],
         }
         return TemplateResponse(request, "admin/games/match/deal_replay.html", context)

@@ -7,7 +7,7 @@ import { follow } from "./live.js";
 import { applyLook, LANGUAGES, reducedMotion, slider, SLIDERS, store } from "./look.js";
 import { dealPanel } from "./result.js";
 import { spectatorsPanel } from "./spectators.js";
-import { fill, firstLanguage, h, translate, useLanguage } from "./words.js";
+import { eventTypes, fill, firstLanguage, h, translate, useLanguage } from "./words.js";
 
 /** @typedef {import('./api.js').MatchView} MatchView */
 /** @typedef {import('./api.js').MatchEvent} MatchEvent */
@@ -706,10 +706,16 @@ function syncLive() {
   state.live?.stop();
   state.live = null;
   if (!match || !wanted) return;
-  const feed = follow(api, wanted, match.version, (event) => {
-    state.pending.push(event);
-    catchUp();
-  });
+  const feed = follow(
+    api,
+    wanted,
+    match.version,
+    (event) => {
+      state.pending.push(event);
+      catchUp();
+    },
+    eventTypes(state.t),
+  );
   state.live = { id: wanted, ...feed };
 }
 
@@ -760,7 +766,7 @@ function remember(events, series) {
     if (event.type === "deal_ended" && event.series === series) state.deals.push(event);
     if (event.type === "deal_started") state.log = [];
     if (event.type === "player_left") state.left.add(event.seat);
-    if (["action", "player_joined", "player_left", "seat_freed", "seats_filled"].includes(event.type)) state.log = [...state.log, event].slice(-LOG_LINES);
+    if (logged(event)) state.log = [...state.log, event].slice(-LOG_LINES);
   }
 }
 
@@ -827,13 +833,8 @@ async function show(answer, events) {
     if (event.type === "player_left") Object.assign(view.seats[event.seat], { away: true });
     if (event.type === "seat_freed") Object.assign(view.seats[event.seat], { name: null });
     if (event.type === "seats_filled") for (const seat of event.seats) Object.assign(view.seats[seat], { kind: "ai" });
-    if (
-      event.type !== "action" &&
-      event.type !== "player_joined" &&
-      event.type !== "player_left" &&
-      event.type !== "seat_freed"
-    )
-      continue;
+    // What the log shows at one seat is played one by one, at that seat.
+    if (!logged(event) || !("seat" in event)) continue;
     // Your own move is in the answer already, unless the clock made it for you.
     if (event.type === "action" && event.seat === view.your_seat && event.by !== "clock") continue;
     const seat = view.seats[event.seat];
@@ -1023,15 +1024,23 @@ function tickClock() {
 }
 setInterval(tickClock, 1000);
 
-/** What an event of the log says. @param {MatchEvent} event @param {MatchView} match */
+/** The catalogue's key for the log line of an event's type. @param {MatchEvent} event */
+const logKey = (event) => /** @type {keyof Catalogue} */ (`event_${event.type}`);
+
+/** Whether the log shows the event: its type has a line in the catalogue ("" for none, and a
+ * type newer than the table has no key). @param {MatchEvent} event */
+const logged = (event) => Boolean(state.t[logKey(event)]);
+
+/** What an event of the log says: its type's line, with the name it gives or of its seat,
+ * and the action it took. @param {MatchEvent} event @param {MatchView} match */
 function logLine(event, match) {
-  if (event.type === "player_joined") return tr("joined", { name: event.name });
-  if (event.type === "player_left") return tr("left_table", { name: seatName(match.seats[event.seat]) });
-  if (event.type === "seat_freed") return tr("seat_freed");
-  if (event.type === "seats_filled") return tr("seats_filled");
-  if (event.type !== "action") return "";
-  const line = tr("acted", { name: seatName(match.seats[event.seat]), action: trAny(event.action) });
-  return event.by === "clock" ? `${line} (${tr("by_clock")})` : line;
+  /** @type {Record<string, string>} */
+  const vars = {};
+  if ("name" in event) vars.name = event.name;
+  else if ("seat" in event) vars.name = seatName(match.seats[event.seat]);
+  if ("action" in event) vars.action = trAny(event.action);
+  const line = tr(logKey(event), vars);
+  return "by" in event && event.by === "clock" ? `${line} (${tr("by_clock")})` : line;
 }
 
 /** This deal's moves, and who came and went. @param {MatchView} match */

@@ -6,11 +6,6 @@ import { Problem } from "./api.js";
 /** @typedef {import('./api.js').MatchEvent} MatchEvent */
 /** @typedef {ReturnType<typeof import('./api.js').apiClient>} Api */
 
-/** Every event type of a match: EventSource dispatches each SSE `event:` name on its own. */
-const TYPES = [
-  "match_created", "deal_started", "action", "deal_ended", "match_finished",
-  "match_restarted", "resigned", "player_joined", "player_left", "seat_freed", "seats_filled",
-];
 /** Drops in a row, with nothing received, before streams count as failed. */
 const GIVE_UP = 3;
 const LONG_POLL_SECONDS = 25;
@@ -19,10 +14,13 @@ const pause = (/** @type {number} */ ms) => new Promise((resolve) => setTimeout(
 
 /**
  * Follows match `id` from seq `after`, handing each event (in seq order, none twice) to `onEvent`.
+ * `types` names every event type of a match (words.js eventTypes): EventSource dispatches each
+ * SSE `event:` name on its own.
  * @param {Api} api @param {string} id @param {number} after @param {(event: MatchEvent) => void} onEvent
+ * @param {string[]} types
  * @returns {{ stop: () => void, mode: () => string }}
  */
-export function follow(api, id, after, onEvent) {
+export function follow(api, id, after, onEvent, types) {
   let stopped = false;
   let last = after;
   let mode = "stream";
@@ -60,7 +58,7 @@ export function follow(api, id, after, onEvent) {
     const opened = new EventSource(api.url(`/matches/${id}/stream?ticket=${encodeURIComponent(ticket)}&after=${last}`));
     source = opened;
     let received = false;
-    for (const type of TYPES)
+    for (const type of types)
       opened.addEventListener(type, (message) => {
         received = true;
         deliver(JSON.parse(/** @type {MessageEvent} */ (message).data));

@@ -11,13 +11,7 @@ import { Offline, Problem } from "./api.js";
 import { isolate, points, skillFigures } from "./fractions.js";
 import { applyLook, LANGUAGES } from "./look.js";
 import { dealPanel } from "./result.js";
-import { fill, firstLanguage, h, translate, useLanguage } from "./words.js";
-
-/** Every event type of a match: EventSource dispatches each SSE `event:` name on its own. */
-const TYPES = [
-  "match_created", "deal_started", "action", "deal_ended", "match_finished",
-  "match_restarted", "resigned", "player_joined", "player_left",
-];
+import { eventTypes, fill, firstLanguage, h, translate, useLanguage } from "./words.js";
 
 const params = new URLSearchParams(location.search);
 const base = params.get("api") ?? document.querySelector('meta[name="asnas-api"]')?.getAttribute("content") ?? "";
@@ -169,7 +163,8 @@ async function follow(after) {
     fill($("status"), "");
     refresh().catch(stopped);
   };
-  for (const type of TYPES)
+  // Every event type of a match: EventSource dispatches each SSE `event:` name on its own.
+  for (const type of eventTypes(page.t))
     source.addEventListener(type, (message) => {
       const event = /** @type {MatchEvent} */ (JSON.parse(/** @type {MessageEvent} */ (message).data));
       last = Math.max(last, event.seq);

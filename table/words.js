@@ -49,6 +49,14 @@ export function fill(element, text) {
   }
 }
 
+/** Every event type of a match, as the catalogue has its log line (`event_<type>`):
+ * tests/clients/test_event_catalogue.py checks each catalogue's against openapi.yaml.
+ * @param {Record<string, unknown>} catalogue @returns {string[]} */
+export const eventTypes = (catalogue) =>
+  Object.keys(catalogue)
+    .filter((key) => key.startsWith("event_"))
+    .map((key) => key.slice("event_".length));
+
 /**
  * The catalogue's text for `key`: the plural form for `vars.n` (Intl.PluralRules) where it has
  * forms, numbers in the page's digits, and every value isolated from the sentence.

@@ -589,7 +589,7 @@ def _evolve_resigned(state: MatchState, event: Resigned) -> None:
         state.deal.turn = None
 
 
-_EVOLVERS = {
+EVOLVERS = {
     MatchCreated: _evolve_created,
     DealStarted: _evolve_deal_started,
     ActionTaken: _evolve_action,
@@ -602,11 +602,13 @@ _EVOLVERS = {
     SeatFreed: _evolve_freed,
     SeatsFilled: _evolve_filled,
 }
+"""How each event type changes a match's state: one for every type of the catalogue
+(tests/engine/test_engine_catalogue.py)."""
 
 
 def evolve(state: MatchState, event: Event) -> MatchState:
     """Apply one event to `state` (in place) and return it."""
-    _EVOLVERS[type(event)](state, event)
+    EVOLVERS[type(event)](state, event)
     state.version += 1
     return state
 

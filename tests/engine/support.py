@@ -5,6 +5,7 @@ Nothing here touches Django or the database.
 """
 
 import dataclasses
+import random
 from collections import Counter
 
 from games.engine import (
@@ -12,12 +13,20 @@ from games.engine import (
     Act,
     DealEnded,
     DealStarted,
+    FillSeats,
+    Join,
+    Leave,
     MatchCreated,
     MatchState,
+    NextDeal,
+    Resign,
+    Restart,
     RuleError,
+    Seeds,
     StartMatch,
     decide,
     evolve,
+    legal_actions,
     observe,
 )
 
@@ -270,3 +279,43 @@ def check_observe(state: MatchState, viewer: int) -> None:
         assert path in allowed, f"seat {viewer}'s view holds cards at {path}"
         assert cards == list(allowed[path])
     assert not keys_in(view) & {"deck", "seed", "hands"}
+
+
+def _play_on(table: "Table", rng: random.Random) -> None:
+    """Random legal actions until the deal in play is over."""
+    while table.state.status.value == "in_deal":
+        seat = table.deal.turn
+        table.act(seat, rng.choice(legal_actions(table.state, seat)))
+
+
+def every_type_log(seed: int) -> list:
+    """Played logs that meet every event type (tests/engine/test_engine_catalogue.py checks
+    they do): a verifiable table that is joined, freed, joined again, plays and is resigned;
+    a match restarted at a new AI level and resigned; a table abandoned; one the AI fills."""
+    rng = random.Random(seed)
+    table = Table()
+    seeds = Seeds(rng.randbytes(32).hex(), rng.randbytes(32).hex(), "owner's, seed")
+    table.do(StartMatch(seed, humans=3, seeds=seeds))
+    table.do(Join("Roya", client_seed="hers"))
+    table.do(Leave(1))  # before deal 1: the seat is open again
+    table.do(Join("Roya"))
+    table.do(Join("Babak"))
+    for _ in range(rng.randint(1, 3)):
+        _play_on(table, rng)
+        if table.state.status.value == "deal_over":
+            table.do(NextDeal())
+    table.do(Resign(1))  # at a table, resigning is leaving
+    _play_on(table, rng)
+    alone = Table()
+    alone.do(StartMatch(seed + 1))
+    alone.do(Restart(0, ai_level="easy"))
+    alone.do(Resign(0))
+    left = Table()
+    left.do(StartMatch(seed + 2, humans=2))
+    left.do(Join("Babak"))
+    left.do(Leave(0))
+    left.do(Leave(1))
+    filled = Table()
+    filled.do(StartMatch(seed + 3, humans=3))
+    filled.do(FillSeats())
+    return table.events + alone.events + left.events + filled.events

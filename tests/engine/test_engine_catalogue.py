@@ -1,17 +1,16 @@
 """The event catalogue: every type declares what the layers above derive from it, and its
 facts answer alike for an event and for the public view a client gets of it."""
 
-import random
+import typing
+from dataclasses import fields
 
 import pytest
 
 from games.engine import (
     EVENT_TYPES,
     DealStarted,
-    Join,
-    Leave,
+    Event,
     MatchRestarted,
-    NextDeal,
     Resign,
     Restart,
     RuleError,
@@ -22,13 +21,14 @@ from games.engine import (
     ends_match,
     event_from_dict,
     event_view,
-    legal_actions,
     replay,
     starts_series,
     starts_turn,
 )
-from games.engine.events import KINDS
-from tests.engine.support import Table
+from games.engine.declare import KINDS, SERVER_KINDS
+from games.engine.events import EventType, event_type
+from games.engine.rules import EVOLVERS
+from tests.engine.support import Table, every_type_log
 
 FACTS = (starts_turn, starts_series, abandons_deal, ends_match)
 # A restart of a match dealt as before verifiable dealing: no seed to reveal or commit to.
@@ -45,38 +45,52 @@ def test_every_type_declares_its_meaning_and_public_fields(name):
         assert spec.doc.strip(), f"{name}.{spec.name} says nothing of what it means"
 
 
-def _random_log(seed: int) -> list:
-    """A played log that meets every event type: a table that fills, plays, restarts with
-    a new AI level, is resigned, and one that is abandoned."""
-    rng = random.Random(seed)
-    table = Table()
-    table.do(StartMatch(seed, humans=2))
-    table.do(Join("Roya"))
-    for _ in range(rng.randint(1, 3)):
-        while table.state.status.value == "in_deal":
-            seat = table.deal.turn
-            table.act(seat, rng.choice(legal_actions(table.state, seat)))
-        if table.state.status.value == "deal_over":
-            table.do(NextDeal())
-    table.do(Resign(1))  # at a table, resigning is leaving
-    while table.state.status.value == "in_deal":
-        seat = table.deal.turn
-        table.act(seat, rng.choice(legal_actions(table.state, seat)))
-    alone = Table()
-    alone.do(StartMatch(seed + 1))
-    alone.do(Restart(0, ai_level="easy"))
-    alone.do(Resign(0))
-    left = Table()
-    left.do(StartMatch(seed + 2, humans=2))
-    left.do(Join("Babak"))
-    left.do(Leave(0))
-    left.do(Leave(1))
-    return table.events + alone.events + left.events
+@pytest.mark.parametrize("name", EVENT_TYPES)
+def test_every_field_of_every_type_says_its_kind_its_meaning_and_who_sees_it(name):
+    for each in fields(EVENT_TYPES[name]):
+        declared = each.metadata
+        assert isinstance(declared.get("public"), bool), f"{name}.{each.name} is not declared"
+        kinds = KINDS if declared["public"] else KINDS + SERVER_KINDS
+        assert declared["kind"] in kinds, f"{name}.{each.name}: unknown kind {declared['kind']!r}"
+        assert declared["doc"].strip(), f"{name}.{each.name} says nothing of what it means"
+
+
+def test_a_field_declared_neither_public_nor_private_is_refused():
+    class Secretive(EventType):
+        type = "secretive"
+        DOC = "A type that forgot to say who may see its field."
+        hand: str = "the deck"
+
+    with pytest.raises(TypeError, match="Secretive.hand is declared neither public nor private"):
+        event_type(Secretive)
+    assert "secretive" not in EVENT_TYPES
+
+
+def test_the_catalogue_holds_every_event_type():
+    assert set(EVENT_TYPES.values()) == set(typing.get_args(Event))
+
+
+def test_every_type_has_an_evolver():
+    assert sorted(cls.type for cls in EVOLVERS) == sorted(EVENT_TYPES)
+
+
+def test_every_type_is_met_and_has_a_codec_letter():
+    log = every_type_log(0)
+    assert {event.type for event in log} == set(EVENT_TYPES)  # a new type needs its example
+    for event in log:
+        decoded = decode_event(encode_event(event))
+        assert decoded == event and decoded.to_dict() == event.to_dict()
+
+
+def test_every_type_reads_back_from_its_dict_as_it_was():
+    for event in every_type_log(1):
+        assert event_from_dict(event.to_dict()) == event
+    assert replay(every_type_log(2)).version == len(every_type_log(2))
 
 
 @pytest.mark.parametrize("seed", range(20))
 def test_facts_agree_on_an_event_and_on_every_view_of_it(seed):
-    for event in _random_log(seed):
+    for event in every_type_log(seed):
         for viewer in (0, 1, 2, 3, None):
             view = event_view(event, viewer)
             for fact in FACTS:

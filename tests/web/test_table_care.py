@@ -315,7 +315,7 @@ def test_problems_read_from_the_catalogue_by_code_and_a_switch_redraws_all(
 
 # Words that are rightly the same as the English ones, per language, and what is the same
 # everywhere: the names of the cards and of the AI seats, the brand, format-only strings.
-SAME_EVERYWHERE = {"dir", "acted", "brand", "As", "Shah", "Bibi", "Sarbaz", "Couli"}
+SAME_EVERYWHERE = {"dir", "event_action", "brand", "As", "Shah", "Bibi", "Sarbaz", "Couli"}
 SAME_EVERYWHERE |= {"ai_Darius", "ai_Shirin", "ai_Kaveh", "leaderboard_row"}
 SAME = {
     "es": {"normal_level", "total", "key_next"},
@@ -351,7 +351,10 @@ def test_no_catalogue_string_is_left_in_english(language):
     untranslated = sorted(
         key
         for key, words in theirs.items()
-        if key.split(".")[0] not in same and key not in same and words == english.get(key)
+        if key.split(".")[0] not in same
+        and key not in same
+        and words == english.get(key)
+        and words  # "": an event type the log shows no line for
     )
     assert untranslated == []
 

@@ -1,0 +1,173 @@
+"""How an event's fields are declared: each dataclass field says, in its metadata, whether
+it may leave the server, its kind and what it means (`public`, `private`). What the layers
+above read of an event type (its public `Field`s, its dict form both ways) is derived from
+those declarations here, so that no event type writes them out again (events.py)."""
+
+from collections.abc import Mapping
+from dataclasses import MISSING, dataclass, field, fields
+from fractions import Fraction
+from typing import Any
+
+from .commands import Seeds
+
+
+@dataclass(frozen=True, slots=True)
+class Field:
+    """One public field of an event type: its name, its kind and what it means."""
+
+    name: str
+    kind: str
+    """One of KINDS; the API layer maps each kind to a serializer field."""
+    doc: str
+
+
+KINDS = (
+    "integer",
+    "seat",
+    "seats",
+    "boolean",
+    "text",
+    "points",
+    "action",
+    "actor",
+    "outcome",
+    "seat_results",
+    "ai_level",
+    "hash",
+    "seed",
+)
+"""Field kinds: a count or number, a seat (0-3), a list of seats, a flag, a text, a list of
+exact points (fraction strings) by seat, an action name, who acted, a deal's outcome, a
+settled deal's seats as the viewer may see them, an AI level (or null), a SHA-256
+commitment (or null) and a revealed server seed (or null), both in lowercase hex."""
+
+SERVER_KINDS = ("cards", "fraction", "seeds")
+"""Kinds only server-side fields have: a list of cards, one exact fraction, and a match's
+`Seeds` (stored flat, under the keys its declaration names)."""
+
+
+def public(kind: str, doc: str, **options) -> Any:
+    """A field that may leave the server, in every view of its event."""
+    return _declared(True, kind, doc, **options)
+
+
+def public_as(spec: Field, **options) -> Any:
+    """A public field shared by several types (`SERIES`, `DEAL_NUMBER`)."""
+    return public(spec.kind, spec.doc, **options)
+
+
+def private(kind: str, doc: str, **options) -> Any:
+    """A field that stays on the server: stored, replayed, never in a view."""
+    return _declared(False, kind, doc, **options)
+
+
+def _declared(
+    is_public: bool,
+    kind: str,
+    doc: str,
+    *,
+    stored_when_set: bool = False,
+    publishes: tuple[Field, ...] = (),
+    stored_as: Mapping[str, str] | None = None,
+    items: type["Declared"] | None = None,
+    **options,
+) -> Any:
+    """The dataclass field with its declaration as metadata. `stored_when_set`: the dict form
+    leaves it out while it holds its default, so that an event that does not use a field
+    added later is stored exactly as before it. `publishes`: the public fields derived from
+    it (a match's seeds publish commitments). `stored_as`: a `seeds` field's stored keys.
+    `items`: the declared type of a tuple's items, each stored as its own dict."""
+    metadata = {
+        "public": is_public,
+        "kind": kind,
+        "doc": doc,
+        "stored_when_set": stored_when_set,
+        "publishes": publishes,
+        "stored_as": stored_as,
+        "items": items,
+    }
+    return field(metadata=metadata, **options)
+
+
+_FORMS = {
+    "seats": (list, tuple),
+    "cards": (list, tuple),
+    "points": (
+        lambda totals: [str(total) for total in totals],
+        lambda texts: tuple(Fraction(text) for text in texts),
+    ),
+    "fraction": (str, Fraction),
+}
+"""How a value of each kind is stored in a dict (a JSON value) and read back; a kind not
+here is stored as it is."""
+_AS_IT_IS = (lambda value: value, lambda value: value)
+
+
+def _form(meta: Mapping) -> tuple:
+    """How a field with this declaration is stored, and read back."""
+    items = meta.get("items")
+    if items is not None:
+        return (
+            lambda values: [value.to_dict() for value in values],
+            lambda stored: tuple(items.from_dict(value) for value in stored),
+        )
+    return _FORMS.get(meta.get("kind"), _AS_IT_IS)
+
+
+def _stored_seeds(seeds: Seeds, keys: Mapping[str, str]) -> dict:
+    return {key: getattr(seeds, name) for name, key in keys.items()}
+
+
+def _read_seeds(data: Mapping, keys: Mapping[str, str]) -> Seeds | None:
+    if data.get(keys["server_seed"]) is None:
+        return None
+    return Seeds(**{name: data[key] for name, key in keys.items()})
+
+
+def declared(cls):
+    """A declared dataclass: frozen, with slots."""
+    return dataclass(frozen=True, slots=True)(cls)
+
+
+class Declared:
+    """A dataclass whose fields are declared with `public` or `private`: its dict form, both
+    ways, is derived from the declarations. A field declared neither way is stored as it is."""
+
+    __slots__ = ()
+
+    def to_dict(self) -> dict:
+        data = {}
+        for spec in fields(self):
+            meta, value = spec.metadata, getattr(self, spec.name)
+            if meta.get("stored_when_set") and value == spec.default:
+                continue
+            if meta.get("kind") == "seeds":
+                data.update(_stored_seeds(value, meta["stored_as"]))
+            else:
+                data[spec.name] = _form(meta)[0](value)
+        return data
+
+    @classmethod
+    def from_dict(cls, data: Mapping):
+        values = {}
+        for spec in fields(cls):
+            meta = spec.metadata
+            if meta.get("kind") == "seeds":
+                values[spec.name] = _read_seeds(data, meta["stored_as"])
+            elif spec.name in data or spec.default is MISSING:
+                values[spec.name] = _form(meta)[1](data[spec.name])
+        return cls(**values)
+
+
+def public_fields(cls) -> tuple[Field, ...]:
+    """The public fields of a declared type, in its fields' order; a field declared neither
+    public nor private is refused, since nobody could tell whether it may leave the server."""
+    found = []
+    for each in fields(cls):
+        meta = each.metadata
+        if "public" not in meta:
+            raise TypeError(f"{cls.__name__}.{each.name} is declared neither public nor private")
+        if meta["public"]:
+            found.append(Field(each.name, meta["kind"], meta["doc"]))
+        found.extend(meta["publishes"])
+    return tuple(found)
