@@ -223,13 +223,16 @@ def check(committed: dict, client_seed: str, final: dict, events: list, record: 
     return problems, checked
 
 
-def tamper(how: str, final: dict, record: dict, seen: Seen) -> None:
+def tamper(how: str, final: dict, seen: Seen) -> str:
+    """Change what was fetched; say what was changed, as the check's finding will name it (the
+    first hand seen may be of deal 1 or, when deal 1 ended before the player's turn, deal 2)."""
     if how == "seed":
         final["fairness"]["server_seed"] = secrets.token_hex(32)
-    elif how == "card":
-        source, at, seat, hand = seen.hands[0]
-        other = next(rank for rank in RANKS_IN_ORDER if rank not in hand)
-        seen.hands[0] = (source, at, seat, [other, *hand[1:]])
+        return "seed"
+    source, at, seat, hand = seen.hands[0]
+    other = next(rank for rank in RANKS_IN_ORDER if rank not in hand)
+    seen.hands[0] = (source, at, seat, [other, *hand[1:]])
+    return f"card, {source}: deal {at[1]} seat {seat}"
 
 
 def main() -> int:
@@ -263,8 +266,7 @@ def main() -> int:
     print(f"ended: {final['status']} after deal {final['deal_number']}; record {record['format']}")
     print(f"revealed server seed {final['fairness']['server_seed']}")
     if options.tamper:
-        tamper(options.tamper, final, record, seen)
-        print(f"tampered: {options.tamper}")
+        print(f"tampered: {tamper(options.tamper, final, seen)}")
     problems, checked = check(committed, options.client_seed, final, events, record, seen, api)
     for problem in problems[:5]:
         print("FAIL", problem)
