@@ -1,8 +1,8 @@
 """The schema's success examples: one real seeded match played to its end, and one resigned,
-by a script that drives any `Table`. The schema plays it on `InMemoryTable`, which runs the
-services' own pure steps and selectors without a database; tests/api/test_schema_examples.py
-plays it through the HTTP API and checks that both answer alike, so the examples cannot
-drift from what the API answers."""
+by a script that drives any `Table`. The schema plays it on `InMemoryTable`, which plays
+through the engine's turn loop with the services' AI and selectors, without a database;
+tests/api/test_schema_examples.py plays it through the HTTP API and checks that both answer
+alike, so the examples cannot drift from what the API answers."""
 
 import json
 import uuid
@@ -11,19 +11,24 @@ from datetime import UTC, datetime
 from functools import cache
 from typing import Protocol
 
+from games import ai
 from games.ai.skill import stored_figures
-from games.engine import HUMAN_SEAT, Act, Command, MatchState, NextDeal, Resign, Restart, StartMatch
+from games.engine import (
+    HUMAN_SEAT,
+    Act,
+    Command,
+    MatchState,
+    NextDeal,
+    Resign,
+    Restart,
+    StartMatch,
+    Step,
+)
 from games.models import Match
 from games.repository import LoadedMatch, SeatInfo, match_columns
 from games.selectors import events_seen, match_view, match_write_view
 from games.serializers import MATCH_VIEW, MATCH_WRITE_VIEW, MatchSummarySerializer
-from games.services import (
-    AI_PERSONAS,
-    Step,
-    run_ai_seats,
-    seeded_next_server_seed,
-    seeded_seeds,
-)
+from games.services import AI_PERSONAS, seeded_next_server_seed, seeded_seeds
 from players.models import Player
 
 EXAMPLE_SEED = 2026
@@ -90,7 +95,8 @@ def _json(value) -> dict:
 
 
 class InMemoryTable:
-    """The services' steps on matches held in memory: no database, fixed ids and times."""
+    """Matches held in memory, played through the engine's turn loop with the AI the
+    services use: no database, fixed ids and times."""
 
     def __init__(self) -> None:
         self.matches: list[tuple[LoadedMatch, list]] = []
@@ -113,8 +119,7 @@ class InMemoryTable:
     def _apply(self, index: int, command: Command) -> dict:
         match, history = self.matches[index]
         step = Step(match.state)
-        step.apply(command)
-        run_ai_seats(step, ai_level=match.row.ai_level)
+        step.play(command, ai.chooser(match.row.ai_level))
         match.appended = list(enumerate(step.events, start=len(history) + 1))
         history.extend(match.appended)
         for name, value in match_columns(step.state).items():

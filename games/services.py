@@ -7,7 +7,7 @@ import secrets
 import socket
 import uuid
 from collections.abc import Callable, Collection
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import datetime, timedelta
 from fractions import Fraction
 
@@ -22,7 +22,6 @@ from games.engine import (
     Act,
     Command,
     DomainError,
-    Event,
     FillSeats,
     Join,
     Leave,
@@ -36,14 +35,15 @@ from games.engine import (
     Seeds,
     StartMatch,
     Status,
-    decide,
-    evolve,
+    Step,
+    clock_move,
     fairness,
     legal_actions,
     new_seed,
     observe,
+    run_ai_seats,
 )
-from games.rated_series import SeriesEnd, rate_series, series_end
+from games.rated_series import rate_series
 from games.repository import LoadedMatch, TableFilters
 from players import selectors as player_selectors
 from players.models import Player
@@ -51,50 +51,6 @@ from players.services import player_ai_personas, stream_ticket_issue
 from players.tokens import hash_token
 
 AI_PERSONAS = ("Darius", "Shirin", "Kaveh")
-
-
-@dataclass
-class Step:
-    """The events one request adds to a match, and the state they lead to: pure, so the
-    schema's examples (games/examples.py) play matches exactly as the services do."""
-
-    state: MatchState
-    events: list[Event] = field(default_factory=list)
-    earlier: list[Event] = field(default_factory=list)
-    """The match's stored events, for the AI levels that watch the table (WATCHING_LEVELS);
-    empty for the others."""
-    ended: dict[int, SeriesEnd] = field(default_factory=dict)
-    """The series these events end, by number, to be rated."""
-
-    def apply(self, command: Command) -> None:
-        for event in decide(self.state, command):
-            end = series_end(self.state, event)
-            if end is not None:  # a resignation ends its series before match_finished says so
-                self.ended.setdefault(end.series, end)
-            evolve(self.state, event)
-            self.events.append(event)
-
-
-def ai_act(step: Step, *, ai_level: str, by: str = "ai") -> None:
-    """The AI takes the action of the seat whose turn it is, seeing only that seat's view:
-    for an AI seat, a human who left (`by` "ai"), or a human whose time ran out ("clock")."""
-    state = step.state
-    seat = state.deal.turn
-    view = observe(state, seat)
-    rng = ai.decision_rng(state, seat, len(view.history))
-    record = (
-        ai.public_record(step.earlier + step.events, seat) if ai_level in ai.WATCHING_LEVELS else ()
-    )
-    action = ai.choose_action(ai_level, view, legal_actions(state, seat), rng, record)
-    step.apply(Act(seat, action, by))
-
-
-def run_ai_seats(step: Step, *, ai_level: str) -> None:
-    """Let the AI act (at AI seats, and for humans who left) until it is a present human's
-    turn or the deal is over."""
-    state = step.state
-    while state.status is Status.IN_DEAL and state.ai_plays(state.deal.turn):
-        ai_act(step, ai_level=ai_level)
 
 
 TABLE_TURN_SECONDS = 60
@@ -228,7 +184,7 @@ def match_create(
     )
     step = Step(MatchState())
     step.apply(StartMatch(new_seed() if seed is None else seed, humans, seeds))
-    run_ai_seats(step, ai_level=ai_level)
+    run_ai_seats(step, ai.chooser(ai_level))
     ai_players = player_ai_personas(names=AI_PERSONAS)[humans - 1 :]
     watch_code = _watch_code_draw() if spectators != SPECTATORS_OFF else None
     match = repository.match_insert(
@@ -288,7 +244,7 @@ def _match_step(
     new_level = next((e.ai_level for e in step.events if isinstance(e, MatchRestarted)), None)
     if new_level is not None:
         repository.match_set_ai_level(match=match, ai_level=new_level)
-    run_ai_seats(step, ai_level=match.row.ai_level)
+    run_ai_seats(step, ai.chooser(match.row.ai_level))
     repository.match_append(match=match, events=step.events, state=step.state)
     rate_series(match, step.ended.values(), ai_level=played_at)
     for event in step.events:
@@ -519,15 +475,8 @@ def _step(match: LoadedMatch) -> Step:
 
 
 def _clock_move(match: LoadedMatch) -> None:
-    step = _step(match)
-    state, level = step.state, match.row.ai_level
-    if state.status is Status.IN_DEAL:
-        seat = state.deal.turn
-        while state.status is Status.IN_DEAL and state.deal.turn == seat:  # a look keeps it
-            ai_act(step, ai_level=level, by="clock")
-    else:
-        step.apply(NextDeal())
-    run_ai_seats(step, ai_level=level)
+    step, level = _step(match), match.row.ai_level
+    clock_move(step, ai.chooser(level))
     repository.match_append(match=match, events=step.events, state=step.state)
     rate_series(match, step.ended.values(), ai_level=level)
 
@@ -540,7 +489,7 @@ def _table_fill(match: LoadedMatch) -> None:
     (filled,) = [event for event in step.events if isinstance(event, SeatsFilled)]
     at_table = {seat.name for seat in match.seats if seat.kind == Player.Kind.AI}
     spare = player_ai_personas(names=tuple(n for n in AI_PERSONAS if n not in at_table))
-    run_ai_seats(step, ai_level=match.row.ai_level)
+    run_ai_seats(step, ai.chooser(match.row.ai_level))
     repository.match_seat_ai(match=match, seats=dict(zip(filled.seats, spare, strict=False)))
     repository.match_append(match=match, events=step.events, state=step.state)
 

@@ -1,11 +1,14 @@
 """AI seats: four levels that see the game only through `observe()`, `legal_actions()`
 and, for `expert`, the match's public record as that seat saw it (`public_record`).
 
-The service calls, for each AI turn::
+The engine's turn loop (games.engine.turns) calls `chooser(level)` for each AI turn,
+which calls::
 
     choose_action(level, observe(state, seat), legal_actions(state, seat),
-                  ai_rng(seed, series, deal_number, seat, len(view.history)),
+                  decision_rng(state, seat, len(view.history)),
                   public_record(events, seat) if level in WATCHING_LEVELS else ())
+
+(`decision_rng` is `ai_rng` from the seed for a match not dealt verifiably.)
 
 `choose_action` is deterministic given the rng, so a match replays exactly from its seed.
 `hard` plays the CFR-trained table in `hard_strategy.json`, `expert` that table shifted
@@ -17,10 +20,10 @@ This package imports only the standard library and `games.engine`.
 
 import random
 
-from games.engine import MatchState, SeatView, fairness
+from games.engine import AiTurn, Chooser, SeatView, ai_rng, decision_rng
 
 from . import heuristics
-from .expert import DealRecord, load_expert, public_record
+from .expert import DealRecord, load_expert, public_record, record_seen
 from .strategy import StrategyError, load_strategy
 
 AI_LEVELS: tuple[str, ...] = ("easy", "normal", "hard", "expert")
@@ -29,23 +32,6 @@ WATCHING_LEVELS = frozenset({"expert"})
 """The levels that read the match's public record; the others ignore it."""
 
 _HEURISTICS = {"easy": heuristics.easy, "normal": heuristics.normal}
-
-
-def ai_rng(seed: int, series: int, deal_number: int, seat: int, step: int) -> random.Random:
-    """The random source of one AI decision, derived from the match's recorded seed.
-    `step` is the number of actions in the deal so far (len(view.history))."""
-    return random.Random(f"{seed}:{series}:{deal_number}:ai:{seat}:{step}")
-
-
-def decision_rng(state: MatchState, seat: int, step: int) -> random.Random:
-    """The random source of the AI's decision at `seat` now: for a match dealt verifiably,
-    from its series' server seed under a label of its own (nothing public predicts it before
-    the reveal); for one dealt as before, `ai_rng` from its seed."""
-    seeds, deal_number = state.seeds, state.deal.deal_number
-    if seeds is None:
-        return ai_rng(state.seed, state.series, deal_number, seat, step)
-    key = bytes.fromhex(seeds.server_seed)
-    return fairness.ai_rng(key, seeds.client_seeds, state.series, deal_number, seat, step)
 
 
 def choose_action(
@@ -72,6 +58,17 @@ def choose_action(
     return action
 
 
+def chooser(level: str) -> Chooser:
+    """The AI of `level` as the engine's turn loop calls it (games.engine.turns), seeing the
+    seat's view and, for the levels that watch the table, its record of the match."""
+
+    def choose(turn: AiTurn) -> str:
+        record = record_seen(turn.seen_events()) if level in WATCHING_LEVELS else ()
+        return choose_action(level, turn.view, turn.legal, turn.rng, record)
+
+    return choose
+
+
 def _sample(distribution: dict[str, float], legal: tuple[str, ...], rng: random.Random) -> str:
     """One action from `distribution`, walking `legal` in order with one uniform draw."""
     x = rng.random()
@@ -95,6 +92,7 @@ __all__ = [
     "ai_rng",
     "decision_rng",
     "choose_action",
+    "chooser",
     "load_expert",
     "load_strategy",
     "public_record",

@@ -36,6 +36,7 @@ import math
 import random
 import zlib
 from array import array
+from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import cache, lru_cache
 from pathlib import Path
@@ -95,10 +96,14 @@ class DealRecord:
 def public_record(events: list[Event], seat: int) -> tuple[DealRecord, ...]:
     """The finished deals of `events` as `seat` saw them: built from `event_view`, the
     very view the seat's player gets, so it holds no card that seat may not see."""
+    return record_seen(event_view(event, seat) for event in events)
+
+
+def record_seen(seen: Iterable[dict]) -> tuple[DealRecord, ...]:
+    """The finished deals of events as one seat's `event_view` shows them."""
     deals = []
     dealer, actions = None, []
-    for event in events:
-        data = event_view(event, seat)
+    for data in seen:
         kind = data["type"]
         if kind == DealStarted.type:
             dealer, actions = data["dealer"], []

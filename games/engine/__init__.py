@@ -2,7 +2,8 @@
 
 State is built by replaying events. `decide(state, command)` validates a command and
 returns the events it causes or raises a `RuleError`; `evolve(state, event)` applies
-one event; `observe` and `legal_actions` are all that a seat may know.
+one event; `observe` and `legal_actions` are all that a seat may know. `Step` plays a
+command and the seats no present human plays (`turns`), the AI's choice injected.
 """
 
 from . import fairness
@@ -60,6 +61,17 @@ from .state import (
     MatchState,
     Outcome,
     Status,
+)
+from .turns import (
+    AiTurn,
+    Chooser,
+    SeriesEnd,
+    Step,
+    ai_rng,
+    clock_move,
+    decision_rng,
+    run_ai_seats,
+    series_end,
 )
 from .views import (
     ADMIN,
@@ -154,4 +166,13 @@ __all__ = [
     "eyes_now",
     "horizon",
     "visible_events",
+    "AiTurn",
+    "Chooser",
+    "SeriesEnd",
+    "Step",
+    "ai_rng",
+    "clock_move",
+    "decision_rng",
+    "run_ai_seats",
+    "series_end",
 ]

@@ -8,9 +8,9 @@ import pytest
 
 from games import repository
 from games.ai.coach import coach
-from games.engine import HUMAN_SEAT, MatchState, StartMatch, legal_actions, observe
+from games.engine import HUMAN_SEAT, MatchState, StartMatch, Step, legal_actions, observe
 from games.models import Hint, Match, Seat
-from games.services import AI_PERSONAS, Step
+from games.services import AI_PERSONAS
 from players.models import Player
 from players.services import player_ai_personas
 from tests.api.play import play_match

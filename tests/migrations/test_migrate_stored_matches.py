@@ -30,7 +30,7 @@ from django.db.migrations.state import ProjectState
 from django.utils import timezone
 from rest_framework.test import APIClient
 
-from games import repository
+from games import ai, repository
 from games.engine import (
     HUMAN_SEAT,
     Act,
@@ -45,6 +45,7 @@ from games.engine import (
     NextDeal,
     StartMatch,
     Status,
+    Step,
     encode_event,
     event_from_dict,
     event_view,
@@ -53,7 +54,7 @@ from games.engine import (
     replay,
 )
 from games.models import EventBatch
-from games.services import AI_PERSONAS, Step, run_ai_seats
+from games.services import AI_PERSONAS
 
 GOLDEN = json.loads((Path(__file__).parents[1] / "engine" / "golden_matches.json").read_text())
 APPS = ("games", "players")
@@ -163,8 +164,7 @@ def table_writes(seed: int, *, play: bool) -> list[list[Event]]:
 
     def write(command) -> list[Event]:
         step = Step(state)
-        step.apply(command)
-        run_ai_seats(step, ai_level="easy")
+        step.play(command, ai.chooser("easy"))
         return step.events
 
     writes = [write(StartMatch(seed, humans=2))]
