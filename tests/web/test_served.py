@@ -19,6 +19,26 @@ def test_the_table_is_served_at_the_root():
     assert client.get("/style.css").headers["Content-Type"].startswith("text/css")
 
 
+def test_every_module_the_table_imports_is_served_as_javascript():
+    # The screens are fetched by import() when first shown (table/core.js): a module the
+    # server did not serve would break its screen only when a player first opens it.
+    table = settings.WHITENOISE_ROOT
+    found, queue = set(), ["app.js"]
+    while queue:
+        name = queue.pop()
+        found.add(name)
+        source = (table / name).read_text()
+        for imported in re.findall(r"""(?:from|import\()\s*["']\./([\w-]+\.js)["']""", source):
+            if imported not in found:
+                queue.append(imported)
+    assert {"core.js", "login.js", "lobby.js", "invitation.js", "match.js", "rules.js"} <= found
+    client = Client()
+    for name in sorted(found):
+        script = client.get(f"/{name}")
+        assert script.status_code == 200, name
+        assert script.headers["Content-Type"].startswith("text/javascript"), name
+
+
 def test_the_api_docs_stay_where_they_were(db):
     assert Client().get("/api/docs/").status_code == 200
 

@@ -1,0 +1,113 @@
+// The match table's buttons: the moves allowed now and what each does in points, next deal,
+// the coach's hint, restart, resign or leave, and back to the lobby; and the turn clock.
+import { serverClock } from "./api.js";
+import { $, api, ask, guarded, locale, mySeed, say, showScreen, state, tr, trAny } from "./core.js";
+import { isolate } from "./fractions.js";
+import { store } from "./look.js";
+import { act, render } from "./match.js";
+import { fill, h } from "./words.js";
+
+/** @typedef {import('./api.js').MatchView} MatchView */
+
+/** The buttons: legal actions, next deal, restart, resign; rebuilt without losing focus. Only
+ * buttons that can act are there: none for a seat whose human left, none after the end. */
+export function renderActions() {
+  const match = state.match;
+  const box = document.getElementById("actions");
+  if (!match || !box) return;
+  const focused = /** @type {HTMLElement | null} */ (document.activeElement)?.dataset?.command;
+  const held = state.busy || Date.now() < state.heldUntil;
+  /** @param {string} command @param {string} label @param {string} key @param {() => Promise<void>} run @param {string} [cls] */
+  const button = (command, label, key, run, cls = "") => {
+    const element = h("button", {
+      type: "button",
+      class: cls,
+      "data-command": command,
+      "aria-keyshortcuts": key.toUpperCase(),
+      disabled: held,
+    }, label, h("kbd", { "aria-hidden": "true", text: key.toUpperCase() }));
+    element.addEventListener("click", () => guarded(run));
+    return element;
+  };
+  const seated = !state.left.has(match.your_seat);
+  const mine = seated && match.status === "in_deal" && match.turn === match.your_seat;
+  const buttons = mine
+    ? match.legal_actions.map((action) =>
+        button(action, trAny(action), trAny(`key_${action}`), () => act("/actions", { action }), "play"),
+      )
+    : [];
+  if (seated && match.status === "deal_over") buttons.push(button("next", tr("next_deal"), tr("key_next"), () => act("/next-deal", {}), "play"));
+  box.replaceChildren(...buttons);
+  $("moves").replaceChildren(...(mine ? movesNow(match) : []));
+  const level = store.get("level") || match.ai_level;
+  const shared = match.humans > 1;
+  const over = ["finished", "abandoned"].includes(match.status);
+  // Walking away from a series in play is rated as resigning it (docs/ratings.md): say so first.
+  const inPlay = ["in_deal", "deal_over"].includes(match.status);
+  const warned = (/** @type {string} */ question) => (inPlay ? `${question} ${tr("rated_as_resignation")}` : question);
+  const tools = [
+    mine &&
+      !shared &&
+      button("hint", tr("hint"), "?", async () => {
+        state.hint = await api.get(`/matches/${match.id}/hint`);
+        render();
+      }, "quiet"),
+    // At a shared table only its owner restarts, once it is over (it would erase the others' game).
+    (!shared || (match.your_seat === 0 && match.status === "finished")) &&
+      button("restart", tr("restart"), tr("key_restart"), async () => {
+        if (await ask(warned(tr("confirm_restart")), tr("restart"))) await act("/restart", { ai_level: level, ...mySeed() });
+      }, "quiet"),
+    !over &&
+      !shared &&
+      button("resign", tr("resign"), tr("key_resign"), async () => {
+        if (await ask(tr("confirm_resign"), tr("resign"))) await act("/resign", {});
+      }, "quiet"),
+    !over &&
+      shared &&
+      seated &&
+      button("leave", tr("leave"), tr("key_resign"), async () => {
+        if (await ask(warned(tr("confirm_leave")), tr("leave"))) await act("/leave", {});
+      }, "quiet"),
+  ];
+  const lobby = h("button", { type: "button", class: "quiet", "data-command": "lobby", text: tr("lobby") });
+  lobby.addEventListener("click", () => guarded(() => showScreen("lobby")));
+  $("match-tools").replaceChildren(...tools.filter((b) => b instanceof HTMLElement), lobby);
+  if (focused) /** @type {HTMLElement | null} */ (document.querySelector(`[data-command="${focused}"]`))?.focus();
+  else if (!document.activeElement || document.activeElement === document.body)
+    /** @type {HTMLElement | null} */ (box.querySelector("button"))?.focus();
+}
+
+/** What each move offered now does, in points: what Call costs, what Hold keeps. @param {MatchView} match */
+function movesNow(match) {
+  const mine = match.seats[match.your_seat].stake;
+  const high = match.high_stake;
+  /** @type {Record<string, () => string>} */
+  const lines = {
+    look: () => tr("now_look"),
+    call: () => tr("now_call", { points: tr("points", { n: high - mine }), high }),
+    hold: () => tr("now_hold", { high }),
+    raise: () => tr("now_raise", { high: high + 1, points: tr("points", { n: high + 1 - mine }) }),
+    fold: () => tr("now_fold", { points: tr("points", { n: mine }) }),
+  };
+  return match.legal_actions.map((action) => h("li", { "data-action": action, text: lines[action]() }));
+}
+
+/** The turn clock, counted down by the server's time; its last ten seconds of your turn are
+ * announced once. */
+export function tickClock() {
+  const element = document.getElementById("clock");
+  const match = state.match;
+  const deadline = match?.turn_deadline;
+  if (!element || !match || !deadline) return;
+  const turn = match.turn_seconds ?? Infinity;
+  const left = Math.min(turn, Math.max(0, Math.ceil((Date.parse(deadline) - serverClock.now()) / 1000)));
+  const format = new Intl.NumberFormat(locale(), { minimumIntegerDigits: 2 });
+  fill(element, isolate(`${new Intl.NumberFormat(locale()).format(Math.floor(left / 60))}:${format.format(left % 60)}`));
+  element.classList.toggle("low", left <= 10);
+  if (left <= 10 && left > 0 && match.turn === match.your_seat && state.warned !== deadline) {
+    state.warned = deadline;
+    say(() => tr("clock_low", { n: left }));
+  }
+}
+setInterval(tickClock, 1000);
+

@@ -1,0 +1,292 @@
+// The match table's screen: the match as it stands, its moves played one by one as they come
+// (from your writes, or live from friends and the clock), and what the player must hear.
+import { card } from "./cards.js";
+import { $, api, clockTime, guarded, leaveMatch, locale, num, say, seatName, showScreen, state, tr, trAny } from "./core.js";
+import { points } from "./fractions.js";
+import { follow } from "./live.js";
+import { reducedMotion } from "./look.js";
+import { renderActions, tickClock } from "./match-controls.js";
+import { fairnessPanel, hintPanel, invitePanel, logged, logLine, logPanel } from "./match-panels.js";
+import { dealWords, finalWords, resultWords, scoreboard, standings } from "./match-scores.js";
+import { dealPanel } from "./result.js";
+import { spectatorsPanel } from "./spectators.js";
+import { eventTypes, h } from "./words.js";
+
+/** @typedef {import('./api.js').MatchView} MatchView */
+/** @typedef {import('./api.js').MatchEvent} MatchEvent */
+/** @typedef {import('./api.js').WriteAnswer} WriteAnswer */
+
+// core.js draws the buttons again around each intent (renderActions), then shows what the
+// live feed brought meanwhile (catchUp).
+export { renderActions };
+
+const STEP_MS = 450;
+const OPENING_STAKE = 1;
+const LOG_LINES = 8;
+
+/** Follows the open match live when others (friends, or the clock) may move in it. */
+function syncLive() {
+  const match = state.match;
+  const wanted =
+    match && (match.humans > 1 || match.turn_seconds !== null) && !["finished", "abandoned"].includes(match.status)
+      ? match.id
+      : null;
+  if (state.live?.id === wanted) return;
+  state.live?.stop();
+  state.live = null;
+  if (!match || !wanted) return;
+  const feed = follow(
+    api,
+    wanted,
+    match.version,
+    (event) => {
+      state.pending.push(event);
+      catchUp();
+    },
+    eventTypes(state.t),
+  );
+  state.live = { id: wanted, ...feed };
+}
+
+/** Shows what the live feed brought: the match as it now stands, reached move by move. */
+export async function catchUp() {
+  const match = state.match;
+  if (state.busy || !match) return;
+  const fresh = state.pending.filter((event) => event.seq > match.version);
+  state.pending = [];
+  if (!fresh.length) return;
+  await guarded(async () => {
+    const now = await api.get(`/matches/${match.id}`);
+    const last = fresh[fresh.length - 1].seq;
+    // The match may have moved on past what the feed brought so far: fetch the rest.
+    const events = now.version > last ? [...fresh, ...(await eventsAfter(match.id, last))] : fresh;
+    await show(now, events.filter((event) => event.seq <= now.version));
+  });
+}
+
+/** Every event of the match after `after`, page by page. @param {string} id @param {number} after */
+async function eventsAfter(id, after) {
+  /** @type {MatchEvent[]} */
+  const events = [];
+  for (;;) {
+    const page = await api.get(`/matches/${id}/events?after=${after}`);
+    events.push(...page.events);
+    if (!page.has_more || !page.events.length) return events;
+    after = page.events[page.events.length - 1].seq;
+  }
+}
+
+/** @param {string} id */
+export async function openMatch(id) {
+  const match = await api.get(`/matches/${id}`);
+  leaveMatch();
+  remember(await eventsAfter(id, 0), match.series);
+  state.match = match;
+  location.hash = `match=${id}`;
+  render();
+}
+
+/** Keeps the current series' deal results, this deal's log, and who left.
+ * @param {MatchEvent[]} events @param {number} series */
+function remember(events, series) {
+  for (const event of events) {
+    if (event.type === "match_restarted") Object.assign(state, { deals: [], resigned: null });
+    if (event.type === "resigned") state.resigned = event.seat;
+    if (event.type === "deal_ended" && event.series === series) state.deals.push(event);
+    if (event.type === "deal_started") state.log = [];
+    if (event.type === "player_left") state.left.add(event.seat);
+    if (logged(event)) state.log = [...state.log, event].slice(-LOG_LINES);
+  }
+}
+
+/** POST one intent, then animate what it appended. @param {string} path @param {object} body */
+export async function act(path, body) {
+  const before = /** @type {MatchView} */ (state.match);
+  /** @type {WriteAnswer} */
+  const answer = await api.write(`/matches/${before.id}${path}`, { expected_version: before.version, ...body });
+  // Before the API sent `events` with each write answer, they were one GET away.
+  const events = answer.events ?? (await eventsAfter(before.id, before.version));
+  await show(answer, events);
+  if (events.some((event) => event.type === "deal_ended")) await readFigures(answer);
+}
+
+/** A write's answer carries no skill figures (docs/skill.md: they are worked out on a read):
+ * read the match once a deal has ended, and show them where they may be seen.
+ * @param {MatchView} answer */
+async function readFigures(answer) {
+  const read = /** @type {MatchView} */ (await api.get(`/matches/${answer.id}`));
+  const current = state.match;
+  if (!current || current.id !== read.id || current.version !== read.version) return; // it moved on
+  if (!read.skill && !read.last_deal?.seats.some((seat) => seat.skill)) return;
+  // Drawn again with the figures: the keyboard's place (the standings' heading, once the
+  // match ended) must not be lost with the old elements.
+  const focused = document.activeElement?.id;
+  state.match = read;
+  render();
+  if (focused) document.getElementById(focused)?.focus({ preventScroll: true });
+}
+
+const pause = (/** @type {number} */ ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Plays the events one by one on the table, then shows the answer. @param {MatchView} answer @param {MatchEvent[]} events */
+export async function show(answer, events) {
+  // A match new to the page (just created or joined) is played from the answer itself: each
+  // event below sets what it changes, so the moves before your first turn show one by one too.
+  if (state.match?.id !== answer.id) leaveMatch();
+  const view = structuredClone(state.match ?? answer);
+  if (!state.match && events.some((event) => event.type === "deal_started"))
+    Object.assign(view, { status: "waiting", deal_number: 0, dealer: null });
+  remember(events, answer.series);
+  /** The others' moves said one by one; without motion they come at once, and are said
+   * together with your turn. @type {(() => string)[]} */
+  const moves = [];
+  for (const event of events) {
+    if (event.type === "deal_started") {
+      // A new deal: the dealer's opening stake alone is in the pot (docs/rules.md, One deal 3).
+      for (const seat of view.seats)
+        Object.assign(seat, { stake: seat.seat === event.dealer ? OPENING_STAKE : 0, folded: false, looked: false });
+      Object.assign(view, {
+        status: "in_deal",
+        deal_number: event.deal_number,
+        dealer: event.dealer,
+        pot: OPENING_STAKE,
+        high_stake: OPENING_STAKE,
+        turn: null,
+        legal_actions: [],
+        your_cards: null,
+        your_category: null,
+        last_deal: null,
+      });
+    }
+    if (event.type === "player_joined") Object.assign(view.seats[event.seat], { name: event.name });
+    if (event.type === "player_left") Object.assign(view.seats[event.seat], { away: true });
+    if (event.type === "seat_freed") Object.assign(view.seats[event.seat], { name: null });
+    if (event.type === "seats_filled") for (const seat of event.seats) Object.assign(view.seats[seat], { kind: "ai" });
+    // What the log shows at one seat is played one by one, at that seat.
+    if (!logged(event) || !("seat" in event)) continue;
+    // Your own move is in the answer already, unless the clock made it for you.
+    if (event.type === "action" && event.seat === view.your_seat && event.by !== "clock") continue;
+    const seat = view.seats[event.seat];
+    if (event.type === "action") {
+      seat.stake = event.stake;
+      seat.folded ||= event.action === "fold";
+      seat.looked ||= event.action === "look" || event.action === "fold";
+      seat.away = event.by === "clock" || state.left.has(event.seat);
+      Object.assign(view, { pot: event.pot, high_stake: event.high_stake, turn: event.seat, legal_actions: [] });
+    }
+    state.match = view;
+    render();
+    const line = () => logLine(event, view);
+    moves.push(line);
+    say(line);
+    const element = document.querySelector(`[data-seat="${event.seat}"]`);
+    element?.classList.add("acting");
+    if (!reducedMotion()) await pause(STEP_MS);
+  }
+  // You left a table before deal 1: the seat is open again and no longer yours to watch.
+  if (events.some((event) => event.type === "seat_freed" && event.seat === answer.your_seat)) {
+    leaveMatch();
+    await showScreen("lobby");
+    return;
+  }
+  state.match = answer;
+  history.replaceState(null, "", `${location.pathname}${location.search}#match=${answer.id}`);
+  render();
+  announce(answer, events, reducedMotion() ? moves : []);
+}
+
+/** Says what the player must hear after a write or a move of others: the match's end (its
+ * standings scrolled into view and focused), a deal's result, or that it is their turn, after
+ * the others' `moves` not yet heard.
+ * @param {MatchView} match @param {MatchEvent[]} events @param {(() => string)[]} moves */
+function announce(match, events, moves) {
+  const yourTurn = match.status === "in_deal" && match.turn === match.your_seat && !state.left.has(match.your_seat);
+  if (yourTurn) performance.mark("asnas:your-turn");
+  const deal = match.last_deal;
+  if (events.some((event) => event.type === "match_finished") && match.status === "finished") {
+    say(() => finalWords(match));
+    const heading = document.getElementById("standings-title");
+    heading?.scrollIntoView({ block: "start", behavior: reducedMotion() ? "auto" : "smooth" });
+    heading?.focus({ preventScroll: true });
+  } else if (deal && events.some((event) => event.type === "deal_ended")) {
+    say(() => `${dealWords(match, deal)}${yourTurn ? ` ${tr("your_turn")}` : ""}`);
+  } else if (yourTurn) {
+    say(() => [...moves.map((move) => move()), tr("your_turn")].join(" · "));
+  } else if (events.some((event) => event.type === "match_restarted")) {
+    say("");
+  }
+}
+
+export function render() {
+  if (!state.t) return;
+  const match = state.match;
+  if (!match) return;
+  state.screen = "match";
+  const you = match.your_seat;
+  const seats = match.seats.map((seat) => {
+    const flags = [
+      seat.seat === match.dealer && tr("dealer"),
+      match.status === "in_deal" && seat.seat === match.turn && tr("to_act"),
+      seat.folded && tr("folded"),
+      seat.looked && !seat.folded && tr("looked"),
+      seat.away && tr(state.left.has(seat.seat) ? "left" : "away"),
+    ].filter(Boolean);
+    const clock = match.turn_deadline && match.status === "in_deal" && seat.seat === match.turn;
+    const name = seat.seat === you ? `${seatName(seat)} (${tr("you")})` : seatName(seat);
+    return h(
+      "section",
+      {
+        class: `seat seat-${(seat.seat - you + 4) % 4}${seat.folded ? " folded" : ""}${seat.away ? " away" : ""}${seat.name === null ? " open" : ""}${seat.seat === match.turn && match.status === "in_deal" ? " turn" : ""}`,
+        "data-seat": seat.seat,
+        "aria-label": name,
+      },
+      h("h3", { text: name }),
+      h("p", { class: "stake", text: `${tr("stake")}: ${num(seat.stake)}` }),
+      h("p", { class: "total", text: `${tr("total")}: ${points(seat.total, locale())}` }),
+      h("p", { class: "flags", text: flags.join(" · ") }),
+      clock && h("p", { id: "clock", class: "clock", role: "timer", "aria-label": tr("time_left") }),
+    );
+  });
+  const open = match.seats.filter((seat) => seat.name === null).length;
+  const cards = h("div", { class: "hand", role: "group", "aria-label": tr("your_cards") });
+  for (let i = 0; i < 5; i++) {
+    const rank = match.your_cards?.[i] ?? null;
+    cards.append(card(rank, rank ? trAny(rank) : tr("card_down")));
+  }
+  const category = match.your_category ? h("p", { class: "category", text: trAny(match.your_category) }) : null;
+  $("main").replaceChildren(
+    h(
+      "div",
+      { class: "table", id: "table", "data-status": match.status, "data-version": match.version },
+      h(
+        "div",
+        { class: "felt" },
+        h("h2", {
+          class: "deal-no",
+          text: match.status === "waiting" ? tr("waiting", { n: open }) : tr("deal_of", { n: match.deal_number, of: 12 }),
+        }),
+        h("p", { class: "pot", text: `${tr("pot")}: ${num(match.pot)}` }),
+        h("p", { class: "high", text: `${tr("high_stake")}: ${num(match.high_stake)}` }),
+      ),
+      ...seats,
+    ),
+    ...(match.status === "waiting" ? [] : [h("div", { class: "mine" }, cards, category)]),
+    h("div", { id: "actions", class: "actions" }),
+    h("ul", { id: "moves", class: "moves" }),
+    ...(match.invite ? [invitePanel(match, match.invite)] : []),
+    ...(match.status === "waiting" && match.fill_at
+      ? [h("p", { id: "fills-at", text: tr("fills_at", { time: clockTime(match.fill_at) }) })]
+      : []),
+    spectatorsPanel(match, api, (view) => { state.match = view; render(); }, tr),
+    ...((match.humans > 1 && state.log.length) || state.log.some((event) => "by" in event && event.by === "clock") ? [logPanel(match)] : []),
+    ...(state.hint && state.hint.version === match.version ? [hintPanel(state.hint)] : []),
+    ...(match.status !== "in_deal" && match.last_deal ? [dealPanel(match.last_deal, resultWords(match))] : []),
+    ...(match.status === "finished" ? [standings(match)] : []),
+    ...(match.status === "waiting" ? [] : [fairnessPanel(match)]),
+    h("div", { id: "match-tools", class: "tools" }),
+    ...(match.status === "waiting" ? [] : [scoreboard(match)]),
+  );
+  renderActions();
+  tickClock();
+  syncLive();
+}
