@@ -52,6 +52,7 @@ from .events import (
 )
 from .hands import ALL_HANDS, CATEGORIES, HandValue, InvalidHand, evaluate
 from .rules import allowed_actions, deal_rng, decide, evolve, legal_actions, new_seed, replay
+from .seating import Seating, seat, seating
 from .state import (
     MATCH_DEALS,
     MAX_STAKE,
@@ -125,6 +126,9 @@ __all__ = [
     "RuleError",
     "SeatFreed",
     "SeatsFilled",
+    "Seating",
+    "seat",
+    "seating",
     "FillSeats",
     "SeatResult",
     "SeatView",
