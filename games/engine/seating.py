@@ -7,7 +7,7 @@ Logs written before the events carried player ids and levels say nothing of them
 the level is known from the first event that says who sits there or what the level is, and
 until then its stored row is the truth."""
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
 from .cards import SEATS
@@ -38,6 +38,12 @@ class Seating:
         self.players[seat] = player
         if self.seats_known_from[seat] is None:
             self.seats_known_from[seat] = seq
+
+    def follow(self, first_seq: int, events: Iterable[Event]) -> "Seating":
+        """Apply `events`, numbered from `first_seq`, in place; returns itself."""
+        for seq, event in enumerate(events, start=first_seq):
+            seat(self, seq, event)
+        return self
 
     def set_level(self, seq: int, ai_level: str) -> None:
         self.ai_level = ai_level
