@@ -5,6 +5,7 @@ no reaction but the projection itself (engine/seating.py, written by the append)
 
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
+from typing import Any
 
 from games import repository
 from games.engine import (
@@ -62,11 +63,26 @@ def append(
 ) -> None:
     """Store a write's `events` with their projection (repository.match_append), then each
     one's reaction, in the write's transaction: a reaction that fails rolls the write back."""
-    stored_before, write = match.row.state, Write(match, match.row.ai_level)
+    stored_before, level = match.row.state, match.row.ai_level
     repository.match_append(match=match, events=events, state=state, newcomers=newcomers)
+    _react(match, events, stored_before, level)
+
+
+def insert(**match: Any) -> LoadedMatch:
+    """Store a new match (repository.match_insert, which takes `match`), then each of its
+    first events' reactions, as `append` does."""
+    inserted = repository.match_insert(**match)
+    _react(inserted, match["events"], None, inserted.row.ai_level)
+    return inserted
+
+
+def _react(match: LoadedMatch, events: list[Event], stored_before: dict | None, level: str) -> None:
+    """Call each event's reaction with the state just before it, from the state stored
+    before the write (None: a new match)."""
     if not any(type(event) in REACTIONS for event in events):
         return  # most writes: no state to read back
-    before = MatchState.from_dict(stored_before)
+    before = MatchState() if stored_before is None else MatchState.from_dict(stored_before)
+    write = Write(match, level)
     for event in events:
         reaction = REACTIONS.get(type(event))
         if reaction is not None:

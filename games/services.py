@@ -230,7 +230,7 @@ def match_create(
     )
     run_ai_seats(step, ai_level=ai_level)
     watch_code = _watch_code_draw() if spectators != SPECTATORS_OFF else None
-    match = repository.match_insert(
+    match = reactions.insert(
         players=players,
         ai_level=ai_level,
         seeded=seed is not None,
