@@ -918,9 +918,7 @@ _SEAT_PLAYERS = (
 def _seat_writes(match: LoadedMatch, seating: Seating, newcomers: Iterable[Player]) -> list:
     """The seat rows `seating` changes, as one statement (none when it changes none), and
     the match's seats in memory with them: a seat taken by one of `newcomers`, or open."""
-    by_id = {
-        str(player.pk): SeatInfo(player.name, player.kind, str(player.pk)) for player in newcomers
-    }
+    by_id = {str(p.pk): SeatInfo(p.name, p.kind, str(p.pk)) for p in newcomers}
     changed = [(n, pid) for n, pid in enumerate(seating.players) if pid != match.seats[n].player]
     for number, player in changed:
         match.seats[number] = by_id[player] if player else SeatInfo(None, Player.Kind.HUMAN, None)
