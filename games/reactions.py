@@ -68,11 +68,11 @@ def append(
     _react(match, events, stored_before, level)
 
 
-def insert(**match: Any) -> LoadedMatch:
-    """Store a new match (repository.match_insert, which takes `match`), then each of its
-    first events' reactions, as `append` does."""
-    inserted = repository.match_insert(**match)
-    _react(inserted, match["events"], None, inserted.row.ai_level)
+def insert(**new_match: Any) -> LoadedMatch:
+    """Store a new match (repository.match_insert, which takes `new_match`), then each of
+    its first events' reactions, as `append` does."""
+    inserted = repository.match_insert(**new_match)
+    _react(inserted, new_match["events"], None, inserted.row.ai_level)
     return inserted
 
 
