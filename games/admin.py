@@ -458,7 +458,12 @@ class MatchAdmin(StrictFiltersAdmin):
     @admin.action(description="Check integrity: replay the events and compare")
     def check_integrity(self, request, queryset) -> None:
         checked = mismatches = 0
-        for match_id, problems in check_matches(queryset.values_list("id", flat=True).iterator()):
+
+        def note(match_id, text: str) -> None:
+            self.message_user(request, f"Match {match_id}: {text}", messages.WARNING)
+
+        ids = queryset.values_list("id", flat=True).iterator()
+        for match_id, problems in check_matches(ids, on_note=note):
             checked += 1
             mismatches += len(problems)
             if problems:

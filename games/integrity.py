@@ -1,18 +1,20 @@
 """The integrity check: replay each match's events through the engine and compare the result
-with what is stored, that is the state projection, its denormalized columns and the deal rows.
+with what is stored, that is the state projection, its denormalized columns, the deal rows,
+and the seat rows and AI level (from the first event that says them: a log written before
+events carried them leaves its rows the truth until then, and the check says so).
 The admin action, `manage.py check_matches` and `manage.py rebuild_projections` run it.
 """
 
 import reprlib
 import uuid
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
 from django.db import transaction
 
 from games import repository
-from games.engine import ActionTaken, MatchState, decode_event, evolve
+from games.engine import ActionTaken, MatchState, Seating, decode_event, evolve, seat
 from games.repository import StoredMatch
 
 
@@ -42,6 +44,7 @@ class Replayed:
     state: MatchState
     deals: dict[tuple[int, int], dict]
     turn_deadline: datetime | None
+    seating: Seating = field(default_factory=Seating)
     clock_lateness: list[timedelta] = field(default_factory=list)
     """How long after its deadline each turn the clock took was taken."""
 
@@ -61,6 +64,7 @@ def replay_stored(stored: StoredMatch, problems: list[str]) -> Replayed | None:
             event = decode_event(line)
             evolve(replayed.state, event)
             repository.deals_in_memory(replayed.deals, seq, event)
+            seat(replayed.seating, seq, event)
         # A corrupt log can break the replay in any way; whatever breaks it is the finding.
         except Exception as error:
             problems.append(f"event {seq}: cannot be replayed ({type(error).__name__}: {error})")
@@ -83,13 +87,13 @@ def replay_stored(stored: StoredMatch, problems: list[str]) -> Replayed | None:
     return replayed
 
 
-def match_mismatches(stored: StoredMatch) -> list[str]:
-    """Where the stored match and its deals disagree with the replay of its events. Runs no
-    queries."""
+def match_mismatches(stored: StoredMatch) -> tuple[list[str], Replayed | None]:
+    """Where the stored match, its deals and seats disagree with the replay of its events,
+    and that replay (None where the events do not replay). Runs no queries."""
     problems: list[str] = []
     replayed = replay_stored(stored, problems)
     if replayed is None:
-        return problems
+        return problems, None
     state, expected = replayed.state, replayed.deals
     columns = {
         "seed": state.seed,
@@ -110,28 +114,68 @@ def match_mismatches(stored: StoredMatch) -> list[str]:
         else:
             for field, value in expected[key].items():
                 _diff(f"{name}: {field}", getattr(rows[key], field), value, problems)
-    return problems
+    _seating_mismatches(stored, replayed.seating, problems)
+    return problems, replayed
+
+
+def _seating_mismatches(stored: StoredMatch, seating: Seating, problems: list[str]) -> None:
+    """Where the seat rows and the ai_level column disagree with what the events say of them,
+    from the first event that says it."""
+    for number, player in enumerate(seating.players):
+        if seating.seats_known_from[number] is not None:
+            _diff(f"seat {number}: player", stored.seats[number], player, problems)
+    if seating.level_known_from is not None:
+        _diff("column ai_level", stored.row.ai_level, seating.ai_level, problems)
+
+
+def unchecked(seating: Seating) -> str | None:
+    """What of the seats and the level the log could not check, as a note; None when the
+    log says all of them from its first event. A log written before events carried them is
+    checked from its first event that says them, if any: until then the rows are the truth."""
+    known = [*seating.seats_known_from, seating.level_known_from]
+    if known == [1] * len(known):
+        return None
+    names = [*(f"seat {number}" for number in range(len(seating.players))), "the AI level"]
+    said = [f"{name} from event {seq}" for name, seq in zip(names, known, strict=True) if seq]
+    unsaid = [name for name, seq in zip(names, known, strict=True) if not seq]
+    parts = []
+    if said:
+        parts.append("checked " + ", ".join(said))
+    if unsaid:
+        parts.append(", ".join(unsaid) + " unchecked")
+    return (
+        "its log began before events said who sits where and the AI level, so the rows are "
+        f"the truth until an event says them: {'; '.join(parts)}"
+    )
 
 
 def check_matches(
-    match_ids: Iterable[uuid.UUID] | None = None, *, repair: bool = False
+    match_ids: Iterable[uuid.UUID] | None = None,
+    *,
+    repair: bool = False,
+    on_note: Callable[[uuid.UUID, str], None] | None = None,
 ) -> Iterator[tuple[uuid.UUID, list[str]]]:
     """Check the given matches, or all of them, yielding each id with its mismatches. Matches
     deleted since they were listed are skipped. With `repair`, a mismatched match whose events
-    replay gets its projection rewritten from them, under the lock of the check."""
+    replay gets its projection rewritten from them, under the lock of the check. `on_note`
+    hears, for each match whose log could not check all its seats and level (written before
+    events said them), what it checked (`unchecked`)."""
     for match_id in repository.match_ids() if match_ids is None else match_ids:
         with transaction.atomic():
             stored = repository.match_stored(match_id=match_id)
             if stored is None:
                 continue
-            problems = match_mismatches(stored)
-            if problems and repair and (replayed := replay_stored(stored, [])):
+            problems, replayed = match_mismatches(stored)
+            if problems and repair and replayed:
                 repository.match_reproject(
                     match_id=match_id,
                     state=replayed.state,
                     deals=replayed.deals,
                     deadline=replayed.turn_deadline,
+                    seating=replayed.seating,
                 )
+            if on_note and replayed and (note := unchecked(replayed.seating)):
+                on_note(match_id, note)
         yield match_id, problems
 
 

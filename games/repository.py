@@ -1,8 +1,9 @@
 """The repository: the only code that reads or writes match rows (Match, Seat, Deal,
 EventBatch, and the rows that hang off a match: hints, commitments, watch tickets and watch
 streams). A match is event-sourced: its events are the truth, and everything else is
-their projection, which `match_columns`, `turn_deadline` and `deal_changes` define once for the
-writes, for check_matches and for rebuild_projections alike."""
+their projection, which `match_columns`, `turn_deadline`, `deal_changes` and the engine's
+seating (the seat rows and the ai_level column) define once for the writes, for
+check_matches and for rebuild_projections alike."""
 
 import json
 import re
@@ -23,6 +24,7 @@ from games.engine import (
     Event,
     MatchState,
     Outcome,
+    Seating,
     Status,
     abandons_deal,
     decode_event,
@@ -668,6 +670,8 @@ class StoredMatch:
     deals: list[Deal]
     writes: dict[int, datetime]
     """When each write was stored, by the seq of its last event."""
+    seats: list[str | None]
+    """The player id each seat row holds, in seat order (None: an open seat)."""
 
 
 def match_stored(*, match_id: uuid.UUID) -> StoredMatch | None:
@@ -683,12 +687,14 @@ def match_stored(*, match_id: uuid.UUID) -> StoredMatch | None:
     )
     events = list(numbered_lines((seq, text) for seq, text, _ in batches))
     writes = {seq: created_at for seq, _, created_at in batches}
-    return StoredMatch(row, events, list(Deal.objects.filter(match_id=match_id)), writes)
+    deals = list(Deal.objects.filter(match_id=match_id))
+    seats = Seat.objects.filter(match_id=match_id).order_by("number").values_list("player_id")
+    return StoredMatch(row, events, deals, writes, [pid and str(pid) for (pid,) in seats])
 
 
 # --- Writes ---------------------------------------------------------------------------------
 
-_PROJECTION = (*match_columns(MatchState()), "turn_deadline", "updated_at")
+_PROJECTION = (*match_columns(MatchState()), "ai_level", "turn_deadline", "updated_at")
 _FIELDS = [Match._meta.get_field(name) for name in _PROJECTION]
 _UPDATE_PROJECTION = (
     f"UPDATE {Match._meta.db_table} SET {', '.join(f'{field.column} = %s' for field in _FIELDS)}"
@@ -880,35 +886,6 @@ def match_insert(
     return LoadedMatch(row, state, seats, 0, list(enumerate(events, start=1)))
 
 
-def match_seat_player(*, match: LoadedMatch, seat: int, player: Player) -> None:
-    """Seat `player` at the open human seat `seat`. Call inside a transaction, on a match
-    loaded with its lock."""
-    Seat.objects.filter(match_id=match.row.id, number=seat).update(player=player)
-    match.seats[seat] = SeatInfo(player.name, player.kind, str(player.pk))
-    match.viewer_seat = seat
-    # The join's events were announced before this seat was taken: tell its new player too.
-    with connection.cursor() as cursor:
-        cursor.execute(
-            NOTIFY_SQL, [notice_payload(match.row.id, match.row.version, _humans(match.seats))]
-        )
-
-
-def match_seat_ai(*, match: LoadedMatch, seats: dict[int, Player]) -> None:
-    """Seat the AI players `seats` names at those open human seats, when the table is filled.
-    Call inside a transaction, on a match loaded with its lock."""
-    for number, player in seats.items():
-        Seat.objects.filter(match_id=match.row.id, number=number).update(player=player)
-        match.seats[number] = SeatInfo(player.name, player.kind, str(player.pk))
-
-
-def match_free_seat(*, match: LoadedMatch, seat: int) -> None:
-    """Open the human seat `seat` again (its seat_freed is appended): its row names no
-    player, so anyone may join there, its last player too. Call inside a transaction, on a
-    match loaded with its lock."""
-    Seat.objects.filter(match_id=match.row.id, number=seat).update(player=None)
-    match.seats[seat] = SeatInfo(None, Player.Kind.HUMAN, None)
-
-
 def match_set_spectators(*, match: LoadedMatch, spectators: str, watch_code_hash: str) -> None:
     """Store who may watch and the hash of the watch code, and wake the match's streams (a
     watch stream whose code no longer works ends). Call on a match loaded with its lock."""
@@ -926,18 +903,53 @@ def match_announce(*, match_id: uuid.UUID, version: int, seats: Iterable[SeatInf
         cursor.execute(NOTIFY_SQL, [notice_payload(match_id, version, _humans(seats))])
 
 
-def match_append(*, match: LoadedMatch, events: list[Event], state: MatchState) -> None:
-    """Append `events`, which lead from the stored state to `state`, with their projection.
-    Call inside a transaction, on a match loaded with its lock."""
+def seating_after(match: LoadedMatch, events: Iterable[Event]) -> Seating:
+    """Who sits where and the AI level once `events` follow the match's rows."""
+    rows = Seating.of_rows([each.player for each in match.seats], match.row.ai_level)
+    return rows.follow(match.row.version + 1, events)
+
+
+_SEAT_PLAYERS = (
+    f"UPDATE {Seat._meta.db_table} s SET player_id = v.player"
+    " FROM (VALUES {rows}) v(number, player) WHERE s.match_id = %s AND s.number = v.number"
+)
+
+
+def _seat_writes(match: LoadedMatch, seating: Seating, newcomers: Iterable[Player]) -> list:
+    """The seat rows `seating` changes, as one statement (none when it changes none), and
+    the match's seats in memory with them: a seat taken by one of `newcomers`, or open."""
+    by_id = {str(p.pk): SeatInfo(p.name, p.kind, str(p.pk)) for p in newcomers}
+    changed = [(n, pid) for n, pid in enumerate(seating.players) if pid != match.seats[n].player]
+    for number, player in changed:
+        match.seats[number] = by_id[player] if player else SeatInfo(None, Player.Kind.HUMAN, None)
+    rows = ", ".join(["(%s::int, %s::uuid)"] * len(changed))
+    params = [value for change in changed for value in change]
+    return [(_SEAT_PLAYERS.format(rows=rows), [*params, match.row.pk])] if changed else []
+
+
+def match_append(
+    *,
+    match: LoadedMatch,
+    events: list[Event],
+    state: MatchState,
+    newcomers: Iterable[Player] = (),
+) -> None:
+    """Append `events`, which lead from the stored state to `state`, with their projection,
+    seats (taken by `newcomers`) and AI level included. Call inside a transaction, on a match
+    loaded with its lock."""
     now = timezone.now()
     first_seq = match.row.version + 1
     before = match.row.state
+    seating = seating_after(match, events)
+    seat_writes = _seat_writes(match, seating, newcomers)
+    match.row.ai_level = seating.ai_level
     _set_projection(match.row, state, events, now)
-    # The projection, the deals, the events and the streams' notice in one statement: one
-    # round trip.
+    # The projection, the seats, the deals, the events and the streams' notice in one
+    # statement: one round trip, and one notice, which the players just seated get too.
     _run_as_one(
         [
             _update_projection(match.row),
+            *seat_writes,
             *_deal_writes(match.row, first_seq, events, now, before),
             _insert([_events_batch(match.row, first_seq, events, now)]),
         ],
@@ -947,22 +959,25 @@ def match_append(*, match: LoadedMatch, events: list[Event], state: MatchState) 
     match.appended = list(enumerate(events, start=first_seq))
 
 
-def match_set_ai_level(*, match: LoadedMatch, ai_level: str) -> None:
-    """Change the level of the AI seats from now on. Call inside a transaction, on a match
-    loaded with its lock."""
-    match.row.ai_level = ai_level
-    Match.objects.filter(id=match.row.id).update(ai_level=ai_level)
-
-
 def match_reproject(
-    *, match_id: uuid.UUID, state: MatchState, deals: dict, deadline: datetime | None
+    *,
+    match_id: uuid.UUID,
+    state: MatchState,
+    deals: dict,
+    deadline: datetime | None,
+    seating: Seating,
 ) -> None:
-    """Overwrite the stored projection of a match with `state`, its turn `deadline` and
-    `deals` (as `deals_in_memory` builds them), under its row lock: the repair of
-    rebuild_projections."""
+    """Overwrite the stored projection of a match with `state`, its turn `deadline`, `deals`
+    (as `deals_in_memory` builds them) and the seats and level `seating` knows (the rows
+    stay the truth for the others), under its row lock: the repair of rebuild_projections."""
     row = Match.objects.select_for_update().get(id=match_id)
     for name, value in match_columns(state).items():
         setattr(row, name, value)
+    if seating.level_known_from is not None:
+        row.ai_level = seating.ai_level
+    for number, player in enumerate(seating.players):
+        if seating.seats_known_from[number] is not None:
+            Seat.objects.filter(match=row, number=number).update(player_id=player)
     row.turn_deadline = deadline
     row.updated_at = timezone.now()
     _run_as_one([_update_projection(row)])

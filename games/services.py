@@ -15,7 +15,7 @@ from django.conf import settings
 from django.db import DatabaseError, transaction
 from django.utils import timezone
 
-from games import ai, hints, repository, selectors
+from games import ai, hints, reactions, repository, selectors
 from games.ai.coach import advice_key, coach
 from games.engine import (
     HUMAN_SEAT,
@@ -25,13 +25,10 @@ from games.engine import (
     FillSeats,
     Join,
     Leave,
-    MatchRestarted,
     MatchState,
     NextDeal,
     Resign,
     Restart,
-    SeatFreed,
-    SeatsFilled,
     Seeds,
     StartMatch,
     Status,
@@ -43,7 +40,6 @@ from games.engine import (
     observe,
     run_ai_seats,
 )
-from games.rated_series import rate_series
 from games.repository import LoadedMatch, TableFilters
 from players import selectors as player_selectors
 from players.models import Player
@@ -182,13 +178,21 @@ def match_create(
         client_seed=client_seed,
         verifiable=verifiable,
     )
+    players = [owner, *[None] * (humans - 1), *player_ai_personas(names=AI_PERSONAS)[humans - 1 :]]
     step = Step(MatchState())
-    step.apply(StartMatch(new_seed() if seed is None else seed, humans, seeds))
+    step.apply(
+        StartMatch(
+            new_seed() if seed is None else seed,
+            humans,
+            seeds,
+            ai_level=ai_level,
+            players=tuple(None if player is None else str(player.pk) for player in players),
+        )
+    )
     run_ai_seats(step, ai.chooser(ai_level))
-    ai_players = player_ai_personas(names=AI_PERSONAS)[humans - 1 :]
     watch_code = _watch_code_draw() if spectators != SPECTATORS_OFF else None
-    match = repository.match_insert(
-        players=[owner, *[None] * (humans - 1), *ai_players],
+    match = reactions.insert(
+        players=players,
         ai_level=ai_level,
         seeded=seed is not None,
         events=step.events,
@@ -230,26 +234,25 @@ def _match_apply(
 
 
 def _match_step(
-    match: LoadedMatch, command: Command, *, expected_version: int | None
+    match: LoadedMatch,
+    command: Command,
+    *,
+    expected_version: int | None,
+    newcomers: Collection[Player] = (),
 ) -> LoadedMatch:
+    """Apply `command`, then the AI seats' actions, and store their events; `newcomers` are
+    the players the command may seat."""
     if expected_version is not None and expected_version != match.row.version:
         raise DomainError(
             "stale_version",
             f"The match is at version {match.row.version}, not {expected_version}; reload it.",
         )
     step = _step(match)
-    played_at = match.row.ai_level  # the level of a series this step ends, restarts or not
     step.apply(command)
-    # The log says when the AI level changed (a restart's match_restarted); the row follows.
-    new_level = next((e.ai_level for e in step.events if isinstance(e, MatchRestarted)), None)
-    if new_level is not None:
-        repository.match_set_ai_level(match=match, ai_level=new_level)
-    run_ai_seats(step, ai.chooser(match.row.ai_level))
-    repository.match_append(match=match, events=step.events, state=step.state)
-    rate_series(match, step.ended.values(), ai_level=played_at)
-    for event in step.events:
-        if isinstance(event, SeatFreed):  # a guest left before deal 1: anyone may sit there
-            repository.match_free_seat(match=match, seat=event.seat)
+    # The AI plays at the level the log says from now on (a restart may have changed it).
+    level = repository.seating_after(match, step.events).ai_level
+    run_ai_seats(step, ai.chooser(level))
+    reactions.append(match=match, events=step.events, state=step.state, newcomers=newcomers)
     return match
 
 
@@ -357,8 +360,9 @@ def match_join(
 def _seat_at(match: LoadedMatch, *, player: Player, client_seed: str) -> LoadedMatch:
     """Seat `player` at the next open seat of `match`, loaded with its lock."""
     seat = match.state.open_seat()
-    _match_step(match, Join(player.name, client_seed), expected_version=None)
-    repository.match_seat_player(match=match, seat=seat, player=player)
+    join = Join(player.name, client_seed, str(player.pk))
+    _match_step(match, join, expected_version=None, newcomers=[player])
+    match.viewer_seat = seat
     return match
 
 
@@ -477,21 +481,18 @@ def _step(match: LoadedMatch) -> Step:
 def _clock_move(match: LoadedMatch) -> None:
     step, level = _step(match), match.row.ai_level
     clock_move(step, ai.chooser(level))
-    repository.match_append(match=match, events=step.events, state=step.state)
-    rate_series(match, step.ended.values(), ai_level=level)
+    reactions.append(match=match, events=step.events, state=step.state)
 
 
 def _table_fill(match: LoadedMatch) -> None:
     """The AI takes the open seats of a waiting table (the AI personas not yet at it), and
     deal 1 starts."""
-    step = _step(match)
-    step.apply(FillSeats())
-    (filled,) = [event for event in step.events if isinstance(event, SeatsFilled)]
     at_table = {seat.name for seat in match.seats if seat.kind == Player.Kind.AI}
     spare = player_ai_personas(names=tuple(n for n in AI_PERSONAS if n not in at_table))
+    step = _step(match)
+    step.apply(FillSeats(tuple(str(persona.pk) for persona in spare)))
     run_ai_seats(step, ai.chooser(match.row.ai_level))
-    repository.match_seat_ai(match=match, seats=dict(zip(filled.seats, spare, strict=False)))
-    repository.match_append(match=match, events=step.events, state=step.state)
+    reactions.append(match=match, events=step.events, state=step.state, newcomers=spare)
 
 
 def _next_deal(match: LoadedMatch) -> NextDeal:

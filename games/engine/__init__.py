@@ -53,6 +53,8 @@ from .events import (
 )
 from .hands import ALL_HANDS, CATEGORIES, HandValue, InvalidHand, evaluate
 from .rules import allowed_actions, deal_rng, decide, evolve, legal_actions, new_seed, replay
+from .seating import Seating, seat, seating
+from .series import SeriesEnd, series_end
 from .state import (
     MATCH_DEALS,
     MAX_STAKE,
@@ -65,13 +67,11 @@ from .state import (
 from .turns import (
     AiTurn,
     Chooser,
-    SeriesEnd,
     Step,
     ai_rng,
     clock_move,
     decision_rng,
     run_ai_seats,
-    series_end,
 )
 from .views import (
     ADMIN,
@@ -137,6 +137,9 @@ __all__ = [
     "RuleError",
     "SeatFreed",
     "SeatsFilled",
+    "Seating",
+    "seat",
+    "seating",
     "FillSeats",
     "SeatResult",
     "SeatView",

@@ -25,6 +25,13 @@ A line is a type letter, then comma-separated fields in the order of the event's
   (Seeds are lowercase hex; an empty field is None.)
   V<seat>                                           seat_freed
   I<seats>                                          seats_filled (one digit a seat)
+  Q<seed>,<rules>,<humans>,<ai_level>,<players>,<seeds>  match_created saying its AI level
+      and who sits where: <players> the player ids by seat joined by ";" (empty: an open
+      seat), <seeds> as M's or empty for none
+  T<seat>,<player>,<[name, client seed] as JSON>    player_joined naming its player
+  U<seats>,<players>                                seats_filled naming the AI personas
+Player ids are never shown (their kinds are PLAYER_KINDS); lines written before them decode
+with them absent, as the fields' defaults.
 Stored lines are never rewritten: a new event type takes a new letter, and a changed event a
 new letter too, so that every line ever stored still decodes the same.
 """
@@ -73,7 +80,7 @@ _CATEGORY_NAME = {letter: name for name, letter in _CATEGORY.items()}
 # these events in the stored text without decoding every line.
 CLOCK_ACTION_LINE = "B.*,c"
 """An action the clock took."""
-SEAT_CHANGE_LINE = "[JLVI].*"
+SEAT_CHANGE_LINE = "[JLVITU].*"
 """A player_joined, player_left, seat_freed or seats_filled."""
 
 
@@ -107,8 +114,20 @@ def _read_seeds(text: str) -> Seeds:
     return Seeds(server, following, json.loads(client), verifiable == "1")
 
 
+def _players(players) -> str:
+    return ";".join(player or "" for player in players)
+
+
+def _read_players(text: str) -> tuple:
+    return tuple(player or None for player in text.split(";")) if text else ()
+
+
 def encode(event: Event) -> str:
     match event:
+        case MatchCreated() if event.ai_level is not None or event.players:
+            seeds = "" if event.seeds is None else _seeds(event.seeds)
+            fields = (event.seed, event.rules, event.humans, event.ai_level or "")
+            return f"Q{','.join(map(str, fields))},{_players(event.players)},{seeds}"
         case MatchCreated(seeds=Seeds() as seeds):
             return f"M{event.seed},{event.rules},{event.humans},{_seeds(seeds)}"
         case MatchCreated() if event.humans == 1:
@@ -141,6 +160,8 @@ def encode(event: Event) -> str:
             return f"N{event.series},{event.ai_level}"
         case Resigned():
             return f"S{event.seat}"
+        case PlayerJoined() if event.player is not None:
+            return f"T{event.seat},{event.player},{json.dumps([event.name, event.client_seed])}"
         case PlayerJoined() if event.client_seed:
             return f"K{event.seat},{json.dumps([event.name, event.client_seed])}"
         case PlayerJoined():
@@ -152,6 +173,8 @@ def encode(event: Event) -> str:
             return f"L{event.seat},{int(event.abandoned)}"
         case SeatFreed():
             return f"V{event.seat}"
+        case SeatsFilled() if event.players:
+            return f"U{_digits(event.seats)},{_players(event.players)}"
         case SeatsFilled():
             return f"I{_digits(event.seats)}"
     raise TypeError(f"not an event: {event!r}")
@@ -184,6 +207,20 @@ def decode(line: str) -> Event:
     if kind == "M":
         seed, rules, humans, seeds = line[1:].split(",", 3)
         return MatchCreated(int(seed), int(rules), int(humans), _read_seeds(seeds))
+    if kind == "T":
+        seat, player, rest = line[1:].split(",", 2)
+        name, client_seed = json.loads(rest)
+        return PlayerJoined(int(seat), name, client_seed, player)
+    if kind == "Q":
+        seed, rules, humans, level, players, seeds = line[1:].split(",", 5)
+        return MatchCreated(
+            int(seed),
+            int(rules),
+            int(humans),
+            _read_seeds(seeds) if seeds else None,
+            level or None,
+            _read_players(players),
+        )
     if kind == "O":
         series, level, revealed, seeds = line[1:].split(",", 3)
         return MatchRestarted(int(series), level or None, revealed or None, _read_seeds(seeds))
@@ -239,4 +276,7 @@ def decode(line: str) -> Event:
         case "I":
             (seats,) = fields
             return SeatsFilled(tuple(int(seat) for seat in seats))
+        case "U":
+            seats, players = fields
+            return SeatsFilled(tuple(int(seat) for seat in seats), _read_players(players))
     raise KeyError(f"unknown event letter {kind!r}")

@@ -20,6 +20,11 @@ class StartMatch:
     seeds: "Seeds | None" = None
     """Deal by the verifiable scheme from these seeds; None deals as matches did before it
     (from `seed` alone)."""
+    ai_level: str | None = None
+    """The AI seats' level, recorded in match_created."""
+    players: tuple[str | None, ...] = ()
+    """Who sits at each seat, by player id (None: a human seat still open), recorded in
+    match_created."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -76,6 +81,8 @@ class Join:
     name: str
     client_seed: str = ""
     """Mixed into the dealing of a verifiable match, after its commitment was published."""
+    player: str | None = None
+    """The joining player's id, recorded in player_joined (never shown)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -89,6 +96,10 @@ class Leave:
 class FillSeats:
     """The AI takes every open seat of a waiting table, and deal 1 starts (the clock, when
     the table's `fill_after` runs out)."""
+
+    players: tuple[str, ...] = ()
+    """The AI personas free to take the open seats, by player id: the first open seat takes
+    the first, and so on; recorded in seats_filled."""
 
 
 Command = StartMatch | Act | NextDeal | Restart | Resign | Join | Leave | FillSeats

@@ -41,9 +41,13 @@ exact points (fraction strings) by seat, an action name, who acted, a deal's out
 settled deal's seats as the viewer may see them, an AI level (or null), a SHA-256
 commitment (or null) and a revealed server seed (or null), both in lowercase hex."""
 
-SERVER_KINDS = ("cards", "fraction", "seeds")
-"""Kinds only server-side fields have: a list of cards, one exact fraction, and a match's
-`Seeds` (stored flat, under the keys its declaration names)."""
+SERVER_KINDS = ("cards", "fraction", "seeds", "player", "players")
+"""Kinds only server-side fields have: a list of cards, one exact fraction, a match's
+`Seeds` (stored flat, under the keys its declaration names), a player's id (text) and the
+player ids of seats, by seat (None for an open seat)."""
+PLAYER_KINDS = ("player", "players")
+"""The kinds that carry player ids: shown to nobody, the operator included (no player id is
+ever shown in an event)."""
 
 
 def public(kind: str, doc: str, **options) -> Any:
@@ -92,6 +96,7 @@ def _declared(
 _FORMS = {
     "seats": (list, tuple),
     "cards": (list, tuple),
+    "players": (list, tuple),
     "points": (
         lambda totals: [str(total) for total in totals],
         lambda texts: tuple(Fraction(text) for text in texts),
@@ -157,6 +162,11 @@ class Declared:
             elif spec.name in data or spec.default is MISSING:
                 values[spec.name] = _form(meta)[1](data[spec.name])
         return cls(**values)
+
+
+def fields_of_kinds(cls, kinds: tuple[str, ...]) -> tuple[str, ...]:
+    """The names of a declared type's fields of one of `kinds`."""
+    return tuple(each.name for each in fields(cls) if each.metadata.get("kind") in kinds)
 
 
 def public_fields(cls) -> tuple[Field, ...]:

@@ -192,6 +192,21 @@ class MatchCreated(SeriesStart):
             Field("client_seed", "text", 'The owner\'s client seed ("" where none was given).'),
         ),
     )
+    ai_level: str | None = private(
+        "ai_level",
+        "The AI seats' level at creation; None in matches created before levels were "
+        "recorded (their ai_level column is the truth).",
+        default=None,
+        stored_when_set=True,
+    )
+    players: tuple[str | None, ...] = private(
+        "players",
+        "Who sits at each seat at creation, by player id: the owner at seat 0, None at each "
+        "human seat still open, an AI persona at each AI seat; () in matches created before "
+        "seats were recorded (their seat rows are the truth).",
+        default=(),
+        stored_when_set=True,
+    )
 
     @property
     def scheme(self) -> str:
@@ -397,6 +412,12 @@ class PlayerJoined(EventType):
         default="",
         stored_when_set=True,
     )
+    player: str | None = private(
+        "player",
+        "The human's player id; None in joins stored before seats were recorded.",
+        default=None,
+        stored_when_set=True,
+    )
 
 
 @event_type
@@ -449,6 +470,13 @@ class SeatsFilled(EventType):
         "A waiting table's `fill_after` ran out: the AI took the open seats, and deal 1 starts."
     )
     seats: tuple[int, ...] = public("seats", "The open seats the AI took, for the whole match.")
+    players: tuple[str, ...] = private(
+        "players",
+        "The AI personas that took `seats`, by player id in the same order; () in fills "
+        "stored before seats were recorded.",
+        default=(),
+        stored_when_set=True,
+    )
 
 
 Event = (

@@ -386,7 +386,13 @@ def _decide_start(state: MatchState, command: StartMatch) -> list[Event]:
     if seeds is not None:
         _require_seeds(seeds.server_seed, seeds.next_server_seed)
         _require_client_seed(seeds.client_seed)
-    created = MatchCreated(command.seed, humans=humans, seeds=seeds)
+    created = MatchCreated(
+        command.seed,
+        humans=humans,
+        seeds=seeds,
+        ai_level=command.ai_level,
+        players=tuple(command.players),
+    )
     if humans > 1:
         return [created]
     return [
@@ -402,21 +408,22 @@ def _decide_join(state: MatchState, command: Join) -> list[Event]:
     seat = state.open_seat()
     client_seed = command.client_seed if state.seeds else ""
     _require_client_seed(client_seed)
-    events: list[Event] = [PlayerJoined(seat, command.name, client_seed)]
+    events: list[Event] = [PlayerJoined(seat, command.name, client_seed, command.player)]
     if all(other == seat or state.seated(other) for other in range(state.humans)):
         seeds = state.seeds and _with_client_seed(state.seeds, seat, client_seed)
         events.append(_deal(state.seed, 1, 1, None, seeds))
     return events
 
 
-def _decide_fill(state: MatchState) -> list[Event]:
+def _decide_fill(state: MatchState, command: FillSeats) -> list[Event]:
     """The AI takes the open seats of a waiting table, and deal 1 is dealt as when the last
     human joins: from the client seeds of the humans seated (an AI seat brings none)."""
     if state.status is not _WAITING:
         _require_started(state)
         raise RuleError("match_already_started", "The match has already started.")
     open_seats = tuple(seat for seat in range(state.humans) if not state.seated(seat))
-    return [SeatsFilled(open_seats), _deal(state.seed, 1, 1, None, state.seeds)]
+    personas = tuple(command.players[: len(open_seats)])
+    return [SeatsFilled(open_seats, personas), _deal(state.seed, 1, 1, None, state.seeds)]
 
 
 def _decide_leave(state: MatchState, command: Leave) -> list[Event]:
@@ -489,7 +496,7 @@ def decide(state: MatchState, command: Command) -> list[Event]:
         case Leave():
             return _decide_leave(state, command)
         case FillSeats():
-            return _decide_fill(state)
+            return _decide_fill(state, command)
     raise TypeError(f"not a command: {command!r}")
 
 

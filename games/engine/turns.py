@@ -7,47 +7,14 @@ services and the schema's examples (games/examples.py) play matches through the 
 import random
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from fractions import Fraction
 from typing import Protocol
 
 from . import fairness
-from .cards import SEATS
 from .commands import Act, Command, NextDeal
-from .events import Event, MatchFinished, MatchRestarted, PlayerLeft, Resigned
+from .events import Event
 from .rules import decide, evolve, legal_actions
 from .state import MatchState, Status
 from .views import SeatView, event_view, observe
-
-IN_PLAY = (Status.IN_DEAL, Status.DEAL_OVER)
-"""A series whose deal 1 has been dealt and that has not finished."""
-
-
-@dataclass(frozen=True, slots=True)
-class SeriesEnd:
-    """A series as it ended: its totals (an unfinished deal counts for nobody) and the seats
-    whose humans quit it."""
-
-    series: int
-    totals: tuple[Fraction, ...]
-    quit: tuple[bool, ...]
-
-
-def series_end(state: MatchState, event: Event) -> SeriesEnd | None:
-    """The series `event` ends, seen from the `state` just before it; None if it ends none.
-
-    All 12 deals played: those who left quit. Cut short once deal 1 was dealt, by a
-    resignation, by the last human's leaving (the match is abandoned) or by a restart alone
-    (a shared table restarts only once finished): every human of the table quit, so that
-    walking away from a losing series counts as resigning it."""
-    if isinstance(event, MatchFinished):
-        return SeriesEnd(event.series, event.totals, tuple(state.left))
-    cut_short = isinstance(event, Resigned | MatchRestarted) or (
-        isinstance(event, PlayerLeft) and event.abandoned
-    )
-    if not cut_short or state.status not in IN_PLAY:
-        return None
-    humans = tuple(state.seated(seat) for seat in range(SEATS))
-    return SeriesEnd(state.series, tuple(state.totals), humans)
 
 
 def ai_rng(seed: int, series: int, deal_number: int, seat: int, step: int) -> random.Random:
@@ -96,14 +63,9 @@ class Step:
     earlier: list[Event] = field(default_factory=list)
     """The match's stored events, for the AI levels that watch the table; empty for the
     others."""
-    ended: dict[int, SeriesEnd] = field(default_factory=dict)
-    """The series these events end, by number, to be rated."""
 
     def apply(self, command: Command) -> None:
         for event in decide(self.state, command):
-            end = series_end(self.state, event)
-            if end is not None:  # a resignation ends its series before match_finished says so
-                self.ended.setdefault(end.series, end)
             evolve(self.state, event)
             self.events.append(event)
 

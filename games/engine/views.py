@@ -12,6 +12,7 @@ from enum import StrEnum
 from fractions import Fraction
 
 from .cards import SEATS
+from .declare import PLAYER_KINDS, fields_of_kinds
 from .events import LEGACY_SCHEME, ActionTaken, DealEnded, Event, PlayerLeft, commitments
 from .state import MatchState, Status
 
@@ -248,5 +249,7 @@ a series' end reveals its own (docs/fairness.md)."""
 
 
 def _for_the_operator(event: Event) -> dict:
-    stored = {name: value for name, value in event.to_dict().items() if name not in SEED_FIELDS}
+    # Player ids are shown to nobody, the operator included.
+    hidden = (*SEED_FIELDS, *fields_of_kinds(type(event), PLAYER_KINDS))
+    stored = {name: value for name, value in event.to_dict().items() if name not in hidden}
     return {**event_view(event, None), **stored}

@@ -1,6 +1,8 @@
 """The integrity check, as `manage.py check_matches` and as the match list's admin action."""
 
 import io
+import reprlib
+from dataclasses import replace
 
 import pytest
 from django.core.management import CommandError, call_command
@@ -8,9 +10,11 @@ from django.db import connection
 from django.db.models import F
 from django.test.utils import CaptureQueriesContext
 
+from games.engine import decode_event, encode_event
 from games.integrity import check_matches
-from games.models import Deal, EventBatch, Match
-from games.services import match_next_deal, match_restart
+from games.models import Deal, EventBatch, Match, Seat
+from games.services import match_create, match_join, match_leave, match_next_deal, match_restart
+from players.services import player_create
 from tests.matches import play
 
 pytestmark = pytest.mark.django_db
@@ -60,6 +64,16 @@ def corrupt_a_deal_row(match):
     Deal.objects.filter(match=match, deal_number=1).update(outcome="uncontested")
 
 
+def corrupt_a_seat(match):
+    """Seat 2 handed by hand to a player the events never seated there."""
+    stranger, _ = player_create(name="Stranger")
+    Seat.objects.filter(match=match, number=2).update(player=stranger)
+
+
+def corrupt_the_ai_level(match):
+    Match.objects.filter(id=match.id).update(ai_level="expert")
+
+
 @pytest.mark.parametrize(
     ("corrupt", "finding"),
     [
@@ -68,6 +82,8 @@ def corrupt_a_deal_row(match):
         (delete_an_event, "events: seqs are not 1.."),
         (corrupt_a_payload, "event 2: cannot be replayed (KeyError"),
         (corrupt_a_deal_row, "deal row series 1 deal 1: outcome: stored 'uncontested', "),
+        (corrupt_a_seat, "seat 2: player: stored '"),
+        (corrupt_the_ai_level, "column ai_level: stored 'expert', replayed 'normal'"),
     ],
 )
 def test_a_corrupted_match_is_reported_and_fails_the_command(make_match, corrupt, finding):
@@ -125,3 +141,53 @@ def test_the_admin_action_reports_each_broken_match(admin_client, make_match):
     )
     messages = [(m.level_tag, str(m)) for m in response.context["messages"]]
     assert messages == [("success", "1 match checked, 0 mismatches")]
+
+
+def test_a_table_s_seats_and_a_restart_s_level_are_checked_and_rebuilt(db):
+    roya, babak, sara = (player_create(name=name)[0] for name in ("Roya", "Babak", "Sara"))
+    table = match_create(owner=roya, ai_level="easy", humans=3)
+    match_join(match_id=table.row.id, player=babak, invite=table.row.invite)
+    match_leave(match_id=table.row.id, player=babak)  # before deal 1: seat 1 is open again
+    match_join(match_id=table.row.id, player=sara, invite=table.row.invite)  # and Sara takes it
+    alone = match_create(owner=sara, ai_level="easy", seed=4)
+    match_restart(match_id=alone.row.id, player=sara, ai_level="hard")
+    assert run() == "2 matches checked, 0 mismatches\n"
+
+    Seat.objects.filter(match_id=table.row.id, number=1).update(player=babak)
+    Match.objects.filter(id=alone.row.id).update(ai_level="easy")
+    with pytest.raises(CommandError, match="2 of 2 matches failed"):
+        run()
+    out = io.StringIO()
+    call_command("rebuild_projections", "--repair", stdout=out)
+    assert Seat.objects.get(match_id=table.row.id, number=1).player == sara
+    assert Match.objects.get(id=alone.row.id).ai_level == "hard"
+    assert run() == "2 matches checked, 0 mismatches\n"
+
+
+def test_a_log_from_before_events_said_the_seats_is_checked_from_the_first_that_does(db):
+    """Its rows are the truth until an event says who sits where, and the check says so."""
+    roya, babak = player_create(name="Roya")[0], player_create(name="Babak")[0]
+    table = match_create(owner=roya, ai_level="easy", humans=2)
+    # Its match_created as stored before it said the level and the seats (letter M).
+    created = decode_event(EventBatch.objects.get(match_id=table.row.id, seq=1).events)
+    old_line = encode_event(replace(created, ai_level=None, players=()))
+    assert old_line.startswith("M")
+    EventBatch.objects.filter(match_id=table.row.id, seq=1).update(events=old_line)
+    match_join(match_id=table.row.id, player=babak, invite=table.row.invite)  # says seat 1
+    note = (
+        f"{table.row.id}: note: its log began before events said who sits where and the AI "
+        "level, so the rows are the truth until an event says them: checked seat 1 from "
+        "event 2; seat 0, seat 2, seat 3, the AI level unchecked"
+    )
+    assert run().splitlines() == [note, "1 match checked, 0 mismatches"]
+    # A seat said from then on is checked; one never said is not.
+    Seat.objects.filter(match_id=table.row.id, number=1).update(player=None)
+    Seat.objects.filter(match_id=table.row.id, number=0).update(player=babak)
+    out = io.StringIO()
+    with pytest.raises(CommandError, match="1 of 1 matches failed"):
+        call_command("check_matches", stdout=out)
+    assert out.getvalue().splitlines() == [
+        note,
+        f"{table.row.id}: seat 1: player: stored None, replayed {reprlib.repr(str(babak.pk))}",
+        "1 match checked, 1 mismatch",
+    ]

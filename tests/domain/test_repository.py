@@ -86,6 +86,7 @@ def test_reproject_rewrites_a_broken_projection_from_the_events(make_match):
             state=replayed.state,
             deals=replayed.deals,
             deadline=replayed.turn_deadline,
+            seating=replayed.seating,
         )
     again = Deal.objects.filter(match=match).values_list("series", "deal_number", "started_seq")
     assert sorted(again) == sorted(good)

@@ -2,13 +2,16 @@
 each human seeing only their own seat."""
 
 import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 
-from games import repository, selectors
+from games import repository, selectors, services
 from games.engine import DomainError, Status
 from games.integrity import check_matches
-from games.models import Deal
+from games.models import Deal, Seat
 from games.serializers import MATCH_VIEW
 from games.services import (
+    AI_PERSONAS,
     default_turn_seconds,
     match_act,
     match_create,
@@ -217,3 +220,29 @@ def test_leaving_a_finished_match_is_refused_and_writes_nothing(people):
         refused("match_finished", match_resign, match_id=match.row.id, player=person)
     assert loaded(match, people[0]).row.version == version
     assert match_restart(match_id=match.row.id, player=people[0]).state.series == 2
+
+
+def test_a_join_is_stored_in_one_statement_that_sends_one_notice_its_player_hears(people):
+    """The seat row follows the join's event in the append's statement, so the one notice
+    already names the new player (before, the seat was written and announced again after)."""
+    roya, babak = people[:2]
+    table = match_create(owner=roya, ai_level="easy", humans=3)
+    with CaptureQueriesContext(connection) as queries:
+        joined = match_join(match_id=table.row.id, player=babak, invite=table.row.invite)
+    ran = [q["sql"] for q in queries.captured_queries if "SAVEPOINT" not in q["sql"]]
+    assert len(ran) == 2  # the match under its lock; its events with every projection
+    assert [sql.count("pg_notify") for sql in ran] == [0, 1]
+    assert joined.viewer_seat == 1 and joined.seats[1].player == str(babak.pk)
+    assert repository.match_load(match_id=table.row.id, player=babak).viewer_seat == 1
+
+
+def test_a_fill_seats_the_ai_personas_with_its_events(people):
+    roya = people[0]
+    table = match_create(owner=roya, ai_level="easy", humans=3)
+    filled = repository.match_load(match_id=table.row.id, player=None, lock=True)
+    services._table_fill(filled)
+    seats = Seat.objects.filter(match_id=table.row.id).order_by("number")
+    names = [seat.player.name for seat in seats]
+    assert names[0] == "Roya" and sorted(names[1:]) == sorted(AI_PERSONAS)
+    assert [seat.kind for seat in filled.seats] == ["human", "ai", "ai", "ai"]
+    assert [problems for _, problems in check_matches([table.row.id])] == [[]]

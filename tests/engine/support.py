@@ -288,18 +288,24 @@ def _play_on(table: "Table", rng: random.Random) -> None:
         table.act(seat, rng.choice(legal_actions(table.state, seat)))
 
 
+AWAITED = (None, None, "persona-3")
+"""The seats after the owner's of a three-human table as created: two open, one AI persona."""
+
+
 def every_type_log(seed: int) -> list:
     """Played logs that meet every event type (tests/engine/test_engine_catalogue.py checks
-    they do): a verifiable table that is joined, freed, joined again, plays and is resigned;
+    they do), each stored shape of the seat-naming ones (with player ids and without): a
+    verifiable table that is joined, freed, joined again, plays and is resigned;
     a match restarted at a new AI level and resigned; a table abandoned; one the AI fills."""
     rng = random.Random(seed)
     table = Table()
     seeds = Seeds(rng.randbytes(32).hex(), rng.randbytes(32).hex(), "owner's, seed")
-    table.do(StartMatch(seed, humans=3, seeds=seeds))
-    table.do(Join("Roya", client_seed="hers"))
+    owner, roya, babak, darius = (f"player-{n}" for n in range(4))
+    table.do(StartMatch(seed, humans=3, seeds=seeds, ai_level="easy", players=(owner,) + AWAITED))
+    table.do(Join("Roya", client_seed="hers", player=roya))
     table.do(Leave(1))  # before deal 1: the seat is open again
-    table.do(Join("Roya"))
-    table.do(Join("Babak"))
+    table.do(Join("Roya"))  # as a join was stored before it named its player
+    table.do(Join("Babak", player=babak))
     for _ in range(rng.randint(1, 3)):
         _play_on(table, rng)
         if table.state.status.value == "deal_over":
@@ -316,6 +322,6 @@ def every_type_log(seed: int) -> list:
     left.do(Leave(0))
     left.do(Leave(1))
     filled = Table()
-    filled.do(StartMatch(seed + 3, humans=3))
-    filled.do(FillSeats())
+    filled.do(StartMatch(seed + 3, humans=3, players=(owner, None, None, darius)))
+    filled.do(FillSeats(players=("persona-1", "persona-2")))
     return table.events + alone.events + left.events + filled.events

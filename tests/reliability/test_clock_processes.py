@@ -245,10 +245,10 @@ def test_a_match_the_clock_cannot_move_in_does_not_hold_up_the_others(
     broken, working = tables(2, seed=40)
     append = repository.match_append
 
-    def append_or_fail(*, match, events, state):
+    def append_or_fail(*, match, **written):
         if match.row.id == broken.row.id:
             raise ValueError("a bug that only this match meets")
-        append(match=match, events=events, state=state)
+        append(match=match, **written)
 
     monkeypatch.setattr(repository, "match_append", append_or_fail)
     # The broken match's turn runs out first, so it is first in the queue at every poll.

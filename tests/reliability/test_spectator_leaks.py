@@ -4,7 +4,8 @@ transport (the view, an events page, a long-poll, the SSE stream, a write's answ
 record, the skill figures, a refusal's problem body, the player's stream of notices, the
 admin's pages, the log lines), no message shows a card before its viewer may see it, no
 message holds a server seed before its series ended (and never where the table is not
-verifiable), and a delayed spectator gets nothing of a deal still being played. A human who
+verifiable), no message but the operator's holds a player id (the events name who sits
+where, #32), and a delayed spectator gets nothing of a deal still being played. A human who
 left sees the match as a live spectator from the event after their player_left (#31): at
 each table one leaves during a random deal before the last, and the AI plays the seat on.
 The card checks are those of tests/api/secrecy.py; the counts are printed (pytest -s) for
@@ -131,6 +132,7 @@ class Watched:
         self.live, self.scan, self.admin, self.log = live, scan, admin, log
         self.clients, self.view, code = table(seed, make_client, self.mode, self.verifiable)
         self.match_id = self.view["id"]
+        self.player_ids = [str(client.player.pk) for client in self.clients]
         # One human leaves during a random deal before the last: the AI plays the seat on.
         self.leaver, self.leave_in = self.rng.randrange(4), self.rng.randint(1, DEALS_PER_MATCH - 1)
         self.left: dict[int, int] = {}  # the seq of each seat's player_left
@@ -155,8 +157,11 @@ class Watched:
     def seen(self, role, transport: str, body) -> None:
         """Count one message, and check it holds no server seed it may not: the next
         series' never (this one is never restarted), this one's only once the series ended
-        and only where the table is verifiable."""
+        and only where the table is verifiable; and no player id, which the events carry
+        (who sits where), outside the operator's pages and log lines (which list seats)."""
         text = body if isinstance(body, str) else json.dumps(body)
+        if role != "admin":
+            assert not [pid for pid in self.player_ids if pid in text], (role, transport)
         assert self.next_server_seed not in text, (role, transport)
         if not (self.ended and self.verifiable):
             assert self.server_seed not in text, (role, transport)

@@ -9,8 +9,10 @@ from games.integrity import check_matches, summary
 class Command(BaseCommand):
     help = (
         "Replay matches' events through the rules engine and report every place where the "
-        "stored projection (state, its columns, the deal rows) disagrees. Exits non-zero if "
-        "any match does."
+        "stored projection (state, its columns, the deal rows, the seat rows and the AI level) "
+        "disagrees. Exits non-zero if any match does. A match whose log began before events "
+        "said who sits where is noted: its seats and level are checked from the first event "
+        "that says them."
     )
     repair = False
 
@@ -24,7 +26,11 @@ class Command(BaseCommand):
             raise CommandError(f"No such match: {', '.join(sorted(map(str, unknown)))}")
         repair = options.get("repair", self.repair)
         checked = mismatches = failed = 0
-        for match_id, problems in check_matches(match_ids or None, repair=repair):
+
+        def note(match_id: uuid.UUID, text: str) -> None:
+            self.stdout.write(self.style.WARNING(f"{match_id}: note: {text}"))
+
+        for match_id, problems in check_matches(match_ids or None, repair=repair, on_note=note):
             checked += 1
             mismatches += len(problems)
             failed += bool(problems)
