@@ -23,7 +23,7 @@ from django.utils import timezone
 
 from asnas_api import metrics
 from asnas_api.housekeeping import purge_expired
-from games.notices import direct_params
+from games.live.wakeups import direct_params
 from games.services import ClockMove, ClockMoveFailed, match_clock_tick
 
 logger = logging.getLogger(__name__)

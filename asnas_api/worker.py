@@ -6,7 +6,7 @@ KillMode=control-group). asnas_api.asgi imports this module first, which sets bo
   once. A forked worker inherits the master's handler, which there only flips a flag in a
   copy of the master: the signal was lost, and the worker went on to serve until it was
   killed 10 s later.
-- Once it serves, it first ends every open stream and long-poll (games.notices), then lets
+- Once it serves, it first ends every open stream and long-poll (games.live.wakeups), then lets
   granian stop: granian waits for the responses under way to end, and a stream never ends
   by itself, so it was cut at the kill instead of ending with a clean end of body.
 """
@@ -50,9 +50,9 @@ def end_streams_before_stopping() -> None:
         worker_signal = set_loop_signals(loop)
 
         def stop(signum: int) -> None:
-            from games import notices
+            from games.live import wakeups
 
-            notices.close_every_waiter()
+            wakeups.close_every_waiter()
             worker_signal.set()  # granian's own handler: stop accepting, finish, exit
 
         for signum in STOP_SIGNALS:

@@ -23,8 +23,9 @@ from edge.schema import (
     ProblemSerializer,
     problem_response,
 )
-from games import idempotency, selectors, services, streams
+from games import idempotency, selectors, services
 from games.engine import DomainError
+from games.live import streams
 from games.repository import LoadedMatch, TableFilters
 from games.serializers import (
     COMMITMENT,

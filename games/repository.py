@@ -33,8 +33,8 @@ from games.engine import (
     player_left_line,
     starts_turn,
 )
+from games.live.wakeups import NOTIFY_SQL, notice_payload
 from games.models import Commitment, Deal, EventBatch, Hint, Match, Seat, WatchStream, WatchTicket
-from games.notices import NOTIFY_SQL, notice_payload
 from players.models import Player, Token
 
 
@@ -817,7 +817,7 @@ def _run_as_one(statements: list[Statement], notice: str | None = None) -> None:
     """Run the write's statements as one, the first ones as data-modifying CTEs: one round
     trip. Foreign keys are checked at the end of the statement, so a row may refer to one
     inserted beside it. With a `notice`, the statement ends by sending it to the streams
-    (games.notices): Postgres delivers it at commit, and never for a rolled-back write."""
+    (games.live.wakeups): Postgres delivers it at commit, and never for a rolled-back write."""
     if notice is not None:
         statements = [*statements, (NOTIFY_SQL, [notice])]
     *before, (last, last_params) = statements

@@ -6,7 +6,7 @@ import secrets
 
 # Postgres NOTIFY channel on which a token that goes announces its hash, so that the streams
 # it opened end at once: a trigger on the token table sends it (players migration 0006),
-# games.notices listens (docs/streams.md).
+# games.live.wakeups listens (docs/streams.md).
 ENDED_CHANNEL = "asnas_token_ended"
 
 # The one answer to a token that does not work, whichever request finds it out.

@@ -15,7 +15,7 @@ from asgiref.sync import sync_to_async
 from django.db import connections
 from django.test import AsyncClient
 
-from games import notices
+from games.live import wakeups
 
 
 def parse_message(block: str) -> dict:
@@ -114,7 +114,7 @@ class LiveClient:
         """How many streams and long-polls wait on this loop's listener."""
 
         async def count() -> int:
-            return notices.listener().waiters()
+            return wakeups.listener().waiters()
 
         return self.run(count()).result(timeout=10)
 
@@ -123,7 +123,7 @@ class LiveClient:
         notice alone (not by the read every waiter makes when the listener connects)."""
 
         async def listening() -> None:
-            await asyncio.wait_for(notices.listener().listening.wait(), 10)
+            await asyncio.wait_for(wakeups.listener().listening.wait(), 10)
 
         self.run(listening()).result(timeout=15)
 

@@ -7,7 +7,8 @@ import time
 import pytest
 from rest_framework.test import APIClient
 
-from games import notices, services
+from games import services
+from games.live import wakeups
 from games.models import IdempotencyRecord, Match, WatchStream
 from tests.api.problems import assert_problem
 from tests.api.secrecy import hands_in
@@ -298,10 +299,10 @@ def test_a_watch_stream_ends_after_match_finished_though_events_follow_it(client
 
 @pytest.mark.django_db(transaction=True)
 def test_every_open_stream_ends_cleanly_when_the_server_stops(client, new_match, live, monkeypatch):
-    """What a stopping worker does (notices.close_every_waiter): every open stream and
+    """What a stopping worker does (wakeups.close_every_waiter): every open stream and
     long-poll ends at once with a clean end of body, the spectators' too (theirs read the
     database again and again instead, until the database or the worker went)."""
-    monkeypatch.setattr(notices, "_closing", False)  # put back after the test
+    monkeypatch.setattr(wakeups, "_closing", False)  # put back after the test
     live.wait_listening()
     view = new_match(spectators="live")
     watched = live.open("/api/v1/watch/stream", {"Watch-Code": view["watch_code"]})
@@ -326,7 +327,7 @@ def test_every_open_stream_ends_cleanly_when_the_server_stops(client, new_match,
     monkeypatch.setattr(services, "watch_stream_close", lambda **kwargs: closed.append(kwargs))
 
     async def stop() -> None:
-        notices.close_every_waiter()
+        wakeups.close_every_waiter()
 
     live.run(stop()).result(timeout=10)
     for stream in (followed, watched, players):

@@ -13,8 +13,9 @@ from django.db import DEFAULT_DB_ALIAS, connections
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
-from games import repository, streams
+from games import repository
 from games.engine import PlayerLeft, evolve
+from games.live import loop
 from players.models import StreamTicket, Token
 from players.tokens import hash_token
 from tests.api.play import play_match
@@ -474,7 +475,7 @@ def test_each_wake_of_a_stream_is_one_statement_the_token_check_included(
 ):
     settings.ASNAS_STREAM_HEARTBEAT_SECONDS = 0.2
     statements = []
-    read_closed = streams._read_closed
+    read_closed = loop._read_closed
 
     def counted(selector, kwargs):  # in the worker thread, on its own connection
         with CaptureQueriesContext(connections[DEFAULT_DB_ALIAS]) as queries:
@@ -482,7 +483,7 @@ def test_each_wake_of_a_stream_is_one_statement_the_token_check_included(
         statements.append(len(queries))
         return found
 
-    monkeypatch.setattr(streams, "_read_closed", counted)
+    monkeypatch.setattr(loop, "_read_closed", counted)
     view = new_match(seed=3)
     url = f"/api/v1/matches/{view['id']}"
     live.wait_listening()

@@ -4,7 +4,7 @@ import asyncio
 
 import pytest
 
-from games.notices import Waiter
+from games.live.wakeups import Waiter
 
 
 def test_a_waiter_cancelled_as_it_is_rung_ends_cancelled():

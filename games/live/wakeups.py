@@ -1,4 +1,6 @@
-"""Notices of new match events through Postgres LISTEN/NOTIFY (docs/streams.md).
+"""The live reads' wake-ups: notices of new match events through Postgres LISTEN/NOTIFY
+(docs/streams.md). A wake-up says only "read again": what the reader then sends (events,
+the player's notices) is read and framed by the rest of games.live.
 
 Every write announces the match's new version inside its transaction (games.repository), so
 Postgres delivers the notice at commit, to every server on the database, and never for a

@@ -1,0 +1,91 @@
+"""Which notices a player gets on their stream (docs/streams.md): your_turn, match_started,
+match_finished and watchers_changed, from what happened in their matches."""
+
+from games import selectors
+from games.engine import MatchFinished, Notice, Status, starts_series, starts_turn
+from games.repository import LoadedMatch
+from games.serializers import NOTICE_SHAPES
+from players.models import Player
+
+OPEN_MATCHES_LIMIT = 100
+"""The player's stream announces the turns of at most this many unfinished matches when it
+opens (the newest); later turns in any match are announced as they come."""
+
+
+class TurnWatch:
+    """What the player's stream knows of one match: the last version read, and whether it
+    was the player's turn then."""
+
+    __slots__ = ("version", "my_turn", "watchers")
+
+    def __init__(self) -> None:
+        self.version = 0
+        self.my_turn = False
+        self.watchers = 0
+
+
+def _is_my_turn(match: LoadedMatch) -> bool:
+    state, seat = match.state, match.viewer_seat
+    return state.status is Status.IN_DEAL and state.deal.turn == seat and not state.ai_plays(seat)
+
+
+def notices_of(*, player: Player, match_id: str, watch: TurnWatch) -> list[tuple[str, dict]]:
+    """The player's notices from what happened in the match since `watch.version`, which
+    this moves on: match_started, match_finished, your_turn."""
+    match = selectors.match_get(match_id=match_id, player=player)
+    if match is None:
+        return []
+    found = []
+    # Two reads, not one snapshot: a write that commits between them is left out here, so
+    # that the events agree with the state read before them, and is read on its own notice.
+    page = selectors.match_events(match=match, after=watch.version)["events"]
+    events = [event for event in page if event["seq"] <= match.row.version]
+    new_turn = not watch.my_turn
+    for event in events:
+        # A turn that starts while it is the player's turn follows their own move: new.
+        new_turn = new_turn or starts_turn(event)
+        if starts_series(event):
+            found.append(_notice(Notice.MATCH_STARTED, match_id=match.row.id))
+        elif event["type"] == MatchFinished.type:
+            found.append(
+                _notice(
+                    Notice.MATCH_FINISHED,
+                    match_id=match.row.id,
+                    winners=event["winners"],
+                    totals=match.state.totals,
+                )
+            )
+    watch.version = events[-1]["seq"] if events else watch.version
+    if match.watchers != watch.watchers:
+        watch.watchers = match.watchers
+        found.append(
+            _notice(Notice.WATCHERS_CHANGED, match_id=match.row.id, watchers=match.watchers)
+        )
+    watch.my_turn = _is_my_turn(match)
+    if watch.my_turn and new_turn:
+        found.append(_your_turn(match))
+    return found
+
+
+def _notice(name: Notice, **data) -> tuple[Notice, dict]:
+    return name, NOTICE_SHAPES[name].render(data)
+
+
+def _your_turn(match: LoadedMatch) -> tuple[Notice, dict]:
+    return _notice(Notice.YOUR_TURN, match_id=match.row.id, deadline=match.row.turn_deadline)
+
+
+def open_turns(*, player: Player, watches: dict[str, TurnWatch]) -> list[tuple[str, dict]]:
+    """your_turn for each of the player's unfinished matches where it is their turn now;
+    fills `watches` with every one of them."""
+    found = []
+    for match_id in selectors.match_ids_unfinished(player=player, limit=OPEN_MATCHES_LIMIT):
+        match = selectors.match_get(match_id=match_id, player=player)
+        if match is None:
+            continue
+        watch = watches[str(match_id)] = TurnWatch()
+        watch.version, watch.my_turn = match.row.version, _is_my_turn(match)
+        watch.watchers = match.watchers
+        if watch.my_turn:
+            found.append(_your_turn(match))
+    return found
