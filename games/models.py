@@ -157,8 +157,10 @@ class Deal(models.Model):
     skill = models.JSONField(
         null=True,
         blank=True,
-        help_text="Cards, play and table by seat, and which hands were shown (docs/skill.md): "
-        "worked out on the first read after the deal ended, off the write path.",
+        help_text="Which hands were shown, and cards, play and table by seat (docs/skill.md; "
+        "seats null where no viewer may see them), stored by the write that ended the deal. "
+        "Null for a deal ended before writes stored them, or whose rows were rebuilt: a read "
+        "works them out.",
     )
     state_before = models.JSONField(
         null=True,

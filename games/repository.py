@@ -17,6 +17,7 @@ from django.db.models import QuerySet, Subquery, Value
 from django.db.models.functions import Coalesce
 from django.utils import timezone
 
+from games.ai import skill
 from games.engine import (
     DealEnded,
     DealStarted,
@@ -643,15 +644,6 @@ def deal_skills(*, match_id: uuid.UUID, series: int) -> dict[int, dict | None]:
     return dict(ended.values_list("deal_number", "skill"))
 
 
-def deal_skills_store(*, match_id: uuid.UUID, series: int, figures: dict[int, dict]) -> None:
-    """Keep worked-out figures, by deal number. Deals are never changed once ended, so two
-    readers storing the same deal's figures at once store the same values."""
-    for deal_number, skill in figures.items():
-        Deal.objects.filter(match_id=match_id, series=series, deal_number=deal_number).update(
-            skill=skill
-        )
-
-
 def match_ids(*, among: Iterable[uuid.UUID] | None = None) -> Iterator[uuid.UUID]:
     """Every match id oldest first, or those of `among` that exist."""
     matches = Match.objects.all() if among is None else Match.objects.filter(id__in=among)
@@ -748,18 +740,41 @@ def _states_before_deals(stored: dict | None, events: list[Event]) -> Iterator[d
         evolve(state, event)
 
 
+_SKILL = Deal._meta.get_field("skill")
+
+
+def _skill_kept(state: MatchState, events: list[Event]) -> dict[tuple[int, int], dict]:
+    """The skill figures (docs/skill.md) of the deal `events` settle, by its key, as its row
+    keeps them: worked out here, in the write that ends the deal, so that no read ever
+    writes them (`skill.kept` says when). A write settles at most one deal, the one its
+    state still holds: a deal is dealt only by a write of its own."""
+    deal = state.deal
+    if deal is None or deal.result is None or deal.result not in events:
+        return {}
+    kept = skill.kept(state, deal.result)
+    figures = skill.deal_figures(deal) if kept else skill.unseen_figures(deal.result)
+    return {(deal.series, deal.deal_number): figures}
+
+
 def _deal_writes(
-    row: Match, first_seq: int, events: list[Event], now: datetime, before: dict | None
+    row: Match,
+    first_seq: int,
+    events: list[Event],
+    now: datetime,
+    before: dict | None,
+    state: MatchState,
 ) -> list:
     """The events' deal changes as statements: new rows in one insert, and updates of stored
     rows. They run in one statement, which sees no row it inserts and may update a row only
     once, so every change is first folded into what each row ends as. `before` is the stored
     state the events follow (None for a new match): a new row keeps the state before its
-    deal, until the deal ends."""
+    deal, until the deal ends. `state` is where the events lead: a settled deal's row keeps
+    its skill figures."""
     new: dict[tuple[int, int], Deal] = {}
     ended: dict[tuple[int, int], dict] = {}  # stored rows given an outcome
     abandoned: dict | None = None  # for every other stored row still unfinished
     states_before = _states_before_deals(before, events)
+    figures = _skill_kept(state, events)
     for seq, event in enumerate(events, start=first_seq):
         for change in deal_changes(seq, event):
             if change.insert:
@@ -773,6 +788,8 @@ def _deal_writes(
                 )
                 continue
             fields = {**change.fields, "ended_at": now, "state_before": None}
+            if change.key in figures:
+                fields["skill"] = figures[change.key]
             if change.key is None:
                 abandoned = fields
                 for deal in new.values():
@@ -787,11 +804,12 @@ def _deal_writes(
     statements = [_insert(list(new.values()))] if new else []
     table = Deal._meta.db_table
     for (series, deal_number), fields in ended.items():
+        skill_value = _SKILL.get_db_prep_save(fields.get("skill"), connection)
         statements.append(
             (
-                f"UPDATE {table} SET outcome = %s, ended_at = %s, state_before = NULL"
+                f"UPDATE {table} SET outcome = %s, ended_at = %s, state_before = NULL, skill = %s"
                 " WHERE match_id = %s AND series = %s AND deal_number = %s",
-                [fields["outcome"], fields["ended_at"], row.pk, series, deal_number],
+                [fields["outcome"], fields["ended_at"], skill_value, row.pk, series, deal_number],
             )
         )
     if abandoned is not None:
@@ -872,7 +890,7 @@ def match_insert(
         [
             _insert([row]),
             _insert([Seat(match=row, number=n, player=player) for n, player in enumerate(players)]),
-            *_deal_writes(row, 1, events, now, before=None),
+            *_deal_writes(row, 1, events, now, None, state),
             _insert([_events_batch(row, 1, events, now)]),
         ],
         notice=notice_payload(row.pk, row.version, _humans(seats)),
@@ -938,7 +956,7 @@ def match_append(*, match: LoadedMatch, events: list[Event], state: MatchState) 
     _run_as_one(
         [
             _update_projection(match.row),
-            *_deal_writes(match.row, first_seq, events, now, before),
+            *_deal_writes(match.row, first_seq, events, now, before, state),
             _insert([_events_batch(match.row, first_seq, events, now)]),
         ],
         notice=notice_payload(match.row.pk, match.row.version, _humans(match.seats)),

@@ -417,8 +417,8 @@ SKILL_DOC = (
     "cards were worth against `hard` play, what the seat's own decisions added, and what the "
     "other seats' decisions added; cards + play + table = the result, exactly. Null unless "
     "every hand of the deal may be seen by you: in a verifiable series once it ended, or a "
-    "deal whose hands were all shown. Always null in a write's answer (they are worked out "
-    "off the write path): read the match for them."
+    "deal whose hands were all shown. Always null in a write's answer: read the match for "
+    "them."
 )
 
 
