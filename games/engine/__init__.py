@@ -51,7 +51,16 @@ from .events import (
     starts_turn,
 )
 from .hands import ALL_HANDS, CATEGORIES, HandValue, InvalidHand, evaluate
-from .rules import allowed_actions, deal_rng, decide, evolve, legal_actions, new_seed, replay
+from .rules import (
+    allowed_actions,
+    deal_rng,
+    decide,
+    evolve,
+    legal_actions,
+    new_seed,
+    replay,
+    require_turn,
+)
 from .state import (
     MATCH_DEALS,
     MAX_STAKE,
@@ -147,6 +156,7 @@ __all__ = [
     "new_seed",
     "observe",
     "replay",
+    "require_turn",
     "result_view",
     "ADMIN",
     "Role",
