@@ -680,7 +680,7 @@ def match_stored(*, match_id: uuid.UUID) -> StoredMatch | None:
 
 # --- Writes ---------------------------------------------------------------------------------
 
-_PROJECTION = (*match_columns(MatchState()), "turn_deadline", "updated_at")
+_PROJECTION = (*match_columns(MatchState()), "skill", "turn_deadline", "updated_at")
 _FIELDS = [Match._meta.get_field(name) for name in _PROJECTION]
 _UPDATE_PROJECTION = (
     f"UPDATE {Match._meta.db_table} SET {', '.join(f'{field.column} = %s' for field in _FIELDS)}"
@@ -740,41 +740,24 @@ def _states_before_deals(stored: dict | None, events: list[Event]) -> Iterator[d
         evolve(state, event)
 
 
-_SKILL = Deal._meta.get_field("skill")
-
-
-def _skill_kept(state: MatchState, events: list[Event]) -> dict[tuple[int, int], dict]:
-    """The skill figures (docs/skill.md) of the deal `events` settle, by its key, as its row
-    keeps them: worked out here, in the write that ends the deal, so that no read ever
-    writes them (`skill.kept` says when). A write settles at most one deal, the one its
-    state still holds: a deal is dealt only by a write of its own."""
-    deal = state.deal
-    if deal is None or deal.result is None or deal.result not in events:
-        return {}
-    kept = skill.kept(state, deal.result)
-    figures = skill.deal_figures(deal) if kept else skill.unseen_figures(deal.result)
-    return {(deal.series, deal.deal_number): figures}
-
-
 def _deal_writes(
     row: Match,
     first_seq: int,
     events: list[Event],
     now: datetime,
     before: dict | None,
-    state: MatchState,
+    figures: dict[tuple[int, int], dict],
 ) -> list:
     """The events' deal changes as statements: new rows in one insert, and updates of stored
     rows. They run in one statement, which sees no row it inserts and may update a row only
     once, so every change is first folded into what each row ends as. `before` is the stored
     state the events follow (None for a new match): a new row keeps the state before its
-    deal, until the deal ends. `state` is where the events lead: a settled deal's row keeps
-    its skill figures."""
+    deal, until the deal ends; a settled deal's row keeps its skill `figures` (by key, as
+    `skill.settled` gives them: worked out by the write that ends the deal, never by a read)."""
     new: dict[tuple[int, int], Deal] = {}
     ended: dict[tuple[int, int], dict] = {}  # stored rows given an outcome
     abandoned: dict | None = None  # for every other stored row still unfinished
     states_before = _states_before_deals(before, events)
-    figures = _skill_kept(state, events)
     for seq, event in enumerate(events, start=first_seq):
         for change in deal_changes(seq, event):
             if change.insert:
@@ -804,7 +787,9 @@ def _deal_writes(
     statements = [_insert(list(new.values()))] if new else []
     table = Deal._meta.db_table
     for (series, deal_number), fields in ended.items():
-        skill_value = _SKILL.get_db_prep_save(fields.get("skill"), connection)
+        skill_value = Deal._meta.get_field("skill").get_db_prep_save(
+            fields.get("skill"), connection
+        )
         statements.append(
             (
                 f"UPDATE {table} SET outcome = %s, ended_at = %s, state_before = NULL, skill = %s"
@@ -880,6 +865,7 @@ def match_insert(
         fill_at=fill_at,
     )
     _set_projection(row, state, events, now)
+    figures, row.skill = skill.settled(state, events, row.skill)
     seats = [
         SeatInfo(player.name, player.kind, str(player.pk))
         if player
@@ -890,7 +876,7 @@ def match_insert(
         [
             _insert([row]),
             _insert([Seat(match=row, number=n, player=player) for n, player in enumerate(players)]),
-            *_deal_writes(row, 1, events, now, None, state),
+            *_deal_writes(row, 1, events, now, None, figures),
             _insert([_events_batch(row, 1, events, now)]),
         ],
         notice=notice_payload(row.pk, row.version, _humans(seats)),
@@ -951,12 +937,13 @@ def match_append(*, match: LoadedMatch, events: list[Event], state: MatchState) 
     first_seq = match.row.version + 1
     before = match.row.state
     _set_projection(match.row, state, events, now)
+    figures, match.row.skill = skill.settled(state, events, match.row.skill)
     # The projection, the deals, the events and the streams' notice in one statement: one
     # round trip.
     _run_as_one(
         [
             _update_projection(match.row),
-            *_deal_writes(match.row, first_seq, events, now, before, state),
+            *_deal_writes(match.row, first_seq, events, now, before, figures),
             _insert([_events_batch(match.row, first_seq, events, now)]),
         ],
         notice=notice_payload(match.row.pk, match.row.version, _humans(match.seats)),

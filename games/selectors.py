@@ -2,7 +2,7 @@
 their own seat's cards, and none once they left it."""
 
 import uuid
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from django.db.models import QuerySet
@@ -85,30 +85,21 @@ def match_view(
 class ShownFigures:
     """The skill figures (docs/skill.md) a viewer may see of the series' ended deals."""
 
-    by_deal: Mapping[int, dict]
-    """Each deal's stored figures (`skill.stored_figures` values), by deal number."""
-
-    def of_deal(self, number: int) -> list[dict] | None:
-        """Per seat, the figures of deal `number`, or None where they are not shown."""
-        figures = self.by_deal.get(number)
-        return figures["seats"] if figures else None
-
-    def sums(self, ended: int) -> list[dict] | None:
-        """Per seat, the sums over the `ended` deals of the series, or None unless every one
-        of them is shown."""
-        return skill.sums(self.by_deal.values()) if ended and len(self.by_deal) == ended else None
+    last_deal: list[dict] | None
+    """Per seat, the figures of the last deal that ended, or None where not shown."""
+    sums: list[dict] | None
+    """Per seat, the sums over the series' ended deals, or None unless every one is shown."""
 
 
-NO_FIGURES = ShownFigures({})
+NO_FIGURES = ShownFigures(None, None)
 """What a write's answer shows: none (read the match for them)."""
 
 
 def _table(match: LoadedMatch, state: MatchState, view: SeatView, shown: ShownFigures) -> dict:
     """What a player's and a spectator's views share: the table as `view` sees it, with the
     skill figures `shown`."""
-    last_deal = view.last_result
+    last_deal, figures = view.last_result, shown.last_deal
     if last_deal is not None:
-        figures = shown.of_deal(last_deal["deal_number"])
         last_deal = {
             **last_deal,
             "seats": [
@@ -116,7 +107,6 @@ def _table(match: LoadedMatch, state: MatchState, view: SeatView, shown: ShownFi
                 for seat in last_deal["seats"]
             ],
         }
-    ended = state.last_result.deal_number if state.last_result else 0
     return {
         "id": match.row.id,
         "version": state.version,
@@ -142,7 +132,7 @@ def _table(match: LoadedMatch, state: MatchState, view: SeatView, shown: ShownFi
             for number, seat in enumerate(match.seats)
         ],
         "last_deal": last_deal,
-        "skill": shown.sums(ended),
+        "skill": shown.sums,
         "winners": view.winners,
         "humans": state.humans,
         "turn_seconds": match.row.turn_seconds,
@@ -178,8 +168,9 @@ def _visible_figures(
     match: LoadedMatch, state: MatchState, viewer: int | None, deal_figures: DealFigures | None
 ) -> ShownFigures:
     """The skill figures (docs/skill.md) of the series' deals ended by `state` that `viewer`
-    may see: every hand of the deal must be theirs to see. A read that can show none
-    queries nothing."""
+    may see: every hand of the deal must be theirs to see. Read from the match row, which
+    the write that ended the last deal left them in (Match.skill); a read that can show
+    none queries nothing."""
     last = state.last_result
     seeds = state.seeds
     revealed = bool(seeds and seeds.verifiable and seeds.revealed)
@@ -187,13 +178,28 @@ def _visible_figures(
         revealed or skill.visible([seat.shown for seat in last.seats], viewer, revealed)
     ):
         return NO_FIGURES
+    kept = match.row.skill
+    if (
+        deal_figures is None
+        and kept
+        and (kept["series"], kept["deal_number"])
+        == (
+            state.series,
+            last.deal_number,
+        )
+    ):
+        every_deal_seen = revealed or kept["seen"][0 if viewer is None else viewer + 1]
+        return ShownFigures(kept["last"], kept["sums"] if every_deal_seen else None)
+    # A series begun before the match row kept its figures: from the deal rows.
     stored = (deal_figures or _stored_figures)(match, state.series, last.deal_number)
+    shown = {
+        number: figures
+        for number, figures in stored.items()
+        if skill.visible(figures["shown"], viewer, revealed)
+    }
+    every_deal_shown = len(shown) == last.deal_number
     return ShownFigures(
-        {
-            number: figures
-            for number, figures in stored.items()
-            if skill.visible(figures["shown"], viewer, revealed)
-        }
+        shown[last.deal_number]["seats"], skill.sums(shown.values()) if every_deal_shown else None
     )
 
 

@@ -222,3 +222,54 @@ def sums(figures: Iterable[dict]) -> list[dict[str, str]]:
 
 
 PARTS = ("cards", "play", "table")
+
+
+def settled(
+    state: MatchState, events: list[Event], so_far: dict | None
+) -> tuple[dict[tuple[int, int], dict], dict | None]:
+    """What the write of `events`, which lead to `state`, keeps of the figures: those of the
+    deal they settle, by its (series, deal number), as its row keeps them (`kept` says
+    when), and the match row's figures of the series so far, from `so_far` (as
+    `series_so_far`). A write settles at most one deal, the one its state still holds: a
+    deal is dealt only by a write of its own."""
+    deal = state.deal
+    if deal is None or deal.result is None or deal.result not in events:
+        return {}, so_far
+    if kept(state, deal.result):
+        figures = deal_figures(deal)
+    else:
+        figures = unseen_figures(deal.result)
+    return {(deal.series, deal.deal_number): figures}, series_so_far(so_far, deal, figures)
+
+
+def series_so_far(previous: dict | None, deal: DealState, figures: dict) -> dict | None:
+    """What the match row keeps of its series' figures once `deal` settled with `figures`
+    (as a deal row keeps them), from what it kept before (`previous`), so that a read shows
+    them from the row it reads anyway: the last deal's figures, the sums over the series'
+    deals (null once one kept none), and whether every deal so far may be seen by each
+    viewer, a spectator first, then each seat. None when the deals before are not in
+    `previous` (a series begun before the row kept them)."""
+    shown = figures["shown"]
+    seen = [visible(shown, viewer, False) for viewer in (None, *range(SEATS))]
+    sums = figures["seats"]
+    if deal.deal_number > 1:
+        if previous is None or (previous["series"], previous["deal_number"]) != (
+            deal.series,
+            deal.deal_number - 1,
+        ):
+            return None
+        seen = [before and now for before, now in zip(previous["seen"], seen, strict=True)]
+        if sums is not None and previous["sums"] is not None:
+            sums = [
+                {part: str(Fraction(total[part]) + Fraction(seat[part])) for part in PARTS}
+                for total, seat in zip(previous["sums"], sums, strict=True)
+            ]
+        else:
+            sums = None
+    return {
+        "series": deal.series,
+        "deal_number": deal.deal_number,
+        "last": figures["seats"],
+        "sums": sums,
+        "seen": seen,
+    }
