@@ -150,7 +150,7 @@ def match_write_view(*, match: LoadedMatch) -> dict:
 
 def _stored_figures(match: LoadedMatch, series: int, last: int) -> dict[int, dict]:
     """The figures of the series' deals 1 to `last`, by deal number, as the writes that
-    ended them stored them (repository._skill_kept). A deal that ended before writes stored
+    ended them stored them (skill.settled). A deal that ended before writes stored
     them, or whose row was rebuilt since, has none: its figures are worked out from the
     match's events for this read alone, for a read never writes."""
     match_id = match.row.id
@@ -179,15 +179,8 @@ def _visible_figures(
     ):
         return NO_FIGURES
     kept = match.row.skill
-    if (
-        deal_figures is None
-        and kept
-        and (kept["series"], kept["deal_number"])
-        == (
-            state.series,
-            last.deal_number,
-        )
-    ):
+    at = (state.series, last.deal_number)
+    if deal_figures is None and kept is not None and (kept["series"], kept["deal_number"]) == at:
         every_deal_seen = revealed or kept["seen"][0 if viewer is None else viewer + 1]
         return ShownFigures(kept["last"], kept["sums"] if every_deal_seen else None)
     # A series begun before the match row kept its figures: from the deal rows.
