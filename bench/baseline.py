@@ -141,9 +141,9 @@ def _by_deal_end(writes: list[Sample], server_ns: dict[str, int]) -> dict:
     split = {}
     for key, ends_deal in (("ends_no_deal", False), ("ends_a_deal", True)):
         spent = [ns for ns, s in zip(attributed, writes, strict=True) if s.ends_deal is ends_deal]
-        split[f"{key}_cpu_ms_per_request"] = (
-            (statistics.fmean(spent) + overhead_ns) / 1e6 if spent else None
-        )
+        own = statistics.fmean(spent) / 1e6 if spent else None
+        split[f"{key}_own_cpu_ms_per_request"] = own
+        split[f"{key}_cpu_ms_per_request"] = None if own is None else own + overhead_ns / 1e6
         split[f"{key}_requests"] = len(spent)
     return split
 

@@ -37,6 +37,16 @@ def figures(round_: dict, players: int) -> list[tuple[str, str, float | None]]:
             writes["ends_a_deal_cpu_ms_per_request"],
         ),
         (
+            "write_ends_no_deal_own_cpu_ms",
+            "  a write that ends no deal, its own only, ms (worker and its backend)",
+            writes["ends_no_deal_own_cpu_ms_per_request"],
+        ),
+        (
+            "write_ends_a_deal_own_cpu_ms",
+            "  a write that ends a deal, its own only, ms (worker and its backend)",
+            writes["ends_a_deal_own_cpu_ms_per_request"],
+        ),
+        (
             "get_cpu_ms",
             "server CPU per GET of a match in play, ms (serve and Postgres)",
             gets["server_cpu_ms_per_request"],

@@ -680,12 +680,18 @@ def match_stored(*, match_id: uuid.UUID) -> StoredMatch | None:
 
 # --- Writes ---------------------------------------------------------------------------------
 
-_PROJECTION = (*match_columns(MatchState()), "skill", "turn_deadline", "updated_at")
-_FIELDS = [Match._meta.get_field(name) for name in _PROJECTION]
-_UPDATE_PROJECTION = (
-    f"UPDATE {Match._meta.db_table} SET {', '.join(f'{field.column} = %s' for field in _FIELDS)}"
-    f" WHERE {Match._meta.pk.column} = %s"
-)
+_PROJECTION = (*match_columns(MatchState()), "turn_deadline", "updated_at")
+# A write that settles a deal changes the series' figures too; the others leave them be.
+_WITH_SKILL = (*_PROJECTION, "skill")
+_FIELDS = {
+    names: [Match._meta.get_field(name) for name in names] for names in (_PROJECTION, _WITH_SKILL)
+}
+_UPDATE_PROJECTION = {
+    names: f"UPDATE {Match._meta.db_table} SET "
+    + ", ".join(f"{field.column} = %s" for field in fields)
+    + f" WHERE {Match._meta.pk.column} = %s"
+    for names, fields in _FIELDS.items()
+}
 
 # A write's statements are SQL written here rather than compiled by the ORM, which would spend
 # longer compiling them than Postgres spends running them (docs/performance.md); values still
@@ -693,10 +699,11 @@ _UPDATE_PROJECTION = (
 Statement = tuple[str, list]
 
 
-def _update_projection(row: Match) -> Statement:
-    """`row.save(update_fields=_PROJECTION)`."""
-    values = [field.get_db_prep_save(getattr(row, field.attname), connection) for field in _FIELDS]
-    return _UPDATE_PROJECTION, [*values, row.pk]
+def _update_projection(row: Match, names: tuple[str, ...] = _PROJECTION) -> Statement:
+    """`row.save(update_fields=names)`."""
+    fields = _FIELDS[names]
+    values = [field.get_db_prep_save(getattr(row, field.attname), connection) for field in fields]
+    return _UPDATE_PROJECTION[names], [*values, row.pk]
 
 
 def _insert(objects: list) -> Statement:
@@ -942,7 +949,7 @@ def match_append(*, match: LoadedMatch, events: list[Event], state: MatchState) 
     # round trip.
     _run_as_one(
         [
-            _update_projection(match.row),
+            _update_projection(match.row, _WITH_SKILL if figures else _PROJECTION),
             *_deal_writes(match.row, first_seq, events, now, before, figures),
             _insert([_events_batch(match.row, first_seq, events, now)]),
         ],

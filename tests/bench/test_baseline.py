@@ -111,6 +111,8 @@ def _round(write_ms, get_ms, hint=None, startup=5.0, pss=None, finished_ms=None)
             "postgres_cpu_ms_per_request": write_ms / 4,
             "ends_no_deal_cpu_ms_per_request": write_ms * 0.9,
             "ends_a_deal_cpu_ms_per_request": write_ms * 2,
+            "ends_no_deal_own_cpu_ms_per_request": write_ms * 0.7,
+            "ends_a_deal_own_cpu_ms_per_request": write_ms * 1.8,
             "p50_ms": 10.0,
             "p99_ms": 40.0,
         },
