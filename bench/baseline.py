@@ -7,14 +7,17 @@ settled, and starts again (how long that start takes to answer /readyz is the st
 on an existing data directory);
 every player registers and plays one whole match (warm-up), and the PSS of each server
 process is read once it settles; then the players write for `seconds` (creates, actions,
-next-deals, no reads), and the PSS is read again; then they read their latest match for
-`get_seconds`; then, where the side's API has hints, one player asks for `hints` hints, each
-at a new spot of a new random deal, one at a time."""
+next-deals, no reads; the writes that end a deal, which store its skill figures, are also
+measured apart), and the PSS is read again; then they read their match still in play for
+`get_seconds`, and then the matches they finished, each in turn, for as long; then, where
+the side's API has hints, one player asks for `hints` hints, each at a new spot of a new
+random deal, one at a time."""
 
 import dataclasses
 import os
 import random
 import re
+import statistics
 import subprocess
 import tempfile
 import threading
@@ -117,6 +120,34 @@ def _requests(samples: list[Sample], server_ns: dict[str, int], seconds: float) 
     }
 
 
+def _reads(served: ServedSide, players: list[Player], read, seconds: float) -> dict:
+    """The figures of every player's `read` (a Player method) for `seconds`."""
+    tasks = [lambda stop, player=player: read(player, stop) for player in players]
+    server_ns, spent_s = _timed_phase(served, tasks, seconds)
+    samples = [sample for player in players for sample in player.samples]
+    for player in players:
+        player.samples.clear()
+    if not samples:
+        raise BenchError(f"{read.__name__} made no GET")
+    return _requests(samples, server_ns, spent_s)
+
+
+def _by_deal_end(writes: list[Sample], server_ns: dict[str, int]) -> dict:
+    """Server CPU of a write that ends a deal (and stores its figures) and of one that ends
+    none, apart: what each request's worker and Postgres backend spent on it (the bench's
+    headers), plus an equal share of what the phase spent besides (bench/report.py)."""
+    attributed = [sample.app_ns + sample.db_ns for sample in writes]
+    overhead_ns = (sum(server_ns.values()) - sum(attributed)) / len(writes)
+    split = {}
+    for key, ends_deal in (("ends_no_deal", False), ("ends_a_deal", True)):
+        spent = [ns for ns, s in zip(attributed, writes, strict=True) if s.ends_deal is ends_deal]
+        own = statistics.fmean(spent) / 1e6 if spent else None
+        split[f"{key}_own_cpu_ms_per_request"] = own
+        split[f"{key}_cpu_ms_per_request"] = None if own is None else own + overhead_ns / 1e6
+        split[f"{key}_requests"] = len(spent)
+    return split
+
+
 def _hints(served: ServedSide, load: Load) -> dict:
     """CPU of every server and Postgres process over each hint, asked one at a time, each at
     a new spot: cold, unless two random deals met at the same spot."""
@@ -171,9 +202,10 @@ def measure(side: Side, load: Load, say: Callable[[str], None] = lambda text: No
         for player in players:
             player.samples.clear()
 
-        say(f"match GETs for {load.get_seconds:g} s")
-        get_ns, get_s = _timed_phase(served, [p.read_until for p in players], load.get_seconds)
-        gets = [s for p in players for s in p.samples]
+        say(f"GETs of matches in play for {load.get_seconds:g} s")
+        gets = _reads(served, players, Player.read_in_play, load.get_seconds)
+        say(f"GETs of finished matches for {load.get_seconds:g} s")
+        gets_finished = _reads(served, players, Player.read_finished, load.get_seconds)
         for player in players:
             player.client.close()
 
@@ -187,8 +219,9 @@ def measure(side: Side, load: Load, say: Callable[[str], None] = lambda text: No
             "startup_s": served.startup_s,
             "pss_kib_after_warm_up": pss_warm,
             "pss_kib_after_load": pss_load,
-            "writes": _requests(writes, write_ns, write_s),
-            "gets": _requests(gets, get_ns, get_s),
+            "writes": {**_requests(writes, write_ns, write_s), **_by_deal_end(writes, write_ns)},
+            "gets": gets,
+            "gets_finished": gets_finished,
             "hints": hints,
         }
 

@@ -13,6 +13,7 @@ def figures(round_: dict, players: int) -> list[tuple[str, str, float | None]]:
     """(key, label, value) of a round's headline figures; None where the side has no such
     thing (hints where its API has none)."""
     writes, gets, hints = round_["writes"], round_["gets"], round_["hints"]
+    finished = round_["gets_finished"]
     warm, loaded = round_["pss_kib_after_warm_up"], round_["pss_kib_after_load"]
     return [
         (
@@ -26,15 +27,47 @@ def figures(round_: dict, players: int) -> list[tuple[str, str, float | None]]:
             writes["postgres_cpu_ms_per_request"],
         ),
         (
+            "write_ends_no_deal_cpu_ms",
+            "  a write that ends no deal, ms (its own, and a share of the rest)",
+            writes["ends_no_deal_cpu_ms_per_request"],
+        ),
+        (
+            "write_ends_a_deal_cpu_ms",
+            "  a write that ends a deal, ms (its own, and a share of the rest)",
+            writes["ends_a_deal_cpu_ms_per_request"],
+        ),
+        (
+            "write_ends_no_deal_own_cpu_ms",
+            "  a write that ends no deal, its own only, ms (worker and its backend)",
+            writes["ends_no_deal_own_cpu_ms_per_request"],
+        ),
+        (
+            "write_ends_a_deal_own_cpu_ms",
+            "  a write that ends a deal, its own only, ms (worker and its backend)",
+            writes["ends_a_deal_own_cpu_ms_per_request"],
+        ),
+        (
             "get_cpu_ms",
-            "server CPU per match GET, ms (serve and Postgres)",
+            "server CPU per GET of a match in play, ms (serve and Postgres)",
             gets["server_cpu_ms_per_request"],
         ),
         ("get_postgres_cpu_ms", "  of which Postgres, ms", gets["postgres_cpu_ms_per_request"]),
+        (
+            "get_finished_cpu_ms",
+            "server CPU per GET of a finished match, ms (serve and Postgres)",
+            finished["server_cpu_ms_per_request"],
+        ),
+        (
+            "get_finished_postgres_cpu_ms",
+            "  of which Postgres, ms",
+            finished["postgres_cpu_ms_per_request"],
+        ),
         ("write_p50_ms", f"write p50, ms ({players} players)", writes["p50_ms"]),
         ("write_p99_ms", f"write p99, ms ({players} players)", writes["p99_ms"]),
-        ("get_p50_ms", f"match GET p50, ms ({players} players)", gets["p50_ms"]),
-        ("get_p99_ms", f"match GET p99, ms ({players} players)", gets["p99_ms"]),
+        ("get_p50_ms", f"GET in play p50, ms ({players} players)", gets["p50_ms"]),
+        ("get_p99_ms", f"GET in play p99, ms ({players} players)", gets["p99_ms"]),
+        ("get_finished_p50_ms", f"GET finished p50, ms ({players} players)", finished["p50_ms"]),
+        ("get_finished_p99_ms", f"GET finished p99, ms ({players} players)", finished["p99_ms"]),
         ("hint_cpu_p50_ms", "hint server CPU p50, ms (cold spots)", hints and hints["cpu_p50_ms"]),
         ("hint_cpu_p99_ms", "hint server CPU p99, ms (cold spots)", hints and hints["cpu_p99_ms"]),
         ("startup_s", "serve start-up to /readyz, s (existing data)", round_["startup_s"]),

@@ -2,6 +2,7 @@
 loop with no think time, recording every request it makes."""
 
 import http.client
+import itertools
 import json
 import random
 import threading
@@ -11,6 +12,7 @@ from ipaddress import IPv4Address
 from urllib.parse import urlsplit
 
 FIRST_PLAYER_ADDRESS = IPv4Address("127.1.0.1")
+DEAL_ENDED = ("deal_over", "finished")
 
 
 class BenchError(Exception):
@@ -27,6 +29,8 @@ class Sample:
     queries: int
     app_ns: int
     db_ns: int
+    ends_deal: bool = False
+    """A write whose answer shows its deal over: the write that stores the deal's figures."""
 
 
 class Client:
@@ -113,14 +117,16 @@ class Player:
         body, _ = self.client.call("POST", "/api/v1/players", {"name": f"bench-{self.number}"})
         self.client.headers["Authorization"] = f"Bearer {body['token']}"
 
-    def _record(self, kind: str, deal: int, sample: Sample) -> None:
+    def _record(self, kind: str, deal: int, sample: Sample, answer: dict | None = None) -> None:
+        """Keep `sample`; `answer` is a write's, which says whether it ended a deal."""
         sample.kind, sample.deal = kind, deal
+        sample.ends_deal = answer is not None and answer["status"] in DEAL_ENDED
         self.samples.append(sample)
 
     def play_match(self) -> None:
         request = {"ai_level": self.ai_level, "seed": self.rng.getrandbits(63)}
         view, sample = self.client.call("POST", "/api/v1/matches", request)
-        self._record("create", 1, sample)
+        self._record("create", 1, sample, view)
         path = f"/api/v1/matches/{view['id']}"
         while view["status"] != "finished":
             deal = view["deal_number"]
@@ -129,39 +135,54 @@ class Player:
                 self._record("view", deal, sample)
                 self.deals_done += 1
                 view, sample = self.client.call("POST", f"{path}/next-deal", {})
-                self._record("next_deal", deal + 1, sample)
+                self._record("next_deal", deal + 1, sample, view)
             else:
                 action = self.rng.choice(view["legal_actions"])
                 view, sample = self.client.call("POST", f"{path}/actions", {"action": action})
-                self._record("action", deal, sample)
+                self._record("action", deal, sample, view)
         self.deals_done += 1
         self.finished_match_ids.append(view["id"])
 
     def play_writes(self, stop: threading.Event) -> None:
         """Writes only, until `stop`: create, actions and next-deals, each answer being the
         view the next write needs, with no reload between deals; so that a phase's server CPU
-        over its requests is what a write costs (`bench --baseline`)."""
+        over its requests is what a write costs (`bench --baseline`). Each write's sample
+        says whether it ended a deal."""
         while not stop.is_set():
             request = {"ai_level": self.ai_level, "seed": self.rng.getrandbits(63)}
             view, sample = self.client.call("POST", "/api/v1/matches", request)
-            self._record("create", 1, sample)
+            self._record("create", 1, sample, view)
             self.current_match_id = view["id"]
             path = f"/api/v1/matches/{view['id']}"
             while view["status"] != "finished" and not stop.is_set():
                 deal = view["deal_number"]
                 if view["status"] == "deal_over":
                     view, sample = self.client.call("POST", f"{path}/next-deal", {})
-                    self._record("next_deal", deal + 1, sample)
+                    self._record("next_deal", deal + 1, sample, view)
                 else:
                     action = self.rng.choice(view["legal_actions"])
                     view, sample = self.client.call("POST", f"{path}/actions", {"action": action})
-                    self._record("action", deal, sample)
+                    self._record("action", deal, sample, view)
+            if view["status"] == "finished":
+                self.finished_match_ids.append(view["id"])
+                self.current_match_id = None
 
-    def read_until(self, stop: threading.Event) -> None:
-        """GET its latest match in a closed loop until `stop`."""
-        path = f"/api/v1/matches/{self.current_match_id}"
-        while not stop.is_set():
-            _, sample = self.client.call("GET", path)
+    def read_in_play(self, stop: threading.Event) -> None:
+        """GET its match still in play in a closed loop until `stop` (none if the write phase
+        stopped as it finished one)."""
+        if self.current_match_id is not None:
+            self._read_until(stop, [self.current_match_id])
+
+    def read_finished(self, stop: threading.Event) -> None:
+        """GET the matches it finished, each in turn, in a closed loop until `stop`: the first
+        read of each as well as the later ones."""
+        self._read_until(stop, self.finished_match_ids)
+
+    def _read_until(self, stop: threading.Event, match_ids: list[str]) -> None:
+        for match_id in itertools.cycle(match_ids):
+            if stop.is_set():
+                return
+            _, sample = self.client.call("GET", f"/api/v1/matches/{match_id}")
             self._record("view", 0, sample)
 
 

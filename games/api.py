@@ -25,6 +25,7 @@ from edge.schema import (
 )
 from games import idempotency, selectors, services
 from games.engine import DomainError
+from games.hints import GivenHint
 from games.live import streams
 from games.repository import LoadedMatch, TableFilters
 from games.serializers import (
@@ -694,8 +695,12 @@ class MatchViewSet(MatchWriteViewSet):
     )
     @action(detail=True, methods=["get"])
     def hint(self, request, match_id):
-        advice = services.hint_create(match_id=match_id, player=request.user)
-        return Response(HintSerializer(advice).data)
+        body = services.hint_create(match_id=match_id, player=request.user, shaped=_hint_body)
+        return Response(body)
+
+
+def _hint_body(given: GivenHint) -> dict:
+    return HintSerializer(given).data
 
 
 class PlayerStreamViewSet(EventStreamViewSet):

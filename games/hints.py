@@ -11,11 +11,24 @@ import threading
 from collections import OrderedDict
 from collections.abc import Callable, Hashable, Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass
 
 from django.conf import settings
 
 from games.ai.coach import Hint
 from games.engine import DomainError
+
+
+@dataclass(frozen=True, slots=True)
+class GivenHint:
+    """The coach's advice as a player is given it: the point of the match it is for, and the
+    AI level its values are against. HintSerializer is its shape."""
+
+    version: int
+    series: int
+    deal_number: int
+    ai_level: str
+    advice: Hint
 
 
 class AdviceCache:

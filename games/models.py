@@ -74,6 +74,13 @@ class Match(models.Model):
     totals = models.JSONField(default=list, help_text="The four exact totals, as fractions.")
     winners = models.JSONField(null=True, blank=True)
     state = models.JSONField(help_text="The engine state: the projection of the events.")
+    skill = models.JSONField(
+        null=True,
+        blank=True,
+        help_text="The current series' skill figures so far (docs/skill.md): the last deal's, "
+        "their sums, and who may see every deal; kept by the write that ends a deal, so a read "
+        "needs no other row. Null before a deal ended, or for a series begun before it was kept.",
+    )
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
 
@@ -157,8 +164,10 @@ class Deal(models.Model):
     skill = models.JSONField(
         null=True,
         blank=True,
-        help_text="Cards, play and table by seat, and which hands were shown (docs/skill.md): "
-        "worked out on the first read after the deal ended, off the write path.",
+        help_text="Which hands were shown, and cards, play and table by seat (docs/skill.md; "
+        "seats null where no viewer may see them), stored by the write that ended the deal. "
+        "Null for a deal ended before writes stored them, or whose rows were rebuilt: a read "
+        "works them out.",
     )
     state_before = models.JSONField(
         null=True,

@@ -18,6 +18,7 @@ from django.db.models import QuerySet, Subquery, Value
 from django.db.models.functions import Coalesce
 from django.utils import timezone
 
+from games.ai import skill
 from games.engine import (
     DealEnded,
     DealStarted,
@@ -645,15 +646,6 @@ def deal_skills(*, match_id: uuid.UUID, series: int) -> dict[int, dict | None]:
     return dict(ended.values_list("deal_number", "skill"))
 
 
-def deal_skills_store(*, match_id: uuid.UUID, series: int, figures: dict[int, dict]) -> None:
-    """Keep worked-out figures, by deal number. Deals are never changed once ended, so two
-    readers storing the same deal's figures at once store the same values."""
-    for deal_number, skill in figures.items():
-        Deal.objects.filter(match_id=match_id, series=series, deal_number=deal_number).update(
-            skill=skill
-        )
-
-
 def match_ids(*, among: Iterable[uuid.UUID] | None = None) -> Iterator[uuid.UUID]:
     """Every match id oldest first, or those of `among` that exist."""
     matches = Match.objects.all() if among is None else Match.objects.filter(id__in=among)
@@ -695,11 +687,17 @@ def match_stored(*, match_id: uuid.UUID) -> StoredMatch | None:
 # --- Writes ---------------------------------------------------------------------------------
 
 _PROJECTION = (*match_columns(MatchState()), "ai_level", "turn_deadline", "updated_at")
-_FIELDS = [Match._meta.get_field(name) for name in _PROJECTION]
-_UPDATE_PROJECTION = (
-    f"UPDATE {Match._meta.db_table} SET {', '.join(f'{field.column} = %s' for field in _FIELDS)}"
-    f" WHERE {Match._meta.pk.column} = %s"
-)
+# A write that settles a deal changes the series' figures too; the others leave them be.
+_WITH_SKILL = (*_PROJECTION, "skill")
+_FIELDS = {
+    names: [Match._meta.get_field(name) for name in names] for names in (_PROJECTION, _WITH_SKILL)
+}
+_UPDATE_PROJECTION = {
+    names: f"UPDATE {Match._meta.db_table} SET "
+    + ", ".join(f"{field.column} = %s" for field in fields)
+    + f" WHERE {Match._meta.pk.column} = %s"
+    for names, fields in _FIELDS.items()
+}
 
 # A write's statements are SQL written here rather than compiled by the ORM, which would spend
 # longer compiling them than Postgres spends running them (docs/performance.md); values still
@@ -707,10 +705,11 @@ _UPDATE_PROJECTION = (
 Statement = tuple[str, list]
 
 
-def _update_projection(row: Match) -> Statement:
-    """`row.save(update_fields=_PROJECTION)`."""
-    values = [field.get_db_prep_save(getattr(row, field.attname), connection) for field in _FIELDS]
-    return _UPDATE_PROJECTION, [*values, row.pk]
+def _update_projection(row: Match, names: tuple[str, ...] = _PROJECTION) -> Statement:
+    """`row.save(update_fields=names)`."""
+    fields = _FIELDS[names]
+    values = [field.get_db_prep_save(getattr(row, field.attname), connection) for field in fields]
+    return _UPDATE_PROJECTION[names], [*values, row.pk]
 
 
 def _insert(objects: list) -> Statement:
@@ -755,13 +754,19 @@ def _states_before_deals(stored: dict | None, events: list[Event]) -> Iterator[d
 
 
 def _deal_writes(
-    row: Match, first_seq: int, events: list[Event], now: datetime, before: dict | None
+    row: Match,
+    first_seq: int,
+    events: list[Event],
+    now: datetime,
+    before: dict | None,
+    figures: dict[tuple[int, int], dict],
 ) -> list:
     """The events' deal changes as statements: new rows in one insert, and updates of stored
     rows. They run in one statement, which sees no row it inserts and may update a row only
     once, so every change is first folded into what each row ends as. `before` is the stored
     state the events follow (None for a new match): a new row keeps the state before its
-    deal, until the deal ends."""
+    deal, until the deal ends; a settled deal's row keeps its skill `figures` (by key, as
+    `skill.settled` gives them: worked out by the write that ends the deal, never by a read)."""
     new: dict[tuple[int, int], Deal] = {}
     ended: dict[tuple[int, int], dict] = {}  # stored rows given an outcome
     abandoned: dict | None = None  # for every other stored row still unfinished
@@ -779,6 +784,8 @@ def _deal_writes(
                 )
                 continue
             fields = {**change.fields, "ended_at": now, "state_before": None}
+            if change.key in figures:
+                fields["skill"] = figures[change.key]
             if change.key is None:
                 abandoned = fields
                 for deal in new.values():
@@ -793,11 +800,14 @@ def _deal_writes(
     statements = [_insert(list(new.values()))] if new else []
     table = Deal._meta.db_table
     for (series, deal_number), fields in ended.items():
+        skill_value = Deal._meta.get_field("skill").get_db_prep_save(
+            fields.get("skill"), connection
+        )
         statements.append(
             (
-                f"UPDATE {table} SET outcome = %s, ended_at = %s, state_before = NULL"
+                f"UPDATE {table} SET outcome = %s, ended_at = %s, state_before = NULL, skill = %s"
                 " WHERE match_id = %s AND series = %s AND deal_number = %s",
-                [fields["outcome"], fields["ended_at"], row.pk, series, deal_number],
+                [fields["outcome"], fields["ended_at"], skill_value, row.pk, series, deal_number],
             )
         )
     if abandoned is not None:
@@ -868,6 +878,7 @@ def match_insert(
         fill_at=fill_at,
     )
     _set_projection(row, state, events, now)
+    figures, row.skill = skill.settled(state, events, row.skill)
     seats = [
         SeatInfo(player.name, player.kind, str(player.pk))
         if player
@@ -878,7 +889,7 @@ def match_insert(
         [
             _insert([row]),
             _insert([Seat(match=row, number=n, player=player) for n, player in enumerate(players)]),
-            *_deal_writes(row, 1, events, now, before=None),
+            *_deal_writes(row, 1, events, now, None, figures),
             _insert([_events_batch(row, 1, events, now)]),
         ],
         notice=notice_payload(row.pk, row.version, _humans(seats)),
@@ -944,13 +955,14 @@ def match_append(
     seat_writes = _seat_writes(match, seating, newcomers)
     match.row.ai_level = seating.ai_level
     _set_projection(match.row, state, events, now)
+    figures, match.row.skill = skill.settled(state, events, match.row.skill)
     # The projection, the seats, the deals, the events and the streams' notice in one
     # statement: one round trip, and one notice, which the players just seated get too.
     _run_as_one(
         [
-            _update_projection(match.row),
+            _update_projection(match.row, _WITH_SKILL if figures else _PROJECTION),
             *seat_writes,
-            *_deal_writes(match.row, first_seq, events, now, before),
+            *_deal_writes(match.row, first_seq, events, now, before, figures),
             _insert([_events_batch(match.row, first_seq, events, now)]),
         ],
         notice=notice_payload(match.row.pk, match.row.version, _humans(match.seats)),

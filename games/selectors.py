@@ -3,6 +3,7 @@ their own seat's cards, and none once they left it."""
 
 import uuid
 from collections.abc import Callable
+from dataclasses import dataclass
 
 from django.db.models import QuerySet
 
@@ -53,16 +54,17 @@ def match_view(
 ) -> dict:
     """The MatchView's data for the player `match` was loaded for: only what their seat may
     see. MatchViewSerializer is its shape (serializers.MATCH_VIEW renders it). Without
-    `figures` (a write's answer), the skill figures are left null: they are worked out off
-    the write path, on a read. `deal_figures` replaces the stored figures (the schema's
-    examples, played with no database)."""
+    `figures` (a write's answer), the skill figures are left null, and none are read.
+    `deal_figures` replaces the stored figures (the schema's examples, played with no
+    database)."""
     state, row, seat = match.state, match.row, match.viewer_seat
     viewer = eyes_now(state, seat)  # None once they left: they watch as a live spectator
     view = observe(state, viewer)
+    shown = _visible_figures(match, state, viewer, deal_figures) if figures else NO_FIGURES
     # The invite is the owner's to share, and only while seats are open.
     invite = row.invite if seat == 0 and state.status is Status.WAITING else None
     return {
-        **_table(match, state, view, viewer if figures else _NO_FIGURES, deal_figures),
+        **_table(match, state, view, shown),
         "your_seat": seat,
         "your_cards": view.your_cards,
         "your_category": evaluate(view.your_cards).category if view.your_cards else None,
@@ -79,32 +81,32 @@ def match_view(
     }
 
 
-_NO_FIGURES = -1
-"""In place of a viewer: work out no skill figures (a write's answer)."""
+@dataclass(frozen=True, slots=True)
+class ShownFigures:
+    """The skill figures (docs/skill.md) a viewer may see of the series' ended deals."""
+
+    last_deal: list[dict] | None
+    """Per seat, the figures of the last deal that ended, or None where not shown."""
+    sums: list[dict] | None
+    """Per seat, the sums over the series' ended deals, or None unless every one is shown."""
 
 
-def _table(
-    match: LoadedMatch,
-    state: MatchState,
-    view: SeatView,
-    viewer: int | None,
-    deal_figures: DealFigures | None = None,
-) -> dict:
+NO_FIGURES = ShownFigures(None, None)
+"""What a write's answer shows: none (read the match for them)."""
+
+
+def _table(match: LoadedMatch, state: MatchState, view: SeatView, shown: ShownFigures) -> dict:
     """What a player's and a spectator's views share: the table as `view` sees it, with the
-    skill figures `viewer` (a seat, None for a spectator) may see."""
-    shown = {} if viewer == _NO_FIGURES else _visible_figures(match, state, viewer, deal_figures)
-    last_deal = view.last_result
+    skill figures `shown`."""
+    last_deal, figures = view.last_result, shown.last_deal
     if last_deal is not None:
-        figures = shown.get(last_deal["deal_number"])
         last_deal = {
             **last_deal,
             "seats": [
-                {**seat, "skill": figures["seats"][seat["seat"]] if figures else None}
+                {**seat, "skill": figures[seat["seat"]] if figures else None}
                 for seat in last_deal["seats"]
             ],
         }
-    ended = state.last_result.deal_number if state.last_result else 0
-    every_deal_shown = ended > 0 and len(shown) == ended
     return {
         "id": match.row.id,
         "version": state.version,
@@ -130,7 +132,7 @@ def _table(
             for number, seat in enumerate(match.seats)
         ],
         "last_deal": last_deal,
-        "skill": skill.sums(shown.values()) if every_deal_shown else None,
+        "skill": shown.sums,
         "winners": view.winners,
         "humans": state.humans,
         "turn_seconds": match.row.turn_seconds,
@@ -142,13 +144,15 @@ def _table(
 def match_write_view(*, match: LoadedMatch) -> dict:
     """The MatchWriteView's data, which a write answers with: the MatchView, and the events
     the write appended as the writer may see them, so a client can show what the other seats
-    did. Its skill figures are null: a write works none out (read the match for them)."""
+    did. Its skill figures are null, as they always were (read the match for them)."""
     return {**match_view(match=match, figures=False), "events": events_seen(match.appended, match)}
 
 
 def _stored_figures(match: LoadedMatch, series: int, last: int) -> dict[int, dict]:
-    """The figures of the series' deals 1 to `last`, by deal number, as stored; those not
-    stored yet are worked out from the match's events and stored."""
+    """The figures of the series' deals 1 to `last`, by deal number, as the writes that
+    ended them stored them (skill.settled). A deal that ended before writes stored
+    them, or whose row was rebuilt since, has none: its figures are worked out from the
+    match's events for this read alone, for a read never writes."""
     match_id = match.row.id
     stored = repository.deal_skills(match_id=match_id, series=series)
     stored = {number: figures for number, figures in stored.items() if number <= last}
@@ -156,31 +160,40 @@ def _stored_figures(match: LoadedMatch, series: int, last: int) -> dict[int, dic
     if missing:
         events = (event for _, event in repository.match_events(match_id=match_id))
         worked = skill.stored_figures(events, series)
-        new = {number: worked[number] for number in missing}
-        repository.deal_skills_store(match_id=match_id, series=series, figures=new)
-        stored.update(new)
+        stored.update((number, worked[number]) for number in missing)
     return stored
 
 
 def _visible_figures(
     match: LoadedMatch, state: MatchState, viewer: int | None, deal_figures: DealFigures | None
-) -> dict:
+) -> ShownFigures:
     """The skill figures (docs/skill.md) of the series' deals ended by `state` that `viewer`
-    may see, by deal number: every hand of the deal must be theirs to see. Worked out and
-    stored on the first read that needs them; a read that can show none queries nothing."""
+    may see: every hand of the deal must be theirs to see. Read from the match row, which
+    the write that ended the last deal left them in (Match.skill); a read that can show
+    none queries nothing."""
     last = state.last_result
     seeds = state.seeds
     revealed = bool(seeds and seeds.verifiable and seeds.revealed)
     if last is None or not (
         revealed or skill.visible([seat.shown for seat in last.seats], viewer, revealed)
     ):
-        return {}
+        return NO_FIGURES
+    kept = match.row.skill
+    at = (state.series, last.deal_number)
+    if deal_figures is None and kept is not None and (kept["series"], kept["deal_number"]) == at:
+        every_deal_seen = revealed or kept["seen"][0 if viewer is None else viewer + 1]
+        return ShownFigures(kept["last"], kept["sums"] if every_deal_seen else None)
+    # A series begun before the match row kept its figures: from the deal rows.
     stored = (deal_figures or _stored_figures)(match, state.series, last.deal_number)
-    return {
+    shown = {
         number: figures
         for number, figures in stored.items()
         if skill.visible(figures["shown"], viewer, revealed)
     }
+    every_deal_shown = len(shown) == last.deal_number
+    return ShownFigures(
+        shown[last.deal_number]["seats"], skill.sums(shown.values()) if every_deal_shown else None
+    )
 
 
 def events_seen(events: list[tuple[int, Event]], match: LoadedMatch) -> list[dict]:
@@ -384,7 +397,7 @@ def watch_view(*, match: LoadedMatch) -> dict:
         state = in_play[1] or _replayed(match, last)
     view = observe(state, None)
     return {
-        **_table(match, state, view, None),
+        **_table(match, state, view, _visible_figures(match, state, None, None)),
         "spectators": match.row.spectators,
         # A delayed spectator learns nothing of the deal in play, its clock included.
         "turn_deadline": match.row.turn_deadline if last == match.state.version else None,

@@ -417,8 +417,8 @@ SKILL_DOC = (
     "cards were worth against `hard` play, what the seat's own decisions added, and what the "
     "other seats' decisions added; cards + play + table = the result, exactly. Null unless "
     "every hand of the deal may be seen by you: in a verifiable series once it ended, or a "
-    "deal whose hands were all shown. Always null in a write's answer (they are worked out "
-    "off the write path): read the match for them."
+    "deal whose hands were all shown. Always null in a write's answer: read the match for "
+    "them."
 )
 
 
@@ -882,6 +882,7 @@ class HintActionSerializer(serializers.Serializer):
     )
 
 
+# It shapes a hints.GivenHint (its docstring is the schema's description).
 class HintSerializer(serializers.Serializer):
     """The coach's advice for your current decision. Before you have looked it says look
     (free) and tells nothing about your cards."""
@@ -891,13 +892,17 @@ class HintSerializer(serializers.Serializer):
     deal_number = serializers.IntegerField(help_text=DEAL_NUMBER.doc)
     ai_level = ChoiceField(choices=AI_LEVELS, help_text="The AI seats the values are against.")
     values_are_exact = serializers.BooleanField(
+        source="advice.values_are_exact",
         help_text="True: each value sums over every deal still possible given the betting so "
-        "far, weighted by how likely the AI seats were to bet so; nothing is sampled."
+        "far, weighted by how likely the AI seats were to bet so; nothing is sampled.",
     )
     actions = HintActionSerializer(
-        many=True, help_text="Every legal action, in the order of `legal_actions`."
+        source="advice.actions",
+        many=True,
+        help_text="Every legal action, in the order of `legal_actions`.",
     )
     hand_rank = serializers.IntegerField(
+        source="advice.hand_rank",
         allow_null=True,
         min_value=1,
         max_value=121,
@@ -905,11 +910,14 @@ class HintSerializer(serializers.Serializer):
         "you have looked.",
     )
     showdown_win = ProbabilityField(
+        source="advice.showdown_win",
         allow_null=True,
         help_text="Your exact chance to beat three random hands at a showdown outright.",
     )
     showdown_tie = ProbabilityField(
-        allow_null=True, help_text="Your exact chance to tie for best with them."
+        source="advice.showdown_tie",
+        allow_null=True,
+        help_text="Your exact chance to tie for best with them.",
     )
 
 

@@ -9,7 +9,6 @@ import uuid
 from collections.abc import Callable, Collection
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from fractions import Fraction
 
 from django.conf import settings
 from django.db import DatabaseError, transaction
@@ -38,6 +37,7 @@ from games.engine import (
     legal_actions,
     new_seed,
     observe,
+    require_turn,
     run_ai_seats,
 )
 from games.repository import LoadedMatch, TableFilters
@@ -508,16 +508,15 @@ def _present_seat(match: LoadedMatch) -> int:
     return seat
 
 
-def _exact(value: Fraction | None) -> str | None:
-    return None if value is None else str(value)
-
-
 @transaction.atomic
-def hint_create(*, match_id: uuid.UUID, player: Player) -> dict:
-    """The coach's advice for the owner's current decision, logged as a Hint row. The match
-    itself is not written: its version stays as it was. The advice comes from the worker's
-    cache when any match asked it before, else is computed within the worker's cap
-    (games.hints: 503 `hints_busy` past it)."""
+def hint_create(
+    *, match_id: uuid.UUID, player: Player, shaped: Callable[[hints.GivenHint], dict]
+) -> dict:
+    """The coach's advice for the owner's current decision, as `shaped` gives it (the API's
+    HintSerializer: the answer's body), logged so as a Hint row: the row keeps what the
+    player got. The match itself is not written: its version stays as it was. The advice
+    comes from the worker's cache when any match asked it before, else is computed within
+    the worker's cap (games.hints: 503 `hints_busy` past it)."""
     match = repository.match_load(match_id=match_id, player=player)
     if match is None:
         raise DomainError("not_found", "No such match.")
@@ -526,36 +525,11 @@ def hint_create(*, match_id: uuid.UUID, player: Player) -> dict:
         raise DomainError(
             "hints_not_allowed", f"Hints are for single-player matches; this one has {humans}."
         )
-    state = match.state
-    if state.status is Status.FINISHED:
-        raise DomainError("match_finished", "The match is finished; restart to play again.")
-    if state.status is not Status.IN_DEAL:
-        raise DomainError("deal_over", "The deal is over; start the next deal.")
-    if state.deal.turn != HUMAN_SEAT:
-        raise DomainError("not_your_turn", f"It is seat {state.deal.turn}'s turn.")
+    state, level = match.state, match.row.ai_level
+    require_turn(state, HUMAN_SEAT)  # the engine's own refusals of the action asked about
     view, legal = observe(state, HUMAN_SEAT), legal_actions(state, HUMAN_SEAT)
-    advice = hints.cached_advice(
-        advice_key(view, legal, match.row.ai_level),
-        lambda: coach(view, legal, match.row.ai_level),
-    )
-    body = {
-        "version": state.version,
-        "series": state.series,
-        "deal_number": state.deal_number,
-        "ai_level": match.row.ai_level,
-        "values_are_exact": advice.values_are_exact,
-        "actions": [
-            {
-                "action": a.action,
-                "hard_probability": str(a.hard_probability),
-                "expected_value": _exact(a.expected_value),
-            }
-            for a in advice.actions
-        ],
-        "hand_rank": advice.hand_rank,
-        "showdown_win": _exact(advice.showdown_win),
-        "showdown_tie": _exact(advice.showdown_tie),
-    }
+    advice = hints.cached_advice(advice_key(view, legal, level), lambda: coach(view, legal, level))
+    body = shaped(hints.GivenHint(state.version, state.series, state.deal_number, level, advice))
     repository.hint_insert(match=match, player=player, state=state, advice=body)
     return body
 

@@ -110,7 +110,7 @@ export async function act(path, body) {
   if (events.some((event) => event.type === "deal_ended")) await readFigures(answer);
 }
 
-/** A write's answer carries no skill figures (docs/skill.md: they are worked out on a read):
+/** A write's answer carries no skill figures (docs/skill.md: a read shows them):
  * read the match once a deal has ended, and show them where they may be seen.
  * @param {MatchView} answer */
 async function readFigures(answer) {

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from games.engine import SEATS, ActionTaken, DealEnded, DealStarted, Event, evaluate
-from games.engine.state import hands_from_deck
+from games.engine.state import DealState, MatchState, hands_from_deck
 
 from .hands import hand_class
 from .strategy import SCALE, Strategy, load_strategy
@@ -154,9 +154,8 @@ class _Values(dict):
 
 
 def stored_figures(events: Iterable[Event], series: int) -> dict[int, dict]:
-    """Every ended deal of `series` among a match's `events`, by deal number, as the service
-    stores its figures: which hands the table saw (`shown`, by seat) and each seat's Skill as
-    exact fraction strings (`seats`)."""
+    """Every ended deal of `series` among a match's `events`, by deal number, as a write that
+    ends a deal stores its figures (`deal_figures`)."""
     figures: dict[int, dict] = {}
     dealt: DealStarted | None = None
     history: list[tuple[int, str]] = []
@@ -167,12 +166,41 @@ def stored_figures(events: Iterable[Event], series: int) -> dict[int, dict]:
             history.append((event.seat, event.action))
         elif isinstance(event, DealEnded) and event.series == series:
             hands = hands_from_deck(dealt.deck, dealt.dealer)
-            skills = deal_skill(dealt.dealer, hands, history)
-            figures[event.deal_number] = {
-                "shown": [seat.shown for seat in event.seats],
-                "seats": [skill.to_dict() for skill in skills],
-            }
+            figures[event.deal_number] = _figures(dealt.dealer, hands, history, event)
     return figures
+
+
+def deal_figures(deal: DealState) -> dict:
+    """The figures of a settled deal, from the state that settled it: which hands the table
+    saw (`shown`, by seat) and each seat's Skill as exact fraction strings (`seats`)."""
+    return _figures(deal.dealer, deal.hands, deal.history, deal.result)
+
+
+def _figures(dealer: int, hands, history: Sequence[tuple[int, str]], ended: DealEnded) -> dict:
+    return {
+        "shown": [seat.shown for seat in ended.seats],
+        "seats": [skill.to_dict() for skill in deal_skill(dealer, hands, history)],
+    }
+
+
+def unseen_figures(ended: DealEnded) -> dict:
+    """What a write stores of a deal whose figures no viewer may see (`kept`): which hands
+    the table saw, and no figures (`seats` null), so that a read tells it from a deal whose
+    figures were never worked out."""
+    return {"shown": [seat.shown for seat in ended.seats], "seats": None}
+
+
+def kept(state: MatchState, ended: DealEnded) -> bool:
+    """Whether the write that settles a deal (`ended`, leading to `state`) works out and
+    keeps its figures: only when some viewer may see them, every deal of a verifiable series
+    (all of them once it ends and reveals its seed), else a deal whose every hand was shown
+    but at most a present human's own. No viewer can see more later: nobody takes a seat
+    after deal 1, and a human who leaves sees only what a spectator sees."""
+    if state.seeds is not None and state.seeds.verifiable:
+        return True
+    shown = [seat.shown for seat in ended.seats]
+    present = [seat for seat in range(SEATS) if not state.ai_plays(seat)]
+    return any(visible(shown, viewer, False) for viewer in (None, *present))
 
 
 def visible(shown: Sequence[bool], viewer: int | None, revealed: bool) -> bool:
@@ -194,3 +222,54 @@ def sums(figures: Iterable[dict]) -> list[dict[str, str]]:
 
 
 PARTS = ("cards", "play", "table")
+
+
+def settled(
+    state: MatchState, events: list[Event], so_far: dict | None
+) -> tuple[dict[tuple[int, int], dict], dict | None]:
+    """What the write of `events`, which lead to `state`, keeps of the figures: those of the
+    deal they settle, by its (series, deal number), as its row keeps them (`kept` says
+    when), and the match row's figures of the series so far, from `so_far` (as
+    `series_so_far`). A write settles at most one deal, the one its state still holds: a
+    deal is dealt only by a write of its own."""
+    deal = state.deal
+    if deal is None or deal.result is None or deal.result not in events:
+        return {}, so_far
+    if kept(state, deal.result):
+        figures = deal_figures(deal)
+    else:
+        figures = unseen_figures(deal.result)
+    return {(deal.series, deal.deal_number): figures}, series_so_far(so_far, deal, figures)
+
+
+def series_so_far(previous: dict | None, deal: DealState, figures: dict) -> dict | None:
+    """What the match row keeps of its series' figures once `deal` settled with `figures`
+    (as a deal row keeps them), from what it kept before (`previous`), so that a read shows
+    them from the row it reads anyway: the last deal's figures, the sums over the series'
+    deals (null once one kept none), and whether every deal so far may be seen by each
+    viewer, a spectator first, then each seat. None when the deals before are not in
+    `previous` (a series begun before the row kept them)."""
+    shown = figures["shown"]
+    seen = [visible(shown, viewer, False) for viewer in (None, *range(SEATS))]
+    sums = figures["seats"]
+    if deal.deal_number > 1:
+        if previous is None or (previous["series"], previous["deal_number"]) != (
+            deal.series,
+            deal.deal_number - 1,
+        ):
+            return None
+        seen = [before and now for before, now in zip(previous["seen"], seen, strict=True)]
+        if sums is not None and previous["sums"] is not None:
+            sums = [
+                {part: str(Fraction(total[part]) + Fraction(seat[part])) for part in PARTS}
+                for total, seat in zip(previous["sums"], sums, strict=True)
+            ]
+        else:
+            sums = None
+    return {
+        "series": deal.series,
+        "deal_number": deal.deal_number,
+        "last": figures["seats"],
+        "sums": sums,
+        "seen": seen,
+    }

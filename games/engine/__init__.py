@@ -52,7 +52,16 @@ from .events import (
     starts_turn,
 )
 from .hands import ALL_HANDS, CATEGORIES, HandValue, InvalidHand, evaluate
-from .rules import allowed_actions, deal_rng, decide, evolve, legal_actions, new_seed, replay
+from .rules import (
+    allowed_actions,
+    deal_rng,
+    decide,
+    evolve,
+    legal_actions,
+    new_seed,
+    replay,
+    require_turn,
+)
 from .seating import Seating, seat, seating
 from .series import SeriesEnd, series_end
 from .state import (
@@ -162,6 +171,7 @@ __all__ = [
     "new_seed",
     "observe",
     "replay",
+    "require_turn",
     "result_view",
     "ADMIN",
     "Role",

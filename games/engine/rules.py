@@ -302,20 +302,40 @@ def _require_seat(seat) -> None:
         raise RuleError("invalid_seat", f"Seats are numbered 0 to {SEATS - 1}.")
 
 
-def _decide_act(state: MatchState, command: Act) -> list[Event]:
+def _finished() -> RuleError:
+    """The refusal of a move in a finished match, other than leaving it."""
+    return RuleError("match_finished", "The match is finished; restart to play again.")
+
+
+def require_turn(state: MatchState, seat: int) -> None:
+    """Refuse unless a deal is in play and it is `seat`'s turn: what an action (and the
+    coach's advice on one) needs first."""
+    _require_in_deal(state)
+    _require_turn_of(state.deal, seat)
+
+
+def _require_in_deal(state: MatchState) -> None:
     if state.status is not _IN_DEAL:
         _require_started(state)
         if state.status is _FINISHED:
-            raise RuleError("match_finished", "The match is finished; restart to play again.")
+            raise _finished()
         raise RuleError("deal_over", "The deal is over; start the next deal.")
+
+
+def _require_turn_of(deal: DealState, seat: int) -> None:
+    if deal.turn != seat:
+        raise RuleError("not_your_turn", f"It is seat {deal.turn}'s turn.")
+
+
+def _decide_act(state: MatchState, command: Act) -> list[Event]:
+    _require_in_deal(state)
     seat, action, by = command.seat, command.action, command.by
     deal = state.deal
     if type(seat) is not int or deal.turn != seat:  # the seat to act is a valid seat
         _require_seat(seat)
     if by not in ACTORS:
         raise RuleError("invalid_actor", f"Actions are taken by {', '.join(ACTORS)}.")
-    if deal.turn != seat:
-        raise RuleError("not_your_turn", f"It is seat {deal.turn}'s turn.")
+    _require_turn_of(deal, seat)
     looked, stake, high, pot = deal.looked[seat], deal.stakes[seat], deal.high_stake, deal.pot
     if action == "look" and looked:
         raise RuleError("already_looked", "A seat may look at its cards once per deal.")
@@ -350,7 +370,7 @@ def _decide_act(state: MatchState, command: Act) -> list[Event]:
 def _decide_next_deal(state: MatchState) -> list[Event]:
     _require_started(state)
     if state.status is _FINISHED:
-        raise RuleError("match_finished", "The match is finished; restart to play again.")
+        raise _finished()
     if state.status is _IN_DEAL:
         raise RuleError("deal_in_progress", "The current deal is not over yet.")
     deal = state.deal
@@ -364,7 +384,7 @@ def _decide_resign(state: MatchState, command: Resign) -> list[Event]:
         return _decide_leave(state, Leave(command.seat))
     _require_started(state)
     if state.status is _FINISHED:
-        raise RuleError("match_finished", "The match is finished; restart to play again.")
+        raise _finished()
     seat = command.seat
     _require_seat(seat)
     others = [total for other, total in enumerate(state.totals) if other != seat]

@@ -101,13 +101,18 @@ def test_the_sides_alternate_round_by_round(monkeypatch):
     assert [len(rounds) for rounds in results.values()] == [3, 3]
 
 
-def _round(write_ms, get_ms, hint=None, startup=5.0, pss=None):
+def _round(write_ms, get_ms, hint=None, startup=5.0, pss=None, finished_ms=None):
     pss = pss or {"serve": 100 * 1024, "worker 1": 200 * 1024}
+    finished_ms = finished_ms or get_ms * 2
     return {
         "startup_s": startup,
         "writes": {
             "server_cpu_ms_per_request": write_ms,
             "postgres_cpu_ms_per_request": write_ms / 4,
+            "ends_no_deal_cpu_ms_per_request": write_ms * 0.9,
+            "ends_a_deal_cpu_ms_per_request": write_ms * 2,
+            "ends_no_deal_own_cpu_ms_per_request": write_ms * 0.7,
+            "ends_a_deal_own_cpu_ms_per_request": write_ms * 1.8,
             "p50_ms": 10.0,
             "p99_ms": 40.0,
         },
@@ -116,6 +121,12 @@ def _round(write_ms, get_ms, hint=None, startup=5.0, pss=None):
             "postgres_cpu_ms_per_request": get_ms / 4,
             "p50_ms": 3.0,
             "p99_ms": 9.0,
+        },
+        "gets_finished": {
+            "server_cpu_ms_per_request": finished_ms,
+            "postgres_cpu_ms_per_request": finished_ms / 4,
+            "p50_ms": 4.0,
+            "p99_ms": 12.0,
         },
         "hints": hint and {"cpu_p50_ms": hint, "cpu_p99_ms": hint * 4},
         "pss_kib_after_warm_up": pss,
@@ -139,6 +150,10 @@ def test_the_summary_gives_each_side_its_median_and_the_ratio():
     assert write["baseline rounds"] == [6.0, 7.0]
     assert figures["write_postgres_cpu_ms"]["working tree"] == 3.5 / 4
     assert figures["get_cpu_ms"]["ratio"] == 1.5 / 3.5
+    # A finished match's GET and the write that ends a deal are figures of their own.
+    assert figures["get_finished_cpu_ms"]["baseline"] == 7.0
+    assert figures["write_ends_a_deal_cpu_ms"]["working tree"] == 7.0
+    assert figures["write_ends_no_deal_cpu_ms"]["baseline"] == pytest.approx(6.5 * 0.9)
     assert figures["startup_s"]["baseline"] == 6.0
     assert "8 players" in figures["write_p50_ms"]["label"]
     # The baseline has no hints: its side and the ratio are n/a, the working tree's stand.
@@ -182,9 +197,10 @@ def test_the_table_shows_both_sides_their_ratio_and_n_a():
     # Each share of Postgres follows its own total.
     write, get = (
         labels.index("server CPU per write, ms (serve and Postgres)"),
-        labels.index("server CPU per match GET, ms (serve and Postgres)"),
+        labels.index("server CPU per GET of a match in play, ms (serve and Postgres)"),
     )
-    assert labels[write + 1] == labels[get + 1] == "of which Postgres, ms"
+    finished = labels.index("server CPU per GET of a finished match, ms (serve and Postgres)")
+    assert labels[write + 1] == labels[get + 1] == labels[finished + 1] == "of which Postgres, ms"
     write_row = next(line for line in text.splitlines() if "server CPU per write" in line)
     assert "6.00" in write_row and "3.00" in write_row and "x0.50" in write_row
     hint_row = next(line for line in text.splitlines() if "hint server CPU p50" in line)
