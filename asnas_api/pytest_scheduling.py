@@ -2,9 +2,11 @@
 
 Each test module is one unit, run whole on one worker, so a module's fixtures start once. The
 tests marked `alone` (they signal, kill or count processes, or stop a Postgres, against
-bounds of a few seconds) are one unit together: they run one after another on one worker,
-never beside each other. That unit goes first, then the modules with a `slow` test, then the
-rest, so that no long module is left running at the end while the other workers idle.
+bounds of a few seconds) are one unit together, run first, one after another on one worker
+while the other workers wait: beside other tests, they failed theirs and others' (the run's
+shared cluster dropped every connection once while they ran). Then come the modules with a
+`slow` test, then the rest, so that no long module is left running at the end while the
+other workers idle.
 
 Only the workers collect the tests, and the controller, which schedules, sees only their
 ids. So each worker writes which ids are marked (`record_marks`) before it reports its
@@ -63,6 +65,26 @@ class AloneTogetherScheduling(LoadScopeScheduling):
             marks = json.loads(marks_file(self.run_dir, first.gateway.id).read_text())
             self.alone = set(marks["alone"])
         super().schedule()
+
+    def _assign_work_unit(self, node) -> None:
+        if not self._waits_for_the_alone_tests(node):
+            super()._assign_work_unit(node)
+
+    def mark_test_complete(self, node, item_index: int, duration: float = 0) -> None:
+        super().mark_test_complete(node, item_index, duration)
+        nodeid = self.registered_collections[node][item_index]
+        if nodeid in self.alone and not self._waits_for_the_alone_tests(None):
+            for other in self.nodes:
+                if other is not node:
+                    self._reschedule(other)
+
+    def _waits_for_the_alone_tests(self, node) -> bool:
+        """Whether another node than `node` still runs alone tests."""
+        return any(
+            ALONE_UNIT in work and not all(work[ALONE_UNIT].values())
+            for other, work in self.assigned_work.items()
+            if other is not node
+        )
 
     def _split_scope(self, nodeid: str) -> str:
         if nodeid in self.alone:
