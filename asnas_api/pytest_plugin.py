@@ -6,11 +6,11 @@ directory) goes to `.artifacts/tmp/run-<pid>/` in the checkout, deleted when the
 so nothing is left in the system temp directory. A run that was killed leaves its folder,
 which the next run removes.
 
-The run is parallel by default (pytest-xdist, one worker per core; `-n 0` or `-p no:xdist` runs
-it in this one process). The controller sets all of the above up, and its workers, which it
-starts with its environment, share it: the one cluster (pytest-django gives each worker a
-database of its own, `test_..._gw0` and so on) and the one folder, both removed by the
-controller once every worker has ended. How the tests are shared out: pytest_scheduling.
+With `-n auto` the run is parallel (pytest-xdist, one worker per core). The controller sets
+all of the above up, and its workers, which it starts with its environment, share it: the
+one cluster (pytest-django gives each worker a database of its own, `test_..._gw0` and so
+on) and the one folder, both removed by the controller once every worker has ended. How the
+tests are shared out: pytest_scheduling.
 """
 
 import os
@@ -83,12 +83,10 @@ def pytest_configure(config):
 
 @pytest.hookimpl(wrapper=True, tryfirst=True)
 def pytest_cmdline_main(config):
-    # A wrapper, so that this runs before xdist reads its options in the same hook. Options
-    # rather than `-n auto` in addopts, which `-p no:xdist` would make an unknown argument.
+    # A wrapper, so that this runs before xdist reads its options in the same hook: with
+    # `-n` and no `--dist`, xdist would share the tests out one by one, the alone ones too.
     distributes = config.pluginmanager.hasplugin("xdist") and not hasattr(config, "workerinput")
-    if distributes and config.option.numprocesses is None:
-        config.option.numprocesses = "auto"
-    if distributes and config.option.dist == "no":
+    if distributes and config.option.numprocesses and config.option.dist == "no":
         config.option.dist = "loadfile"
     return (yield)
 
