@@ -5,6 +5,12 @@ a run writes (the cluster, pytest's tmp_path, whatever its processes put in the 
 directory) goes to `.artifacts/tmp/run-<pid>/` in the checkout, deleted when the run ends,
 so nothing is left in the system temp directory. A run that was killed leaves its folder,
 which the next run removes.
+
+With `-n auto` the run is parallel (pytest-xdist, one worker per core). The controller sets
+all of the above up, and its workers, which it starts with its environment, share it: the
+one cluster (pytest-django gives each worker a database of its own, `test_..._gw0` and so
+on) and the one folder, both removed by the controller once every worker has ended. How the
+tests are shared out: pytest_scheduling.
 """
 
 import os
@@ -17,7 +23,20 @@ from pathlib import Path
 import pytest
 
 RUNS_DIR = Path(__file__).resolve().parent.parent / ".artifacts" / "tmp"
-RUN_DIR = RUNS_DIR / f"run-{os.getpid()}"
+CONTROLLER_PID = "ASNAS_TEST_CONTROLLER_PID"
+
+
+def _controller_pid() -> int | None:
+    """The controller's pid when this process is one of its workers. A worker is its child: a
+    pytest that a test starts inherits the variables too, and is a run of its own."""
+    pid = os.environ.get(CONTROLLER_PID)
+    if pid and os.environ.get("PYTEST_XDIST_WORKER") and int(pid) == os.getppid():
+        return int(pid)
+    return None
+
+
+IS_WORKER = _controller_pid() is not None
+RUN_DIR = RUNS_DIR / f"run-{_controller_pid() or os.getpid()}"
 AI_CACHE = RUNS_DIR.parent / "ai-cache"
 
 
@@ -25,6 +44,9 @@ AI_CACHE = RUNS_DIR.parent / "ai-cache"
 def pytest_load_initial_conftests(early_config, parser, args):
     # tryfirst: pytest-django sets Django up in this same hook, and the settings must already
     # see DATABASE_URL, or they would start the development database in .data/.
+    if IS_WORKER:
+        return  # the controller did it all before it started this worker with its environment
+    os.environ[CONTROLLER_PID] = str(os.getpid())
     os.environ.setdefault("ASNAS_ALLOW_CLIENT_SEED", "1")
     os.environ.setdefault("SECRET_KEY", secrets.token_urlsafe(50))
     # Rate limits that the suite's own traffic never meets; the throttling tests set their own.
@@ -59,7 +81,48 @@ def pytest_configure(config):
         config.option.basetemp = str(RUN_DIR / "pytest")
 
 
+@pytest.hookimpl(wrapper=True, tryfirst=True)
+def pytest_cmdline_main(config):
+    # A wrapper, so that this runs before xdist reads its options in the same hook: with
+    # `-n` and no `--dist`, xdist would share the tests out one by one, the alone ones too.
+    distributes = config.pluginmanager.hasplugin("xdist") and not hasattr(config, "workerinput")
+    if distributes and config.option.numprocesses and config.option.dist == "no":
+        config.option.dist = "loadfile"
+    return (yield)
+
+
+@pytest.hookimpl(tryfirst=True, optionalhook=True)
+def pytest_xdist_make_scheduler(config, log):
+    # tryfirst: xdist's own hook answers every --dist.
+    if config.getvalue("dist") != "loadfile":
+        return None
+    from asnas_api.pytest_scheduling import AloneTogetherScheduling
+
+    return AloneTogetherScheduling(config, log, RUN_DIR)
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_collection_modifyitems(config, items):
+    if hasattr(config, "workerinput"):
+        from asnas_api.pytest_scheduling import order_for_workers
+
+        order_for_workers(items)
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_collection_finish(session):
+    # tryfirst: before the worker reports its collection to the controller, which then
+    # schedules at once.
+    workerinput = getattr(session.config, "workerinput", None)
+    if workerinput is not None:
+        from asnas_api.pytest_scheduling import record_marks
+
+        record_marks(session.items, RUN_DIR, workerinput["workerid"])
+
+
 def pytest_unconfigure(config):
+    if IS_WORKER:
+        return  # the controller stops the cluster and removes the folder after the last worker
     from asnas_api import embedded_db
 
     embedded_db.stop()

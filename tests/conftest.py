@@ -5,6 +5,7 @@ from games.models import Match
 from games.services import match_create
 from players.services import player_create
 from tests.matches import play
+from tests.servers import drop_migrated_templates
 
 
 @pytest.fixture
@@ -23,3 +24,10 @@ def make_match(db):
 def fresh_readiness(monkeypatch):
     """/readyz keeps its answer for a second per process; each test starts without one."""
     monkeypatch.setattr(health, "readiness", health.Readiness())
+
+
+@pytest.fixture(scope="session", autouse=True)
+def migrated_templates():
+    """The migrated databases that servers' databases are copied from go with the session."""
+    yield
+    drop_migrated_templates()

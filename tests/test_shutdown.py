@@ -31,7 +31,7 @@ BOUND = 3.0
 OBSERVE = 15.0
 """How long a case watches before it gives up: long enough to tell how long a stop takes."""
 
-pytestmark = pytest.mark.slow
+pytestmark = [pytest.mark.slow, pytest.mark.alone]
 
 CASES = [
     # target, signal, when

@@ -1,6 +1,7 @@
 """npm for the tests that compile TypeScript or type-check the table: the packages locked in
 tests/clients/ts, installed into its git-ignored node_modules."""
 
+import fcntl
 import json
 import re
 import shutil
@@ -35,17 +36,25 @@ def install_node_modules() -> Path:
     """Installs the locked packages if need be; skips the test where npm cannot."""
     if not (shutil.which("node") and shutil.which("npm")):
         pytest.skip("node and npm are needed for TypeScript")
-    if not installed():
-        # npm ci takes seconds even from its cache, so it runs only when the lock changed.
-        result = subprocess.run(
-            ["npm", "ci", "--no-audit", "--no-fund"],
-            cwd=TS_DIR,
-            capture_output=True,
-            text=True,
-            timeout=300,
-        )
-        output = result.stdout + result.stderr
-        if result.returncode and NETWORK_ERRORS.search(output):
-            pytest.skip(f"npm cannot reach its registry, so nothing to compile with:\n{output}")
-        assert result.returncode == 0, output
+    # Workers of a parallel run install one at a time: two npm ci in one node_modules would
+    # delete each other's files. The lock file is tracked, so the lock needs no file of its own.
+    with (TS_DIR / "package-lock.json").open() as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if not installed():
+            _install()
     return TS_DIR / "node_modules"
+
+
+def _install() -> None:
+    # npm ci takes seconds even from its cache, so it runs only when the lock changed.
+    result = subprocess.run(
+        ["npm", "ci", "--no-audit", "--no-fund"],
+        cwd=TS_DIR,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    output = result.stdout + result.stderr
+    if result.returncode and NETWORK_ERRORS.search(output):
+        pytest.skip(f"npm cannot reach its registry, so nothing to compile with:\n{output}")
+    assert result.returncode == 0, output

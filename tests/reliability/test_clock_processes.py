@@ -23,7 +23,7 @@ from players.services import player_create
 from tests.matches import seated
 from tests.servers import clocks_running, committed_database_url, migrated_database, served
 
-pytestmark = [pytest.mark.slow, pytest.mark.django_db(transaction=True)]
+pytestmark = [pytest.mark.slow, pytest.mark.alone, pytest.mark.django_db(transaction=True)]
 
 TURN = 1  # seconds: the services take any clock; the API's floor of 10 s is for people
 

@@ -37,7 +37,7 @@ DROP_EVERY = 8
 # Only a safety net against a hang; no assertion depends on timing.
 GIVE_UP_SECONDS = 240
 
-pytestmark = pytest.mark.slow
+pytestmark = [pytest.mark.slow, pytest.mark.alone]
 
 
 @pytest.fixture

@@ -17,7 +17,7 @@ from asnas_api.health import READY_CACHE_SECONDS
 from tests.reliability.support import assert_edge_problem
 from tests.servers import served
 
-pytestmark = pytest.mark.slow
+pytestmark = [pytest.mark.slow, pytest.mark.alone]
 
 DEADLINE = 2.0  # ASNAS_REQUEST_DEADLINE of the server under test
 

@@ -1,6 +1,7 @@
 """Browser tests of the table: the page from one origin (python -m http.server), the API from
 another (gunicorn, with CORS for the page's origin), driven by the system's headless Chromium."""
 
+import contextlib
 import os
 import subprocess
 import sys
@@ -75,8 +76,9 @@ def unavailable(reason: str) -> None:
     pytest.skip(reason)
 
 
-@pytest.fixture(scope="session")
-def browser():
+@contextlib.contextmanager
+def chromium():
+    """Headless Chromium under Playwright, both stopped at the end."""
     try:
         from playwright import sync_api
     except ImportError:
@@ -89,6 +91,15 @@ def browser():
         )
         yield browser
         browser.close()
+
+
+@pytest.fixture(scope="module")
+def browser():
+    """One browser per module, not per session: while Playwright runs, its event loop is
+    marked running in this thread, and Django refuses every database call there. In a
+    parallel run, other modules' tests follow on the same worker (test_browser_scope.py)."""
+    with chromium() as browser:
+        yield browser
 
 
 @pytest.fixture

@@ -1,0 +1,92 @@
+"""How a parallel test run (pytest-xdist) shares the tests between its workers.
+
+Each test module is one unit, run whole on one worker, so a module's fixtures start once. The
+tests marked `alone` (they signal, kill or count processes, or stop a Postgres, against
+bounds of a few seconds) are one unit together, run first, one after another on one worker
+while the other workers wait: beside other tests, they failed theirs and others' (the run's
+shared cluster dropped every connection once while they ran). Then come the modules with a
+`slow` test, then the rest, so that no long module is left running at the end while the
+other workers idle.
+
+Only the workers collect the tests, and the controller, which schedules, sees only their
+ids. So each worker writes which ids are marked (`record_marks`) before it reports its
+collection, and the scheduler reads that record.
+"""
+
+import json
+import os
+from pathlib import Path
+
+import pytest
+from xdist.scheduler import LoadScopeScheduling
+
+ALONE_UNIT = "tests marked alone"
+
+
+def marks_file(run_dir: Path, worker_id: str) -> Path:
+    return run_dir / f"marks-{worker_id}.json"
+
+
+def order_for_workers(items: list[pytest.Item]) -> None:
+    """Puts the alone tests first, then the modules with a slow test, keeping the order
+    within each module (pytest-django's included)."""
+    slow_modules = {item.path for item in items if item.get_closest_marker("slow")}
+
+    def rank(item: pytest.Item) -> int:
+        if item.get_closest_marker("alone"):
+            return 0
+        return 1 if item.path in slow_modules else 2
+
+    items.sort(key=rank)
+
+
+def record_marks(items: list[pytest.Item], run_dir: Path, worker_id: str) -> None:
+    alone = [item.nodeid for item in items if item.get_closest_marker("alone")]
+    path = marks_file(run_dir, worker_id)
+    partial = path.with_suffix(".partial")
+    partial.write_text(json.dumps({"alone": alone}))
+    os.replace(partial, path)  # the scheduler never reads half a file
+
+
+class AloneTogetherScheduling(LoadScopeScheduling):
+    """xdist's scheduling by module (`--dist loadfile`), with the alone tests in a unit of
+    their own and the units in the workers' order (no reordering by size)."""
+
+    def __init__(self, config: pytest.Config, log, run_dir: Path) -> None:
+        super().__init__(config, log)
+        # The workers' order is the one wanted; xdist would sort the units by their size.
+        config.option.loadscopereorder = False
+        self.run_dir = run_dir
+        self.alone: set[str] = set()
+
+    def schedule(self) -> None:
+        if self.collection is None:
+            first = next(iter(self.registered_collections))
+            marks = json.loads(marks_file(self.run_dir, first.gateway.id).read_text())
+            self.alone = set(marks["alone"])
+        super().schedule()
+
+    def _assign_work_unit(self, node) -> None:
+        if not self._waits_for_the_alone_tests(node):
+            super()._assign_work_unit(node)
+
+    def mark_test_complete(self, node, item_index: int, duration: float = 0) -> None:
+        super().mark_test_complete(node, item_index, duration)
+        nodeid = self.registered_collections[node][item_index]
+        if nodeid in self.alone and not self._waits_for_the_alone_tests(None):
+            for other in self.nodes:
+                if other is not node:
+                    self._reschedule(other)
+
+    def _waits_for_the_alone_tests(self, node) -> bool:
+        """Whether another node than `node` still runs alone tests."""
+        return any(
+            ALONE_UNIT in work and not all(work[ALONE_UNIT].values())
+            for other, work in self.assigned_work.items()
+            if other is not node
+        )
+
+    def _split_scope(self, nodeid: str) -> str:
+        if nodeid in self.alone:
+            return ALONE_UNIT
+        return nodeid.split("::", 1)[0]
