@@ -13,7 +13,6 @@ from .codec import decode as decode_event
 from .codec import encode as encode_event
 from .commands import (
     Act,
-    Action,
     Command,
     FillSeats,
     Join,
@@ -24,6 +23,7 @@ from .commands import (
     Seeds,
     StartMatch,
 )
+from .dealing import deal_rng, new_seed
 from .errors import DomainError, RuleError
 from .events import (
     DEAL_NUMBER,
@@ -51,17 +51,9 @@ from .events import (
     starts_series,
     starts_turn,
 )
+from .evolvers import evolve, replay
 from .hands import ALL_HANDS, CATEGORIES, HandValue, InvalidHand, evaluate
-from .rules import (
-    allowed_actions,
-    deal_rng,
-    decide,
-    evolve,
-    legal_actions,
-    new_seed,
-    replay,
-    require_turn,
-)
+from .rules import allowed_actions, decide, legal_actions, require_turn
 from .seating import Seating, seat, seating
 from .series import SeriesEnd, series_end
 from .state import (
@@ -95,6 +87,7 @@ from .views import (
     result_view,
     visible_events,
 )
+from .vocabulary import Action, Actor, SpectatorMode, Word
 
 __all__ = [
     "DEAL_NUMBER",
@@ -121,6 +114,9 @@ __all__ = [
     "SEATS",
     "Act",
     "Action",
+    "Actor",
+    "SpectatorMode",
+    "Word",
     "ActionTaken",
     "Command",
     "DealEnded",

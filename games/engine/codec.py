@@ -56,11 +56,18 @@ from .events import (
     SeatsFilled,
 )
 from .state import Outcome
+from .vocabulary import Action, Actor
 
 _CARD = {"As": "A", "Shah": "K", "Bibi": "Q", "Sarbaz": "J", "Couli": "T"}
-_ACTION = {"look": "l", "call": "c", "hold": "h", "raise": "r", "fold": "f"}
+_ACTION = {
+    Action.LOOK: "l",
+    Action.CALL: "c",
+    Action.HOLD: "h",
+    Action.RAISE: "r",
+    Action.FOLD: "f",
+}
 _OUTCOME = {Outcome.SHOWDOWN: "s", Outcome.UNCONTESTED: "u"}
-_BY = {"player": "p", "ai": "a", "clock": "c"}
+_BY = {Actor.PLAYER: "p", Actor.AI: "a", Actor.CLOCK: "c"}
 _CATEGORY = {
     "high_card": "h",
     "pair": "p",

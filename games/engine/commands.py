@@ -1,15 +1,8 @@
 """Commands: what a seat or the table asks for. `decide` turns them into events."""
 
 from dataclasses import dataclass
-from enum import StrEnum
 
-
-class Action(StrEnum):
-    LOOK = "look"
-    CALL = "call"
-    HOLD = "hold"
-    RAISE = "raise"
-    FOLD = "fold"
+from .vocabulary import Actor
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,8 +38,8 @@ class Act:
 
     seat: int
     action: str
-    by: str = "player"
-    """Who acts for the seat: "player", "ai" or "clock"."""
+    by: Actor = Actor.PLAYER
+    """Who acts for the seat."""
 
 
 @dataclass(frozen=True, slots=True)

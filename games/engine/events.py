@@ -37,6 +37,7 @@ from .declare import (
     public_as,
     public_fields,
 )
+from .vocabulary import Actor
 
 SERIES = Field("series", "integer", "Which 12-deal series: 1, then one more on each restart.")
 DEAL_NUMBER = Field("deal_number", "integer", "The deal within the series, 1 to 12.")
@@ -280,7 +281,7 @@ class ActionTaken(EventType):
         if self.by is not None:
             return self.by
         # Before tables, the one human sat at HUMAN_SEAT and the AI everywhere else.
-        return "player" if self.seat == HUMAN_SEAT else "ai"
+        return Actor.PLAYER if self.seat == HUMAN_SEAT else Actor.AI
 
 
 @declared

@@ -21,7 +21,8 @@ from .events import (
     PlayerLeft,
     Resigned,
 )
-from .rules import decide, evolve
+from .evolvers import evolve
+from .rules import decide
 from .state import DealState, MatchState, Status
 from .views import Viewer, event_view, with_eyes
 

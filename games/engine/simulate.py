@@ -6,9 +6,11 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from .cards import SEATS
-from .commands import Act, Action, NextDeal, Restart, StartMatch
-from .rules import decide, evolve, legal_actions
+from .commands import Act, NextDeal, Restart, StartMatch
+from .evolvers import evolve
+from .rules import decide, legal_actions
 from .state import MatchState, Status
+from .vocabulary import Action
 
 TWELFTHS = 12
 """A payout splits the pot among at most four winners, so every delta is a whole number of

@@ -12,9 +12,11 @@ from typing import Protocol
 from . import fairness
 from .commands import Act, Command, NextDeal
 from .events import Event
-from .rules import decide, evolve, legal_actions
+from .evolvers import evolve
+from .rules import decide, legal_actions
 from .state import MatchState, Status
 from .views import SeatView, event_view, observe
+from .vocabulary import Actor
 
 
 def ai_rng(seed: int, series: int, deal_number: int, seat: int, step: int) -> random.Random:
@@ -75,9 +77,10 @@ class Step:
         run_ai_seats(self, choose)
 
 
-def ai_act(step: Step, choose: Chooser, *, by: str = "ai") -> None:
+def ai_act(step: Step, choose: Chooser, *, by: Actor = Actor.AI) -> None:
     """The AI takes the action of the seat whose turn it is, seeing only that seat's view:
-    for an AI seat, a human who left (`by` "ai"), or a human whose time ran out ("clock")."""
+    for an AI seat, a human who left (`by` the AI), or a human whose time ran out (the
+    clock)."""
     state = step.state
     seat = state.deal.turn
     view, so_far = observe(state, seat), len(step.events)
@@ -106,7 +109,7 @@ def clock_move(step: Step, choose: Chooser) -> None:
     if state.status is Status.IN_DEAL:
         seat = state.deal.turn
         while state.status is Status.IN_DEAL and state.deal.turn == seat:
-            ai_act(step, choose, by="clock")
+            ai_act(step, choose, by=Actor.CLOCK)
     else:
         step.apply(NextDeal())
     run_ai_seats(step, choose)

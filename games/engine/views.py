@@ -15,6 +15,7 @@ from .cards import SEATS
 from .declare import PLAYER_KINDS, fields_of_kinds
 from .events import LEGACY_SCHEME, ActionTaken, DealEnded, Event, PlayerLeft, commitments
 from .state import MatchState, Status
+from .vocabulary import SpectatorMode
 
 
 @dataclass(frozen=True, slots=True)
@@ -165,9 +166,9 @@ class Role(StrEnum):
     or the operator."""
 
     SEAT = "seat"
-    LIVE = "live"
+    LIVE = SpectatorMode.LIVE.value
     """A spectator who sees public moves as they happen."""
-    DELAYED = "delayed"
+    DELAYED = SpectatorMode.DELAYED.value
     """A spectator who sees a deal's moves once that deal has ended."""
     ADMIN = "admin"
 

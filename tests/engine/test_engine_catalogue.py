@@ -27,7 +27,7 @@ from games.engine import (
 )
 from games.engine.declare import KINDS, SERVER_KINDS
 from games.engine.events import EventType, event_type
-from games.engine.rules import EVOLVERS
+from games.engine.evolvers import EVOLVERS
 from tests.engine.support import Table, every_type_log
 
 FACTS = (starts_turn, starts_series, abandons_deal, ends_match)

@@ -7,7 +7,7 @@ from types import SimpleNamespace
 
 import pytest
 
-from games.engine.rules import _Memo
+from games.engine.points import Memo
 from games.engine.simulate import _zero_sum, simulate
 
 
@@ -56,7 +56,7 @@ def test_the_simulation_check_refuses_a_deal_that_does_not_sum_to_zero():
 
 
 def test_the_engine_memories_stay_small():
-    memo = _Memo(lambda a, b: a + b, size=3)
+    memo = Memo(lambda a, b: a + b, size=3)
     assert [memo[1, 2], memo[1, 2], memo[2, 2], memo[3, 2]] == [3, 3, 4, 5]
     assert len(memo) == 3
     assert memo[4, 2] == 6 and len(memo) == 1  # full: it started over

@@ -1,0 +1,47 @@
+"""The words of the game that several layers say, each declared once, with what it means:
+the engine, the AI, the models, the API, its schema and the admin all take them from here.
+
+Each member is its word (a `str`, so it compares, hashes and serialises as the word) and
+carries its meaning as its `__doc__`, the phrase the schema and the docs show beside it.
+Standard library only, like the rest of the engine. (Event types and player notices are
+declared in `events.py`, match statuses and deal outcomes in `state.py`.)
+"""
+
+from enum import StrEnum
+
+
+class Word(StrEnum):
+    """A word of the vocabulary, declared as `NAME = "word", "what it means"`."""
+
+    def __new__(cls, word: str, meaning: str):
+        member = str.__new__(cls, word)
+        member._value_ = word
+        member.__doc__ = meaning
+        return member
+
+
+class SpectatorMode(Word):
+    """Who may watch a match with its watch code, as its owner chose."""
+
+    OFF = "off", "nobody"
+    DELAYED = "delayed", "a deal's moves once that deal has ended"
+    LIVE = "live", "public moves as they happen"
+
+
+class Actor(Word):
+    """Who took an action for a seat."""
+
+    PLAYER = "player", "the seat's player"
+    AI = "ai", "the AI, at an AI seat or for a human who left"
+    CLOCK = "clock", "the clock, for a present human whose time ran out"
+
+
+class Action(Word):
+    """What a seat may do on its turn (docs/rules.md, One deal 6), in the order the API lists
+    them."""
+
+    LOOK = "look", "look at its cards, once a deal; its turn goes on"
+    CALL = "call", "match the high stake"
+    HOLD = "hold", "stay in when its stake already matches the high stake"
+    RAISE = "raise", "raise the high stake by 1, while it is below 4"
+    FOLD = "fold", "give up the deal and what it staked"
