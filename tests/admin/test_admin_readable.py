@@ -13,7 +13,7 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from games.admin import TIMELINE_PAGE
+from games.admin.history import TIMELINE_PAGE
 from players.models import Player
 from tests.matches import stored_events, stored_seqs
 

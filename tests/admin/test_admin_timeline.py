@@ -4,7 +4,7 @@ from fractions import Fraction
 
 import pytest
 
-from games.admin import describe
+from games.admin.phrases import describe
 from games.engine import (
     ActionTaken,
     DealEnded,

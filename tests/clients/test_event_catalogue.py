@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from games.admin_events import SHOWN, describe
+from games.admin.phrases import SHOWN, describe
 from games.engine import EVENT_TYPES, SEAT_CHANGE_LINE, encode_event, event_view
 from terminal.table import EVENT_LINES
 from tests.engine.support import every_type_log

@@ -1,105 +1,31 @@
-"""The admin, for operators: find a match, read its seats, deals and event timeline, step
-through any deal, and check that stored projections agree with their events.
+"""The match admin and its inlines: the list of matches, and a match's page with its seats,
+the deals of one series, the coach's hints and the event timeline (games.admin.history)."""
 
-Nothing here can change a match's history. Events, deals and seats are shown only inline,
-with no add, change or delete, and a match can only be deleted whole, its events with it
-(CASCADE). They are deliberately not registered on their own: the admin asks every
-registered model for delete permission before deleting a match with its related rows.
-"""
-
-import bisect
 import json
-from datetime import UTC
 from fractions import Fraction
 
 from django.contrib import admin, messages
-from django.core.exceptions import BadRequest, PermissionDenied
-from django.core.paginator import Paginator
-from django.http import Http404
-from django.template.response import TemplateResponse
 from django.urls import path, reverse
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import mark_safe
 
 from edge.admin import StrictFiltersAdmin
-from games.admin_events import SHOWN, deal_name, describe, readable, seat_label, seats_label
+from games.admin import history
+from games.admin.history import moment, number_parameter, replay_url, seat_names
+from games.admin.phrases import SHOWN, describe, readable, seat_label, seats_label
 from games.engine import (
-    CLOCK_ACTION_LINE,
     SEAT_CHANGE_LINE,
     SEATS,
-    ActionTaken,
     DealEnded,
     DealStarted,
-    DealState,
-    Event,
-    MatchFinished,
-    MatchRestarted,
     MatchState,
-    Resigned,
     decode_event,
     evaluate,
-    evolve,
 )
 from games.engine.state import hands_from_deck
 from games.integrity import check_matches, summary
 from games.models import Deal, Hint, Match, Seat
-from games.repository import deal_events, match_event_lines, match_events, match_lines_matching
-
-_ACTORS = {"player": "player", "ai": "AI", "clock": "clock"}
-# Events on one page of a match's timeline: a match restarted thousands of times has tens of
-# thousands, and the page must stay fast and small.
-TIMELINE_PAGE = 500
-
-
-def _moment(moment) -> str:
-    """A stored time as the timeline shows it, or a dash."""
-    return moment.astimezone(UTC).strftime("%Y-%m-%d %H:%M:%S") if moment else "–"
-
-
-def _actor(event: Event) -> str:
-    """Who took an action: the player, the AI or the clock; blank for other events."""
-    return _ACTORS[event.actor] if isinstance(event, ActionTaken) else ""
-
-
-def _names(match: Match) -> dict[int, str]:
-    return dict(match.seats.values_list("number", "player__name"))
-
-
-def _replay_url(match_id, series: int, deal_number: int) -> str:
-    return reverse("admin:games_match_deal_replay", args=[match_id, series, deal_number])
-
-
-def _replay_deal(events, name: str, names: dict[int, str]) -> tuple[DealState, list[dict]]:
-    """Replay one deal's (seq, event) events through the engine, from its deal_started on:
-    the deal as it ends, and after each event every seat's stake, the pot, the high stake and
-    whose turn it is."""
-    state = MatchState()
-    steps = []
-    for seq, event in events:
-        if isinstance(event, MatchFinished | MatchRestarted | Resigned):
-            break
-        evolve(state, event)
-        deal = state.deal
-        acting = event.seat if isinstance(event, ActionTaken) else None
-        steps.append(
-            {
-                "seq": seq,
-                "text": describe(event, name, names),
-                "seats": [
-                    {
-                        "stake": deal.stakes[seat],
-                        "folded": deal.folded[seat],
-                        "looked": deal.looked[seat],
-                        "acting": seat == acting,
-                    }
-                    for seat in range(SEATS)
-                ],
-                "pot": deal.pot,
-                "high_stake": deal.high_stake,
-                "turn": deal.turn,
-            }
-        )
-    return state.deal, steps
+from games.repository import match_events, match_lines_matching
 
 
 class ReadOnlyInline(admin.TabularInline):
@@ -175,11 +101,11 @@ class SeatInline(PreparedInline):
 
     @admin.display(description="joined (UTC)")
     def joined(self, seat: Seat) -> str:
-        return _moment(seat.joined_at)
+        return moment(seat.joined_at)
 
     @admin.display(description="left (UTC)")
     def left(self, seat: Seat) -> str:
-        return _moment(seat.left_at)
+        return moment(seat.left_at)
 
     @admin.display(description="away", boolean=True)
     def away(self, seat: Seat) -> bool:
@@ -206,17 +132,7 @@ class SeatInline(PreparedInline):
 
 def _shown_series(request, match: Match) -> int:
     """The series whose deals the match page shows: ?series=N, by default the current one."""
-    return _number_parameter(request, "series", default=match.series, last=match.series)
-
-
-def _number_parameter(request, name: str, *, default: int, last: int) -> int:
-    """A page-like number from the query string, 1 to `last`; anything else is a 400."""
-    value = request.GET.get(name)
-    if value is None:
-        return default
-    if not value.isdigit() or not 1 <= int(value) <= last:
-        raise BadRequest(f"{name} must be a whole number from 1 to {last}.")
-    return int(value)
+    return number_parameter(request, "series", default=match.series, last=match.series)
 
 
 class DealInline(OneSeriesInline):
@@ -240,7 +156,7 @@ class DealInline(OneSeriesInline):
 
     def prepare(self, deals: list[Deal], match: Match) -> None:
         _attach_deck_and_result(match, deals)
-        _annotate_running_totals(deals, _names(match))
+        _annotate_running_totals(deals, seat_names(match))
 
     @admin.display(description="dealer")
     def dealer_name(self, deal: Deal) -> str:
@@ -279,7 +195,7 @@ class DealInline(OneSeriesInline):
 
     @admin.display(description="replay")
     def replay(self, deal: Deal) -> str:
-        url = _replay_url(deal.match_id, deal.series, deal.deal_number)
+        url = replay_url(deal.match_id, deal.series, deal.deal_number)
         return format_html('<a href="{}">step through</a>', url)
 
 
@@ -444,7 +360,7 @@ class MatchAdmin(StrictFiltersAdmin):
 
     @admin.display(description="totals")
     def totals_exact(self, match: Match) -> str:
-        names = _names(match)
+        names = seat_names(match)
         return " · ".join(
             f"{seat_label(seat, names)}: {total}" for seat, total in enumerate(match.totals)
         )
@@ -453,7 +369,7 @@ class MatchAdmin(StrictFiltersAdmin):
     def winners_named(self, match: Match) -> str:
         if not match.winners:
             return "–"
-        return seats_label(match.winners, _names(match))
+        return seats_label(match.winners, seat_names(match))
 
     @admin.action(description="Check integrity: replay the events and compare")
     def check_integrity(self, request, queryset) -> None:
@@ -478,63 +394,10 @@ class MatchAdmin(StrictFiltersAdmin):
 
     def render_change_form(self, request, context, add=False, change=False, form_url="", obj=None):
         if obj is not None:
-            context.update(self._timeline(request, obj))
+            context.update(history.timeline(request, obj))
             context["shown_series"] = _shown_series(request, obj)
             context["all_series"] = range(1, obj.series + 1)
         return super().render_change_form(request, context, add, change, form_url, obj)
-
-    def _timeline(self, request, match: Match) -> dict:
-        """One page of the events in seq order, described: the last page unless ?timeline=N
-        asks for another. The deal an action belongs to is read from the latest deal_started
-        before the page, so each page costs the same few queries. ?by=clock shows only the
-        actions the clock took, all on one page."""
-        by = request.GET.get("by")
-        if by is not None and by != "clock":
-            raise BadRequest("by can only be clock.")
-        if by == "clock":
-            return {"timeline": self._clock_actions(match), "timeline_by": by}
-        pages = Paginator(range(1, match.version + 1), TIMELINE_PAGE)
-        number = _number_parameter(
-            request, "timeline", default=pages.num_pages, last=pages.num_pages
-        )
-        page = pages.page(number)
-        names = _names(match)
-        seqs = page.object_list
-        first_seq, last_seq = (seqs[0], seqs[-1]) if seqs else (1, 0)
-        opening = match.deals.filter(started_seq__lt=first_seq).order_by("-started_seq").first()
-        deal = deal_name(opening.series, opening.deal_number) if opening else None
-        rows = []
-        lines = match_event_lines(match_id=match.pk, first=first_seq, last=last_seq)
-        for seq, created_at, line in lines:
-            row = {"seq": seq, "created_at": created_at, "replay_url": None}
-            try:
-                event = decode_event(line)
-            except (KeyError, TypeError, ValueError):
-                # Show a corrupt event rather than fail the page that should reveal it.
-                rows.append({**row, "text": f"unreadable event: {line!r}"})
-                continue
-            if isinstance(event, DealStarted):
-                deal = deal_name(event.series, event.deal_number)
-                row["replay_url"] = _replay_url(match.pk, event.series, event.deal_number)
-            rows.append({**row, "text": describe(event, deal, names), "by": _actor(event)})
-        return {"timeline": rows, "timeline_page": page}
-
-    def _clock_actions(self, match: Match) -> list[dict]:
-        """Every action the clock took, described, with the deal each was in."""
-        names = _names(match)
-        starts = list(
-            match.deals.order_by("started_seq").values_list("started_seq", "series", "deal_number")
-        )
-        rows = []
-        for seq, created_at, line in match_lines_matching(
-            match_id=match.pk, line=CLOCK_ACTION_LINE
-        ):
-            _, series, number = starts[bisect.bisect_right(starts, (seq,)) - 1]
-            event = decode_event(line)
-            text = describe(event, deal_name(series, number), names)
-            row = {"seq": seq, "created_at": created_at, "replay_url": None}
-            rows.append({**row, "text": text, "by": _actor(event)})
-        return rows
 
     def get_urls(self):
         replay = path(
@@ -545,46 +408,5 @@ class MatchAdmin(StrictFiltersAdmin):
         return [replay, *super().get_urls()]
 
     def deal_replay_view(self, request, match_id, series: int, deal_number: int):
-        """One deal replayed through the engine, event by event: every stake, the pot, the
-        high stake and the turn after each action, and each hand with its category."""
-        match = self.get_object(request, str(match_id))
-        if match is None:
-            raise Http404("No such match.")
-        if not self.has_view_permission(request, match):
-            raise PermissionDenied
-        events = deal_events(match_id=match.pk, series=series, deal_number=deal_number)
-        if not events:
-            raise Http404("No such deal.")
-        players = {seat.number: seat.player for seat in match.seats.select_related("player")}
-        names = {number: player.name for number, player in players.items()}
-        deal, steps = _replay_deal(events, deal_name(series, deal_number), names)
-        cut_short = next((e for _, e in events if isinstance(e, MatchRestarted | Resigned)), None)
-        result = {seat.seat: seat for seat in deal.result.seats} if deal.result else {}
-        hands = [
-            {
-                "seat": seat,
-                "player": players.get(seat),
-                "hand": " ".join(hand),
-                "category": readable(evaluate(hand).category),
-                "dealer": seat == deal.dealer,
-                "result": result.get(seat),
-            }
-            for seat, hand in enumerate(deal.hands)
-        ]
-        if deal.result:
-            outcome = readable(deal.result.outcome)
-        else:
-            reason = "resignation" if isinstance(cut_short, Resigned) else "restart"
-            outcome = "in play" if cut_short is None else f"abandoned ({reason})"
-        context = {
-            **self.admin_site.each_context(request),
-            "opts": self.opts,
-            "title": f"{deal_name(series, deal_number).capitalize()}, step by step",
-            "match": match,
-            "outcome": outcome,
-            "winners": seats_label(deal.result.winners, names) if deal.result else None,
-            "hands": hands,
-            "steps": steps,
-            "seat_labels": [seat_label(seat, names) for seat in range(SEATS)],
-        }
-        return TemplateResponse(request, "admin/games/match/deal_replay.html", context)
+        """One deal, step by step (games.admin.history)."""
+        return history.deal_replay_view(self, request, match_id, series, deal_number)
