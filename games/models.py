@@ -6,7 +6,7 @@ import uuid
 
 from django.db import models
 
-from games.engine import Outcome, Status
+from games.engine import Outcome, SpectatorMode, Status
 from players.models import Player
 
 # The engine's statuses, less not_started: a stored match has started.
@@ -16,7 +16,7 @@ STATUS_CHOICES = [
     if status is not Status.NOT_STARTED
 ]
 OUTCOME_CHOICES = [(outcome.value, outcome.name.title()) for outcome in Outcome]
-SPECTATOR_CHOICES = [("off", "Off"), ("delayed", "Delayed"), ("live", "Live")]
+SPECTATOR_CHOICES = [(mode.value, mode.name.title()) for mode in SpectatorMode]
 
 
 class Match(models.Model):
@@ -43,7 +43,7 @@ class Match(models.Model):
     spectators = models.CharField(
         max_length=8,
         choices=SPECTATOR_CHOICES,
-        default="off",
+        default=SpectatorMode.OFF.value,
         help_text="Who may watch with the watch code: nobody, a deal once it ended, or live.",
     )
     # Only its SHA-256, like a token's: a watch code is a bearer secret, shown once.

@@ -26,7 +26,14 @@ from . import heuristics
 from .expert import DealRecord, load_expert, public_record, record_seen
 from .strategy import StrategyError, load_strategy
 
-AI_LEVELS: tuple[str, ...] = ("easy", "normal", "hard", "expert")
+AI_LEVEL_MEANINGS = {
+    "easy": "a loose heuristic that feels human",
+    "normal": "a tight heuristic that weighs its hand against the price",
+    "hard": "a near-equilibrium strategy",
+    "expert": "hard, shifted toward exploiting what it has seen of the other seats this match",
+}
+"""Each AI level, weakest first, and how it plays (the API's schema shows these)."""
+AI_LEVELS: tuple[str, ...] = tuple(AI_LEVEL_MEANINGS)
 DEFAULT_AI_LEVEL = "hard"
 WATCHING_LEVELS = frozenset({"expert"})
 """The levels that read the match's public record; the others ignore it."""
@@ -85,6 +92,7 @@ def _sample(distribution: dict[str, float], legal: tuple[str, ...], rng: random.
 
 __all__ = [
     "AI_LEVELS",
+    "AI_LEVEL_MEANINGS",
     "DEFAULT_AI_LEVEL",
     "WATCHING_LEVELS",
     "DealRecord",
