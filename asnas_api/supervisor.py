@@ -151,34 +151,15 @@ def database() -> tuple[str, Path | None]:
 
 
 def supervise(options: argparse.Namespace, database_url: str, pgdata: Path | None) -> None:
-    restarts = False
-    if pgdata is not None:
-        restarts = embedded_db.claim_restarts(pgdata)
-        # If this process is killed outright, the guardian drops its handle and stops the
-        # database unless another process still uses it.
-        subprocess.Popen(
-            [sys.executable, "-m", "asnas_api.embedded_db", str(pgdata), str(os.getpid())],
-            preexec_fn=embedded_db.die_with_parent,
-            process_group=0,
-        )
+    """Prepare and serve until a stop signal, granian's exit or a failed preparation,
+    restarting the embedded database if it dies; then stop every child."""
+    restarts = pgdata is not None and _guard_database(pgdata)
     prepared_file = Path(os.environ["PROMETHEUS_MULTIPROC_DIR"]) / "prepared"
     env = {**os.environ, "DATABASE_URL": database_url}
-
     stopping: list[int] = []  # the stop signal, once one came
     children: list[subprocess.Popen] = []
-
-    def stop(signum, frame):
-        # Whatever was signalled (serve alone, its group, every process at once), the
-        # stop starts here at once; a closed terminal (SIGHUP) stops it too. (No lock
-        # may be taken in a signal handler: the main thread may hold it.)
-        stopping.append(signum)
-        for child in children:
-            if child.poll() is None:
-                child.send_signal(signal.SIGTERM)
-
     # Set before the children start, so that no signal can come between.
-    for signum in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
-        signal.signal(signum, stop)
+    _stop_on_signals(stopping, children)
     preparing = subprocess.Popen(
         prepare_command(options.dev, pgdata is not None, options.verbosity),
         cwd=BASE_DIR,
@@ -198,7 +179,57 @@ def supervise(options: argparse.Namespace, database_url: str, pgdata: Path | Non
         preexec_fn=embedded_db.die_with_parent,
     )
     children.insert(0, server)
+    _watch(server, preparing, prepared_file, pgdata, restarts, stopping)
+    # granian exited by itself, not because a stop signal came (it may have died of that
+    # signal's default action as it came, which is no crash).
+    crashed = None if stopping else server.poll()
+    failed_preparing = not stopping and preparing.poll() not in (None, 0)
+    stop_children(server, [preparing])
+    if failed_preparing:
+        raise ServeFailed("")
+    if crashed:
+        raise ServeFailed(f"granian exited with status {crashed}")
 
+
+def _guard_database(pgdata: Path) -> bool:
+    """Start the guardian of the embedded database, and say whether this serve restarts
+    it (the first serve of the database does)."""
+    restarts = embedded_db.claim_restarts(pgdata)
+    # If this process is killed outright, the guardian drops its handle and stops the
+    # database unless another process still uses it.
+    subprocess.Popen(
+        [sys.executable, "-m", "asnas_api.embedded_db", str(pgdata), str(os.getpid())],
+        preexec_fn=embedded_db.die_with_parent,
+        process_group=0,
+    )
+    return restarts
+
+
+def _stop_on_signals(stopping: list[int], children: list[subprocess.Popen]) -> None:
+    def stop(signum, frame):
+        # Whatever was signalled (serve alone, its group, every process at once), the
+        # stop starts here at once; a closed terminal (SIGHUP) stops it too. (No lock
+        # may be taken in a signal handler: the main thread may hold it.)
+        stopping.append(signum)
+        for child in children:
+            if child.poll() is None:
+                child.send_signal(signal.SIGTERM)
+
+    for signum in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
+        signal.signal(signum, stop)
+
+
+def _watch(
+    server: subprocess.Popen,
+    preparing: subprocess.Popen,
+    prepared_file: Path,
+    pgdata: Path | None,
+    restarts: bool,
+    stopping: list[int],
+) -> None:
+    """Until a stop signal or granian's exit: mark the preparation done when it is (or stop
+    at once if it failed), and restart the embedded database once it has been down a while,
+    taking the restarts over if the serve that had them is gone."""
     checked = time.monotonic()
     database_down_since = None
     while not stopping and server.poll() is None:
@@ -222,15 +253,6 @@ def supervise(options: argparse.Namespace, database_url: str, pgdata: Path | Non
             elif time.monotonic() - database_down_since >= RESTART_AFTER:
                 restart_dead_database(lambda: bool(stopping))
                 database_down_since = None
-    # granian exited by itself, not because a stop signal came (it may have died of that
-    # signal's default action as it came, which is no crash).
-    crashed = None if stopping else server.poll()
-    failed_preparing = not stopping and preparing.poll() not in (None, 0)
-    stop_children(server, [preparing])
-    if failed_preparing:
-        raise ServeFailed("")
-    if crashed:
-        raise ServeFailed(f"granian exited with status {crashed}")
 
 
 @functools.cache

@@ -127,12 +127,9 @@ def run(
     seconds: float,
     seed: int,
 ) -> dict:
-    rng = random.Random(f"{seed}:hint-burst")
-    reader = Client(server.url, str(READER_ADDRESS))
-    body, _ = reader.call("POST", "/api/v1/players", {"name": "reader"})
-    reader.headers["Authorization"] = f"Bearer {body['token']}"
-    match, _ = reader.call("POST", "/api/v1/matches", {"seed": rng.getrandbits(63)})
-    path = f"/api/v1/matches/{match['id']}"
+    """A reader's latency and the server's CPU while nobody asks for hints, then while
+    `players` ask from `addresses` addresses, `repeats` times each."""
+    reader, path = _reader(server, random.Random(f"{seed}:hint-burst"))
     hinters = [
         HintPlayer(
             number,
@@ -150,35 +147,10 @@ def run(
     cpu_before = server.cpu_sample()
     quiet = _read(reader, path, quiet_seconds)
     quiet_ns = sum(cpu_between(cpu_before, server.cpu_sample()).values())
-
-    stop = threading.Event()
-    errors: list[BaseException] = []
-
-    def guarded(task, *args):
-        try:
-            task(*args)
-        except BaseException as error:  # re-raised below, in the main thread
-            errors.append(error)
-            stop.set()
-
-    threads = [threading.Thread(target=guarded, args=(h.run, stop)) for h in hinters]
-    cpu_before = server.cpu_sample()
-    started = time.perf_counter()
-    for thread in threads:
-        thread.start()
-    try:
-        burst = _read(reader, path, seconds)
-    finally:
-        stop.set()
-        for thread in threads:
-            thread.join()
-    elapsed = time.perf_counter() - started
-    server_ns = sum(cpu_between(cpu_before, server.cpu_sample()).values())
+    burst, elapsed, server_ns = _burst(server, reader, path, hinters, seconds)
     # The reads' share of the burst's CPU, at what one cost in the quiet phase, is not the
     # hints'.
     hints_ns = server_ns - len(burst) * quiet_ns / len(quiet)
-    if errors:
-        raise errors[0]
 
     answered = sum(h.answered for h in hinters)
     refused = {str(status): sum(h.refused.get(status, 0) for h in hinters) for status in (429, 503)}
@@ -202,3 +174,45 @@ def run(
         # something else ran on the machine then, and the difference says nothing.
         "server_cpu_ms_per_hint": hints_ns / 1e6 / answered if answered and hints_ns > 0 else None,
     }
+
+
+def _reader(server: Server, rng: random.Random) -> tuple[Client, str]:
+    """The reader, a player of its own, and the path of the match it reads."""
+    reader = Client(server.url, str(READER_ADDRESS))
+    body, _ = reader.call("POST", "/api/v1/players", {"name": "reader"})
+    reader.headers["Authorization"] = f"Bearer {body['token']}"
+    match, _ = reader.call("POST", "/api/v1/matches", {"seed": rng.getrandbits(63)})
+    return reader, f"/api/v1/matches/{match['id']}"
+
+
+def _burst(
+    server: Server, reader: Client, path: str, hinters: list[HintPlayer], seconds: float
+) -> tuple[list[float], float, float]:
+    """The reader's latencies while every hinter asks, how long that took, and the server's
+    CPU (ns) meanwhile. A hinter's failure stops them all and is raised here."""
+    stop = threading.Event()
+    errors: list[BaseException] = []
+
+    def guarded(task, *args):
+        try:
+            task(*args)
+        except BaseException as error:  # re-raised below, in the main thread
+            errors.append(error)
+            stop.set()
+
+    threads = [threading.Thread(target=guarded, args=(h.run, stop)) for h in hinters]
+    cpu_before = server.cpu_sample()
+    started = time.perf_counter()
+    for thread in threads:
+        thread.start()
+    try:
+        burst = _read(reader, path, seconds)
+    finally:
+        stop.set()
+        for thread in threads:
+            thread.join()
+    elapsed = time.perf_counter() - started
+    server_ns = sum(cpu_between(cpu_before, server.cpu_sample()).values())
+    if errors:
+        raise errors[0]
+    return burst, elapsed, server_ns

@@ -201,25 +201,36 @@ def _seat_result(seat: int, text: str) -> SeatResult:
     )
 
 
+# The letters whose last field is free text or JSON, which may hold commas.
+_WITH_TEXT = frozenset("JKMTQO")
+
+
 def decode(line: str) -> Event:
     """The event `line` encodes; KeyError or ValueError for a line that is not one."""
     kind = line[:1]
+    if kind in _WITH_TEXT:
+        return _decode_with_text(kind, line[1:])
+    return _decode_fields(kind, line[1:].split(","))
+
+
+def _decode_with_text(kind: str, text: str) -> Event:
+    """An event whose last field may hold commas: split only as far as its fields go."""
     if kind == "J":
-        seat, name = line[1:].split(",", 1)
+        seat, name = text.split(",", 1)
         return PlayerJoined(int(seat), json.loads(name))
     if kind == "K":
-        seat, rest = line[1:].split(",", 1)
+        seat, rest = text.split(",", 1)
         name, client_seed = json.loads(rest)
         return PlayerJoined(int(seat), name, client_seed)
     if kind == "M":
-        seed, rules, humans, seeds = line[1:].split(",", 3)
+        seed, rules, humans, seeds = text.split(",", 3)
         return MatchCreated(int(seed), int(rules), int(humans), _read_seeds(seeds))
     if kind == "T":
-        seat, player, rest = line[1:].split(",", 2)
+        seat, player, rest = text.split(",", 2)
         name, client_seed = json.loads(rest)
         return PlayerJoined(int(seat), name, client_seed, player)
     if kind == "Q":
-        seed, rules, humans, level, players, seeds = line[1:].split(",", 5)
+        seed, rules, humans, level, players, seeds = text.split(",", 5)
         return MatchCreated(
             int(seed),
             int(rules),
@@ -229,9 +240,13 @@ def decode(line: str) -> Event:
             _read_players(players),
         )
     if kind == "O":
-        series, level, revealed, seeds = line[1:].split(",", 3)
+        series, level, revealed, seeds = text.split(",", 3)
         return MatchRestarted(int(series), level or None, revealed or None, _read_seeds(seeds))
-    fields = line[1:].split(",")
+    raise KeyError(f"unknown event letter {kind!r}")
+
+
+def _decode_fields(kind: str, fields: list[str]) -> Event:
+    """An event whose fields hold no commas, split at every one."""
     match kind:
         case "C":
             seed, rules = fields

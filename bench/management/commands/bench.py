@@ -40,88 +40,9 @@ class Command(BaseCommand):
     requires_system_checks = []
 
     def add_arguments(self, parser):
-        parser.add_argument("--players", type=int, default=8, help="concurrent players")
-        parser.add_argument("--matches-per-player", type=int, default=2)
-        parser.add_argument(
-            "--workers",
-            type=int,
-            help="server worker processes (default 4; with --baseline 2, as serve's own default)",
-        )
-        parser.add_argument(
-            "--server", choices=SERVERS, default=SERVERS[0], help="the HTTP server to measure"
-        )
-        parser.add_argument(
-            "--seed-matches",
-            type=int,
-            default=0,
-            help="finished matches to store before measuring (copies of a real one)",
-        )
-        parser.add_argument(
-            "--healthz-requests",
-            type=int,
-            default=4000,
-            help="requests in the /healthz phase, and in each floor's",
-        )
-        parser.add_argument(
-            "--streams",
-            type=int,
-            default=0,
-            help="event streams held open (idle, on waiting tables) from warm-up to the end",
-        )
-        parser.add_argument("--ai-level", choices=AI_LEVELS, default=DEFAULT_AI_LEVEL)
-        parser.add_argument("--seed", type=int, default=1, help="seeds every match and action")
-        parser.add_argument(
-            "--hint-burst",
-            action="store_true",
-            help="instead of play: one player's GET latency alone, then while --hint-players "
-            "ask for hints as fast as their limits allow (bench/hint_burst.py)",
-        )
-        parser.add_argument("--hint-players", type=int, default=10)
-        parser.add_argument(
-            "--hint-addresses",
-            type=int,
-            default=1,
-            help="the addresses the hint players come from (1: all from one)",
-        )
-        parser.add_argument(
-            "--hint-repeats",
-            type=int,
-            default=1,
-            help="hints each asks at one spot before it plays on (1: every hint a new spot)",
-        )
-        parser.add_argument("--quiet-seconds", type=float, default=20)
-        parser.add_argument("--burst-seconds", type=float, default=60)
-        parser.add_argument(
-            "--baseline",
-            metavar="REV",
-            help="compare with the code at REV (a commit, branch or tag), run from an export "
-            "with its own virtual environment, round by round alternated with the working tree "
-            "(bench/baseline.py)",
-        )
-        parser.add_argument(
-            "--rounds", type=int, default=2, help="with --baseline: rounds of each side"
-        )
-        parser.add_argument(
-            "--seconds", type=float, default=15, help="with --baseline: seconds of writes a round"
-        )
-        parser.add_argument(
-            "--get-seconds",
-            type=float,
-            default=5,
-            help="with --baseline: seconds of match GETs a round",
-        )
-        parser.add_argument(
-            "--hints",
-            type=int,
-            default=100,
-            help="with --baseline: hints a round, each at a new spot, where the side has hints",
-        )
-        parser.add_argument(
-            "--settle-seconds",
-            type=float,
-            default=30,
-            help="with --baseline: at most this long for memory to settle after the warm-up",
-        )
+        _play_arguments(parser)
+        _hint_burst_arguments(parser)
+        _baseline_arguments(parser)
         parser.add_argument("--json", type=Path, help="also write the report to this file")
         parser.add_argument("--no-progress", action="store_true", help="hide the progress bars")
 
@@ -385,4 +306,98 @@ def baseline_load(options: dict) -> baseline.Load:
         settle_seconds=options["settle_seconds"],
         ai_level=options["ai_level"],
         seed=options["seed"],
+    )
+
+
+def _play_arguments(parser) -> None:
+    """How many play, on which server, with what stored first."""
+    parser.add_argument("--players", type=int, default=8, help="concurrent players")
+    parser.add_argument("--matches-per-player", type=int, default=2)
+    parser.add_argument(
+        "--workers",
+        type=int,
+        help="server worker processes (default 4; with --baseline 2, as serve's own default)",
+    )
+    parser.add_argument(
+        "--server", choices=SERVERS, default=SERVERS[0], help="the HTTP server to measure"
+    )
+    parser.add_argument(
+        "--seed-matches",
+        type=int,
+        default=0,
+        help="finished matches to store before measuring (copies of a real one)",
+    )
+    parser.add_argument(
+        "--healthz-requests",
+        type=int,
+        default=4000,
+        help="requests in the /healthz phase, and in each floor's",
+    )
+    parser.add_argument(
+        "--streams",
+        type=int,
+        default=0,
+        help="event streams held open (idle, on waiting tables) from warm-up to the end",
+    )
+    parser.add_argument("--ai-level", choices=AI_LEVELS, default=DEFAULT_AI_LEVEL)
+    parser.add_argument("--seed", type=int, default=1, help="seeds every match and action")
+
+
+def _hint_burst_arguments(parser) -> None:
+    """--hint-burst: a reader's latency while players ask for hints (bench/hint_burst.py)."""
+    parser.add_argument(
+        "--hint-burst",
+        action="store_true",
+        help="instead of play: one player's GET latency alone, then while --hint-players "
+        "ask for hints as fast as their limits allow (bench/hint_burst.py)",
+    )
+    parser.add_argument("--hint-players", type=int, default=10)
+    parser.add_argument(
+        "--hint-addresses",
+        type=int,
+        default=1,
+        help="the addresses the hint players come from (1: all from one)",
+    )
+    parser.add_argument(
+        "--hint-repeats",
+        type=int,
+        default=1,
+        help="hints each asks at one spot before it plays on (1: every hint a new spot)",
+    )
+    parser.add_argument("--quiet-seconds", type=float, default=20)
+    parser.add_argument("--burst-seconds", type=float, default=60)
+
+
+def _baseline_arguments(parser) -> None:
+    """--baseline: the working tree against another revision, round by round."""
+    parser.add_argument(
+        "--baseline",
+        metavar="REV",
+        help="compare with the code at REV (a commit, branch or tag), run from an export "
+        "with its own virtual environment, round by round alternated with the working tree "
+        "(bench/baseline.py)",
+    )
+    parser.add_argument(
+        "--rounds", type=int, default=2, help="with --baseline: rounds of each side"
+    )
+    parser.add_argument(
+        "--seconds", type=float, default=15, help="with --baseline: seconds of writes a round"
+    )
+    parser.add_argument(
+        "--get-seconds",
+        type=float,
+        default=5,
+        help="with --baseline: seconds of match GETs a round",
+    )
+    parser.add_argument(
+        "--hints",
+        type=int,
+        default=100,
+        help="with --baseline: hints a round, each at a new spot, where the side has hints",
+    )
+    parser.add_argument(
+        "--settle-seconds",
+        type=float,
+        default=30,
+        help="with --baseline: at most this long for memory to settle after the warm-up",
     )

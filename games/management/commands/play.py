@@ -13,6 +13,7 @@ from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 from rich.console import Console
 
+from games.ai import AI_LEVELS
 from terminal.api import Api, ApiProblem, Sessions
 from terminal.game import Invite, NewMatch, QuickPlay, play, sign_in
 from terminal.ratings import ratings_screen
@@ -37,89 +38,8 @@ class Command(BaseCommand):
             help="where your token and unfinished match are kept (default: %(default)s)",
         )
         parser.add_argument("--name", help="your name, when a new player is made")
-        parser.add_argument(
-            "--ai-level",
-            choices=("easy", "normal", "hard", "expert"),
-            help="the AI seats' level in new matches (default: asked at each new match)",
-        )
-        parser.add_argument(
-            "--seed",
-            type=int,
-            help="deal the new match from this seed, to replay it (servers allow it only in "
-            "development)",
-        )
-        parser.add_argument(
-            "--humans",
-            type=int,
-            choices=range(1, 5),
-            metavar="N",
-            help="make a new table for N humans (1 to 4), you among them: it prints the "
-            "invite and the command your friends run to join",
-        )
-        parser.add_argument(
-            "--turn-seconds",
-            type=int,
-            metavar="S",
-            help="with --humans: the seconds each turn may take before the server plays it "
-            "(10 to 86400; the server's default is 60 at a table)",
-        )
-        parser.add_argument(
-            "--open",
-            action="store_true",
-            help="with --humans: list the new table in the lobby, where anyone may join it "
-            "without the invite",
-        )
-        parser.add_argument(
-            "--verifiable",
-            action="store_true",
-            help="with --humans: reveal each series' server seed as it ends, so that anyone "
-            "can check every deal, folded hands included (a match against the AI is "
-            "verifiable anyway; docs/fairness.md); with --quick-play: sit at a verifiable "
-            "table only (or open one), whose folded hands are shown to all after each series",
-        )
-        parser.add_argument(
-            "--client-seed",
-            metavar="TEXT",
-            help="your part of the dealing's randomness (1 to 64 printable ASCII characters), "
-            "for a new match, a table you join and each restart (docs/fairness.md)",
-        )
-        parser.add_argument(
-            "--record",
-            type=Path,
-            metavar="FILE",
-            help="when the match ends, keep its record (docs/record.md) in FILE; check it "
-            "with import_record, its deals with verify_match",
-        )
-        parser.add_argument(
-            "--join",
-            type=_invite,
-            metavar="INVITE",
-            help="join a friend's table: the invite MATCH_ID:CODE that their play printed, or "
-            "an open table's MATCH_ID from --tables (needs their --url)",
-        )
-        parser.add_argument(
-            "--tables",
-            action="store_true",
-            help="list the open tables waiting for humans, and how to sit at one (needs --url)",
-        )
-        parser.add_argument(
-            "--quick-play",
-            action="store_true",
-            help="sit at the open table that waited longest, or open one; --humans, "
-            "--turn-seconds (the longest turn you accept) and --ai-level choose which fit",
-        )
-        parser.add_argument(
-            "--watch",
-            type=_watch_code,
-            metavar="CODE",
-            help="watch a match as a spectator, without an account: the watch code its owner "
-            "shared, or the whole watch link (needs --url)",
-        )
-        parser.add_argument(
-            "--leaderboard",
-            action="store_true",
-            help="show your rating and the leaderboard, then stop",
-        )
+        _new_match_arguments(parser)
+        _table_arguments(parser)
 
     def handle(
         self,
@@ -138,30 +58,19 @@ class Command(BaseCommand):
         quick_play,
         **options,
     ):
-        if watch and not url:
-            raise CommandError("--watch needs --url: the server of the match.")
-        if join and not url:
-            raise CommandError(
-                "--join needs --url: the server of the table, as its owner's play shows it."
-            )
-        if turn_seconds is not None and humans is None and not quick_play:
-            raise CommandError("--turn-seconds goes with --humans, which makes a new table.")
-        if options["verifiable"] and (humans or 1) < 2 and not quick_play:
-            raise CommandError(
-                "--verifiable goes with --humans 2 to 4 or --quick-play: a match against the "
-                "AI is verifiable anyway."
-            )
-        if options["open"] and (humans or 1) < 2:
-            raise CommandError("--open goes with --humans 2 to 4: only a table waits for others.")
+        _refuse_what_does_not_go_together(
+            url=url,
+            humans=humans,
+            turn_seconds=turn_seconds,
+            join=join,
+            watch=watch,
+            quick_play=quick_play,
+            verifiable=options["verifiable"],
+            open_table=options["open"],
+        )
         console = Console()
         if tables:
-            if not url:
-                raise CommandError("--tables needs --url: the server whose tables to list.")
-            try:
-                listed = _tables(Api(url), Sessions(state, server=url), name)
-            except (ApiProblem, OSError) as error:
-                raise CommandError(f"The server refused or did not answer: {error}") from error
-            console.print(lobby(listed, url))
+            _print_tables(console, url=url, state=state, name=name)
             return
         quick = (
             QuickPlay(
@@ -194,9 +103,7 @@ class Command(BaseCommand):
                 if watch:
                     watch_match(Api(base_url), screen, watch)
                 elif leaderboard:
-                    api = Api(base_url)
-                    sign_in(api, sessions, screen, name=name)
-                    screen.leave(ratings_screen(api))
+                    _leaderboard(Api(base_url), sessions, screen, name=name)
                 else:
                     play(
                         Api(base_url),
@@ -213,6 +120,133 @@ class Command(BaseCommand):
             console.print("\nSaved: run play again to resume this match.")
         except (ApiProblem, OSError) as error:
             raise CommandError(f"The server refused or did not answer: {error}") from error
+
+
+def _leaderboard(api: Api, sessions: Sessions, screen, *, name: str | None) -> None:
+    """Your rating and the leaderboard, signed in as this server's player of yours."""
+    sign_in(api, sessions, screen, name=name)
+    screen.leave(ratings_screen(api))
+
+
+def _new_match_arguments(parser) -> None:
+    """What a new match or table is: its AI, its seeds, its humans, its clock."""
+    parser.add_argument(
+        "--ai-level",
+        choices=AI_LEVELS,
+        help="the AI seats' level in new matches (default: asked at each new match)",
+    )
+    parser.add_argument(
+        "--seed",
+        type=int,
+        help="deal the new match from this seed, to replay it (servers allow it only in "
+        "development)",
+    )
+    parser.add_argument(
+        "--humans",
+        type=int,
+        choices=range(1, 5),
+        metavar="N",
+        help="make a new table for N humans (1 to 4), you among them: it prints the "
+        "invite and the command your friends run to join",
+    )
+    parser.add_argument(
+        "--turn-seconds",
+        type=int,
+        metavar="S",
+        help="with --humans: the seconds each turn may take before the server plays it "
+        "(10 to 86400; the server's default is 60 at a table)",
+    )
+    parser.add_argument(
+        "--open",
+        action="store_true",
+        help="with --humans: list the new table in the lobby, where anyone may join it "
+        "without the invite",
+    )
+    parser.add_argument(
+        "--verifiable",
+        action="store_true",
+        help="with --humans: reveal each series' server seed as it ends, so that anyone "
+        "can check every deal, folded hands included (a match against the AI is "
+        "verifiable anyway; docs/fairness.md); with --quick-play: sit at a verifiable "
+        "table only (or open one), whose folded hands are shown to all after each series",
+    )
+    parser.add_argument(
+        "--client-seed",
+        metavar="TEXT",
+        help="your part of the dealing's randomness (1 to 64 printable ASCII characters), "
+        "for a new match, a table you join and each restart (docs/fairness.md)",
+    )
+    parser.add_argument(
+        "--record",
+        type=Path,
+        metavar="FILE",
+        help="when the match ends, keep its record (docs/record.md) in FILE; check it "
+        "with import_record, its deals with verify_match",
+    )
+
+
+def _table_arguments(parser) -> None:
+    """Where else to sit: a friend's table, the lobby, a match to watch, the leaderboard."""
+    parser.add_argument(
+        "--join",
+        type=_invite,
+        metavar="INVITE",
+        help="join a friend's table: the invite MATCH_ID:CODE that their play printed, or "
+        "an open table's MATCH_ID from --tables (needs their --url)",
+    )
+    parser.add_argument(
+        "--tables",
+        action="store_true",
+        help="list the open tables waiting for humans, and how to sit at one (needs --url)",
+    )
+    parser.add_argument(
+        "--quick-play",
+        action="store_true",
+        help="sit at the open table that waited longest, or open one; --humans, "
+        "--turn-seconds (the longest turn you accept) and --ai-level choose which fit",
+    )
+    parser.add_argument(
+        "--watch",
+        type=_watch_code,
+        metavar="CODE",
+        help="watch a match as a spectator, without an account: the watch code its owner "
+        "shared, or the whole watch link (needs --url)",
+    )
+    parser.add_argument(
+        "--leaderboard",
+        action="store_true",
+        help="show your rating and the leaderboard, then stop",
+    )
+
+
+def _refuse_what_does_not_go_together(
+    *, url, humans, turn_seconds, join, watch, quick_play, verifiable, open_table
+) -> None:
+    if watch and not url:
+        raise CommandError("--watch needs --url: the server of the match.")
+    if join and not url:
+        raise CommandError(
+            "--join needs --url: the server of the table, as its owner's play shows it."
+        )
+    if turn_seconds is not None and humans is None and not quick_play:
+        raise CommandError("--turn-seconds goes with --humans, which makes a new table.")
+    if verifiable and (humans or 1) < 2 and not quick_play:
+        raise CommandError(
+            "--verifiable goes with --humans 2 to 4 or --quick-play: a match against the "
+            "AI is verifiable anyway."
+        )
+    if open_table and (humans or 1) < 2:
+        raise CommandError("--open goes with --humans 2 to 4: only a table waits for others.")
+
+
+def _print_tables(console: Console, *, url, state: Path, name: str | None) -> None:
+    if not url:
+        raise CommandError("--tables needs --url: the server whose tables to list.")
+    try:
+        listed = _tables(Api(url), Sessions(state, server=url), name)
+    except (ApiProblem, OSError) as error:
+        raise CommandError(f"The server refused or did not answer: {error}") from error
+    console.print(lobby(listed, url))
 
 
 def _tables(api: Api, sessions: Sessions, name: str | None) -> list[dict]:

@@ -71,57 +71,13 @@ class Command(BaseCommand):
         report_every = (
             DEFAULT_REPORT_EVERY.get(method, 50) if report_every is None else report_every
         )
-        sampled = method == training.MCCFR
         if iterations < 1 or workers < 1:
             raise CommandError("--iterations and --workers must be at least 1")
-        if sampled:
-            self.stdout.write(
-                f"Training {iterations:,} MCCFR iterations, seed {seed}"
-                + (
-                    f", in each of {workers} workers (seeds {seed}..{seed + workers - 1})"
-                    if workers > 1
-                    else ""
-                )
-            )
-        else:
-            self.stdout.write(f"Training {iterations:,} full-width {method} iterations")
-        progress = progress_bar(disable=no_progress)
+        self.stdout.write(_plan(method, iterations, seed, workers))
         started, cpu_started = time.perf_counter(), time.process_time()
-        with progress:
-            task = progress.add_task("iterations", total=iterations * (workers if sampled else 1))
-
-            def on_report(done, measured):
-                by_position = " ".join(f"{x:.5f}" for x in measured["positions"])
-                progress.console.print(
-                    f"{done:>12,} iterations  {time.perf_counter() - started:7.0f} s wall  "
-                    f"{time.process_time() - cpu_started:7.0f} s cpu  "
-                    f"exploitability {measured['average']:.6f} pts/deal "
-                    f"(by position from the dealer: {by_position})"
-                )
-
-            def on_progress(done):
-                progress.update(task, completed=done)
-
-            if not sampled:
-                trainer = training.train_full_width(
-                    method,
-                    iterations,
-                    on_progress=on_progress,
-                    report_every=report_every,
-                    on_report=on_report,
-                )
-            elif workers == 1:
-                trainer = training.train(
-                    iterations,
-                    seed,
-                    on_progress=on_progress,
-                    report_every=report_every,
-                    on_report=on_report,
-                )
-            else:
-                trainer = training.train_parallel(
-                    iterations, seed, workers, on_progress=on_progress
-                )
+        trainer = _train(
+            method, iterations, seed, workers, report_every=report_every, visible=not no_progress
+        )
         seconds = time.perf_counter() - started
         cpu_seconds = time.process_time() - cpu_started
         self.stdout.write(
@@ -136,3 +92,56 @@ class Command(BaseCommand):
                 f"sha256 {header['sha256'][:16]}..."
             )
         )
+
+
+def _plan(method: str, iterations: int, seed: int, workers: int) -> str:
+    """What is about to be trained, as the first line says it."""
+    if method != training.MCCFR:
+        return f"Training {iterations:,} full-width {method} iterations"
+    return f"Training {iterations:,} MCCFR iterations, seed {seed}" + (
+        f", in each of {workers} workers (seeds {seed}..{seed + workers - 1})"
+        if workers > 1
+        else ""
+    )
+
+
+def _train(
+    method: str, iterations: int, seed: int, workers: int, *, report_every: int, visible: bool
+):
+    """The trained trainer, with a progress bar and, every `report_every` iterations, the
+    exact exploitability so far."""
+    sampled = method == training.MCCFR
+    progress = progress_bar(disable=not visible)
+    started, cpu_started = time.perf_counter(), time.process_time()
+    with progress:
+        task = progress.add_task("iterations", total=iterations * (workers if sampled else 1))
+
+        def on_report(done, measured):
+            by_position = " ".join(f"{x:.5f}" for x in measured["positions"])
+            progress.console.print(
+                f"{done:>12,} iterations  {time.perf_counter() - started:7.0f} s wall  "
+                f"{time.process_time() - cpu_started:7.0f} s cpu  "
+                f"exploitability {measured['average']:.6f} pts/deal "
+                f"(by position from the dealer: {by_position})"
+            )
+
+        def on_progress(done):
+            progress.update(task, completed=done)
+
+        if not sampled:
+            return training.train_full_width(
+                method,
+                iterations,
+                on_progress=on_progress,
+                report_every=report_every,
+                on_report=on_report,
+            )
+        if workers == 1:
+            return training.train(
+                iterations,
+                seed,
+                on_progress=on_progress,
+                report_every=report_every,
+                on_report=on_report,
+            )
+        return training.train_parallel(iterations, seed, workers, on_progress=on_progress)
