@@ -4,7 +4,9 @@ outside games/engine/ writes an event type's or a player notice's name as a stri
 import ast
 from pathlib import Path
 
-from games.engine import EVENT_TYPES, Notice
+from games.ai import AI_LEVEL_MEANINGS, AI_LEVELS
+from games.engine import EVENT_TYPES, Action, Actor, Notice, SpectatorMode
+from games.models import SPECTATOR_CHOICES
 
 ROOT = Path(__file__).resolve().parent.parent
 SERVER_PACKAGES = ("asnas_api", "edge", "games", "players")
@@ -90,3 +92,17 @@ def test_the_check_finds_a_spelled_out_type():
         'responses = move_responses("Not now.", "not_your_turn", "match_finished")',
     ):
         assert not _type_uses(ast.parse(line)), line
+
+
+def test_each_word_says_what_it_means():
+    # The schema and the docs show a word's meaning beside it: none may be missing.
+    for words in (SpectatorMode, Actor, Action):
+        assert words.__doc__, words
+        for word in words:
+            assert word.__doc__ and word.__doc__ != words.__doc__, word
+            assert word == word.value and isinstance(word, str)
+
+
+def test_the_stored_choices_are_the_engines_words():
+    assert [value for value, _ in SPECTATOR_CHOICES] == list(SpectatorMode)
+    assert set(AI_LEVEL_MEANINGS) == set(AI_LEVELS)

@@ -7,6 +7,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from games.engine import (
+    Action,
     ActionTaken,
     DealEnded,
     DealStarted,
@@ -22,7 +23,7 @@ from games.engine import (
     SeatsFilled,
 )
 
-_VERBS = {"call": "calls to", "hold": "holds at", "raise": "raises to"}
+_VERBS = {Action.CALL: "calls to", Action.HOLD: "holds at", Action.RAISE: "raises to"}
 
 
 def deal_name(series: int, deal_number: int) -> str:
@@ -59,9 +60,9 @@ def _dealt(event: DealStarted, deal, names) -> str:
 
 def _acted(event: ActionTaken, deal, names) -> str:
     seat = seat_label(event.seat, names)
-    if event.action == "look":
+    if event.action == Action.LOOK:
         return f"{deal} · {seat} looks"
-    if event.action == "fold":
+    if event.action == Action.FOLD:
         return f"{deal} · {seat} folds · pot {event.pot}"
     verb = _VERBS.get(event.action, event.action)
     return f"{deal} · {seat} {verb} {event.stake} · pot {event.pot}"
