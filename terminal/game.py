@@ -161,33 +161,19 @@ def play(
     `server` is the base URL a friend reaches the API at, for the join command."""
     session = sign_in(api, sessions, screen, name=name)
     seed = {"client_seed": new.client_seed} if new.client_seed is not None else {}
-
     view, notice = None, ""
     if join:
-        view = _answers(api, f"/matches/{join.match_id}")  # seated there already: resume
+        view = _joined(api, screen, join, seed)
         if view is None:
-            # The table first, as the lobby would list it: the friend chooses knowing it.
-            shown = api("POST", f"/matches/{join.match_id}/invitation", join.body())
-            screen.show(invitation(shown, JOIN_KEYS))
-            if screen.key(JOIN_KEYS) != "j":
-                screen.leave(Text("You did not join; the same command shows the table again."))
-                return
-            view = api("POST", f"/matches/{join.match_id}/join", join.body() | seed)
+            return
     elif quick:
         view = api("POST", "/quick-play", quick.body() | seed)
     elif new.humans is None and "match_id" in session:
-        view = _answers(api, f"/matches/{session['match_id']}")
-        notice = f"Resuming match {view['id']}." if view and not is_over(view) else ""
-        if view and is_over(view):
-            view = None
+        view, notice = _resumed(api, session["match_id"])
     table, follower, hint = TableState(), None, None
     while True:
         if view is None:
-            level = new.ai_level or _choose(screen, "Choose the AI level", AI_LEVEL_KEYS)
-            view = api("POST", "/matches", new.body(level))
-            new = replace(
-                new, seed=None, humans=None, turn_seconds=None, open=False, verifiable=False
-            )
+            view, new = _new_match(api, screen, new)
         if session.get("match_id") != view["id"]:
             session["match_id"] = view["id"]
             sessions.save(session)
@@ -195,34 +181,12 @@ def play(
         if follower is None and _shared(view) and not is_over(view):
             follower = Follower(api, f"/matches/{view['id']}/events", after=table.seen)
         if is_over(view):
-            if follower:
-                follower.stop()
-            del session["match_id"]
-            sessions.save(session)
-            keys = {"n": "leave"} if _shared(view) else {"y": "play another match", "n": "leave"}
-            # Rated as it finished (docs/ratings.md): the rating it left you with.
-            rated = rating_line(api("GET", "/players/me")["rating"])
-            if record is not None:
-                kept = api("GET", f"/matches/{view['id']}/record")
-                record.write_text(json.dumps(kept, indent=1) + "\n")
-                rated += f" Its record is in {record}."
-            screen.show(table.render(view, keys, notice or rated, fit_to=screen.fit_to))
-            if screen.key(keys) != "y":
-                screen.leave(Group(table.standings(view), Text(rated)))
+            _forget_match(sessions, session, follower)
+            if not _another_match(api, screen, table, view, notice, record):
                 return
             view, table, follower, notice = None, TableState(), None, ""
             continue
-        keys = _keys(view)
-        if view["status"] == "waiting":
-            screen.show(waiting_room(view, keys, server))
-        else:
-            screen.show(table.render(view, keys, notice, hint, fit_to=screen.fit_to))
-        # While a turn clock runs, the screen is drawn again each second, to count it down.
-        tick = next_tick(view)
-        if follower is None or _decides(view):
-            key = screen.key(keys, follower and follower.wake, tick)
-        else:
-            key = screen.idle(keys, follower.wake, tick)
+        key = _next_key(screen, table, view, notice, hint, follower, server)
         if key == TICK:
             continue
         hint = None
@@ -235,41 +199,132 @@ def play(
             screen.leave(Text("Saved: run play again to resume this match."))
             return
         if key == "?":
-            try:
-                hint, notice = api("GET", f"/matches/{view['id']}/hint"), ""
-            except ApiProblem as problem:
-                if problem.status == 401 or problem.status >= 500:
-                    raise
-                notice = f"No hint: {problem}"
+            hint, notice = _hint(api, view)
             continue
         move = _move(screen, table, view, key)
-        if move is not None and move[0].endswith("/restart"):
-            move = (move[0], move[1] | seed)
         if move is None:
             notice = ""
             continue
+        if move[0].endswith("/restart"):
+            move = (move[0], move[1] | seed)
         try:
             view, notice = api("POST", *move), ""
         except ApiProblem as problem:
-            # Refused, e.g. because the match moved on in another window: show it as it is.
-            if problem.status == 401 or problem.status >= 500:
-                raise
-            if problem.code == "stale_version" and _shared(view):
-                notice = "Another seat or the clock moved first: here is the table now."
-            else:
-                notice = f"Refused: {problem}"
-            view = api("GET", f"/matches/{view['id']}")
+            view, notice = _refused(api, view, problem)
             continue
-        if view["status"] != "in_deal" and view["last_deal"] and not move[0].endswith("/leave"):
-            # A write's answer has no skill figures (docs/skill.md): a read works them out.
-            view = api("GET", f"/matches/{view['id']}")
         if move[0].endswith("/leave"):
-            if follower:
-                follower.stop()
-            del session["match_id"]
-            sessions.save(session)
+            _forget_match(sessions, session, follower)
             screen.leave(Text(f"You left: the AI plays seat {view['your_seat']} from now on."))
             return
+        if view["status"] != "in_deal" and view["last_deal"]:
+            # A write's answer has no skill figures (docs/skill.md): a read works them out.
+            view = api("GET", f"/matches/{view['id']}")
+
+
+def _joined(api: Api, screen: Screen, join: Invite, seed: dict) -> dict | None:
+    """The match of the table `join` names, once you chose to join it (or were seated there
+    already); None if you did not join."""
+    view = _answers(api, f"/matches/{join.match_id}")  # seated there already: resume
+    if view is not None:
+        return view
+    # The table first, as the lobby would list it: the friend chooses knowing it.
+    shown = api("POST", f"/matches/{join.match_id}/invitation", join.body())
+    screen.show(invitation(shown, JOIN_KEYS))
+    if screen.key(JOIN_KEYS) != "j":
+        screen.leave(Text("You did not join; the same command shows the table again."))
+        return None
+    return api("POST", f"/matches/{join.match_id}/join", join.body() | seed)
+
+
+def _resumed(api: Api, match_id: str) -> tuple[dict | None, str]:
+    """The unfinished match you left, and the notice that says it resumes; None if it is
+    over or the server no longer knows it."""
+    view = _answers(api, f"/matches/{match_id}")
+    if view is None or is_over(view):
+        return None, ""
+    return view, f"Resuming match {view['id']}."
+
+
+def _new_match(api: Api, screen: Screen, new: NewMatch) -> tuple[dict, NewMatch]:
+    """A new match as `new` asks (the AI level asked if not given), and how the next new
+    match is made: only the first takes the seed and is a table."""
+    level = new.ai_level or _choose(screen, "Choose the AI level", AI_LEVEL_KEYS)
+    view = api("POST", "/matches", new.body(level))
+    return view, replace(
+        new, seed=None, humans=None, turn_seconds=None, open=False, verifiable=False
+    )
+
+
+def _forget_match(sessions: Sessions, session: dict, follower: Follower | None) -> None:
+    """Nothing to resume: stop following the match and drop it from the session."""
+    if follower:
+        follower.stop()
+    del session["match_id"]
+    sessions.save(session)
+
+
+def _another_match(
+    api: Api, screen: Screen, table: TableState, view: dict, notice: str, record: Path | None
+) -> bool:
+    """The finished match with your rating, kept as its record if asked; whether you play
+    another (never at a shared table)."""
+    keys = {"n": "leave"} if _shared(view) else {"y": "play another match", "n": "leave"}
+    # Rated as it finished (docs/ratings.md): the rating it left you with.
+    rated = rating_line(api("GET", "/players/me")["rating"])
+    if record is not None:
+        kept = api("GET", f"/matches/{view['id']}/record")
+        record.write_text(json.dumps(kept, indent=1) + "\n")
+        rated += f" Its record is in {record}."
+    screen.show(table.render(view, keys, notice or rated, fit_to=screen.fit_to))
+    if screen.key(keys) == "y":
+        return True
+    screen.leave(Group(table.standings(view), Text(rated)))
+    return False
+
+
+def _next_key(
+    screen: Screen,
+    table: TableState,
+    view: dict,
+    notice: str,
+    hint: dict | None,
+    follower: Follower | None,
+    server: str,
+) -> str | None:
+    """Draw the table (or the waiting room) and read a key: None for news from the table,
+    TICK when a turn clock's countdown must be drawn again."""
+    keys = _keys(view)
+    if view["status"] == "waiting":
+        screen.show(waiting_room(view, keys, server))
+    else:
+        screen.show(table.render(view, keys, notice, hint, fit_to=screen.fit_to))
+    # While a turn clock runs, the screen is drawn again each second, to count it down.
+    tick = next_tick(view)
+    if follower is None or _decides(view):
+        return screen.key(keys, follower and follower.wake, tick)
+    return screen.idle(keys, follower.wake, tick)
+
+
+def _hint(api: Api, view: dict) -> tuple[dict | None, str]:
+    """The coach's hint, or the notice of why there is none."""
+    try:
+        return api("GET", f"/matches/{view['id']}/hint"), ""
+    except ApiProblem as problem:
+        if problem.status == 401 or problem.status >= 500:
+            raise
+        return None, f"No hint: {problem}"
+
+
+def _refused(api: Api, view: dict, problem: ApiProblem) -> tuple[dict, str]:
+    """A refused move (e.g. the match moved on in another window): the table as it is now,
+    and the notice that says why."""
+    if problem.status == 401 or problem.status >= 500:
+        raise problem
+    if problem.code == "stale_version" and _shared(view):
+        notice = "Another seat or the clock moved first: here is the table now."
+    else:
+        notice = f"Refused: {problem}"
+    return api("GET", f"/matches/{view['id']}"), notice
 
 
 RATED_AS_RESIGNATION = "The series in play is rated as your resignation."
