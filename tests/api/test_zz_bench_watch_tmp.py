@@ -9,13 +9,8 @@ import pytest
 from rest_framework.test import APIClient
 
 from games.engine import Status, legal_actions
-from games.services import (
-    match_act,
-    match_create,
-    match_next_deal,
-    match_restart,
-    match_spectators_set,
-)
+from games.match.commands import match_create, match_move
+from games.spectating.commands import match_spectators_set
 from players.services import player_create
 
 pytestmark = pytest.mark.django_db
@@ -28,12 +23,12 @@ def long_match(events: int):
     while not (match.row.version >= events and match.state.status is Status.DEAL_OVER):
         state = match.state
         if state.status is Status.FINISHED:
-            match = match_restart(match_id=match.row.id, player=owner)
+            match = match_move(move="restart", match_id=match.row.id, player=owner)
         elif state.status is Status.DEAL_OVER:
-            match = match_next_deal(match_id=match.row.id, player=owner)
+            match = match_move(move="next_deal", match_id=match.row.id, player=owner)
         else:
             action = rng.choice(legal_actions(state, 0))
-            match = match_act(match_id=match.row.id, player=owner, action=action)
+            match = match_move(move="act", match_id=match.row.id, player=owner, action=action)
     code = match_spectators_set(
         match_id=match.row.id, player=owner, spectators="delayed"
     ).watch_code
@@ -43,7 +38,7 @@ def long_match(events: int):
 def test_watch_view_cost():
     quiet, _, quiet_code = long_match(1400)
     busy, owner, busy_code = long_match(1400)
-    busy = match_next_deal(match_id=busy.row.id, player=owner)
+    busy = match_move(move="next_deal", match_id=busy.row.id, player=owner)
     assert busy.state.status is Status.IN_DEAL
     print(f"\nevents: quiet {quiet.row.version}, busy {busy.row.version}")
     client = APIClient()
