@@ -160,7 +160,7 @@ def _giving_up(command: type[Resign] | type[Leave]) -> Callable[[LoadedMatch], C
 
 
 Move = Literal["act", "next_deal", "restart", "resign", "leave"]
-MOVES: dict[str, Callable[..., Command]] = {
+MOVES: dict[Move, Callable[..., Command]] = {
     "act": _act,
     "next_deal": _next_deal,
     "restart": _restart,
