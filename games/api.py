@@ -23,11 +23,15 @@ from edge.schema import (
     ProblemSerializer,
     problem_response,
 )
-from games import idempotency, selectors, services
+from games import idempotency
+from games.coaching import commands as coaching_commands
+from games.coaching.commands import GivenHint
 from games.engine import DomainError
-from games.hints import GivenHint
+from games.fairness import commands as fairness_commands
 from games.live import streams
-from games.repository import LoadedMatch, TableFilters
+from games.match import commands as match_commands
+from games.match import queries as match_queries
+from games.match.store import LoadedMatch
 from games.serializers import (
     COMMITMENT,
     LOBBY,
@@ -64,6 +68,11 @@ from games.serializers import (
     match_event_field,
     player_notice_field,
 )
+from games.spectating import commands as spectating_commands
+from games.spectating import queries as spectating_queries
+from games.tables import commands as tables_commands
+from games.tables import queries as tables_queries
+from games.tables.store import TableFilters
 from players.auth import StreamTicketAuthentication, credential_hash
 
 IDEMPOTENCY_KEY = OpenApiParameter(
@@ -157,7 +166,7 @@ class MatchWriteViewSet(RateScopedViewSet, EventStreamViewSet):
         *,
         status_code: int = status.HTTP_200_OK,
         answer: Callable[[LoadedMatch], dict] = lambda match: MATCH_WRITE_VIEW.render(
-            selectors.match_write_view(match=match)
+            match_queries.match_write_view(match=match)
         ),
     ) -> Response:
         data = valid(body_serializer, request.data)
@@ -193,7 +202,7 @@ class MatchViewSet(MatchWriteViewSet):
     action_rate_scopes = {"create": ("match_create",), "hint": ("hint", "hint_address")}
 
     def _found(self) -> LoadedMatch:
-        match = selectors.match_get(match_id=self.kwargs["match_id"], player=self.request.user)
+        match = match_queries.match_get(match_id=self.kwargs["match_id"], player=self.request.user)
         if match is None:
             raise DomainError("not_found", "No such match.")
         return match
@@ -215,7 +224,7 @@ class MatchViewSet(MatchWriteViewSet):
     )
     def list(self, request):
         query = valid(MatchListQuerySerializer, request.query_params)
-        matches = selectors.match_list(player=request.user, status=query.get("status"))
+        matches = match_queries.match_list(player=request.user, status=query.get("status"))
         page = self.paginate_queryset(matches)
         return self.get_paginated_response(MatchSummarySerializer(page, many=True).data)
 
@@ -266,18 +275,18 @@ class MatchViewSet(MatchWriteViewSet):
         return self.write(
             request,
             MatchCreateSerializer,
-            lambda data: services.match_create(
+            lambda data: match_commands.match_create(
                 owner=request.user,
                 ai_level=data["ai_level"],
                 seed=data.get("seed"),
                 humans=data.get("humans", 1),
                 turn_seconds=data.get(
-                    "turn_seconds", services.default_turn_seconds(data.get("humans", 1))
+                    "turn_seconds", match_commands.default_turn_seconds(data.get("humans", 1))
                 ),
                 commitment=data.get("commitment"),
                 client_seed=data.get("client_seed", ""),
                 verifiable=data.get("verifiable"),
-                spectators=data.get("spectators", services.SPECTATORS_OFF),
+                spectators=data.get("spectators", spectating_commands.SPECTATORS_OFF),
                 open=data.get("open", False),
                 fill_after=data.get("fill_after"),
             ),
@@ -293,7 +302,7 @@ class MatchViewSet(MatchWriteViewSet):
         responses={200: MatchViewSerializer, 401: UNAUTHORIZED, 404: NOT_FOUND},
     )
     def retrieve(self, request, match_id):
-        return Response(MATCH_VIEW.render(selectors.match_view(match=self._found())))
+        return Response(MATCH_VIEW.render(match_queries.match_view(match=self._found())))
 
     @extend_schema(
         operation_id="matches_act",
@@ -324,7 +333,8 @@ class MatchViewSet(MatchWriteViewSet):
         return self.write(
             request,
             ActionSerializer,
-            lambda data: services.match_act(
+            lambda data: match_commands.match_move(
+                move="act",
                 match_id=match_id,
                 player=request.user,
                 action=data["action"],
@@ -352,7 +362,8 @@ class MatchViewSet(MatchWriteViewSet):
         return self.write(
             request,
             VersionSerializer,
-            lambda data: services.match_next_deal(
+            lambda data: match_commands.match_move(
+                move="next_deal",
                 match_id=match_id,
                 player=request.user,
                 expected_version=data.get("expected_version"),
@@ -378,7 +389,8 @@ class MatchViewSet(MatchWriteViewSet):
         return self.write(
             request,
             RestartSerializer,
-            lambda data: services.match_restart(
+            lambda data: match_commands.match_move(
+                move="restart",
                 match_id=match_id,
                 player=request.user,
                 expected_version=data.get("expected_version"),
@@ -409,7 +421,8 @@ class MatchViewSet(MatchWriteViewSet):
         return self.write(
             request,
             VersionSerializer,
-            lambda data: services.match_resign(
+            lambda data: match_commands.match_move(
+                move="resign",
                 match_id=match_id,
                 player=request.user,
                 expected_version=data.get("expected_version"),
@@ -448,7 +461,7 @@ class MatchViewSet(MatchWriteViewSet):
         return self.write(
             request,
             JoinSerializer,
-            lambda data: services.match_join(
+            lambda data: match_commands.match_join(
                 match_id=match_id,
                 player=request.user,
                 invite=data.get("invite", ""),
@@ -484,7 +497,7 @@ class MatchViewSet(MatchWriteViewSet):
     @action(detail=True, methods=["post"])
     def invitation(self, request, match_id):
         data = valid(InvitationSerializer, request.data)
-        table = selectors.table_invitation(
+        table = tables_queries.table_invitation(
             match_id=match_id, player=request.user, invite=data.get("invite", "")
         )
         return Response(OPEN_TABLE.render(table))
@@ -514,7 +527,8 @@ class MatchViewSet(MatchWriteViewSet):
         return self.write(
             request,
             VersionSerializer,
-            lambda data: services.match_leave(
+            lambda data: match_commands.match_move(
+                move="leave",
                 match_id=match_id,
                 player=request.user,
                 expected_version=data.get("expected_version"),
@@ -543,8 +557,8 @@ class MatchViewSet(MatchWriteViewSet):
     def events(self, request, match_id):
         query = valid(EventsQuerySerializer, request.query_params)
         match = self._found()
-        after = selectors.match_cursor(match=match, after=query["after"])
-        page = selectors.match_events(match=match, after=after)
+        after = match_queries.match_cursor(match=match, after=query["after"])
+        page = match_queries.events_page(match=match, after=after)
         if page["events"] or not query["wait"]:
             return Response(page)
         # The wait runs on the event loop after this thread has answered, holding neither a
@@ -576,7 +590,7 @@ class MatchViewSet(MatchWriteViewSet):
     )
     @action(detail=True, methods=["get"])
     def record(self, request, match_id):
-        return Response(selectors.match_record(match=self._found()))
+        return Response(match_queries.match_record(match=self._found()))
 
     @extend_schema(
         operation_id="matches_stream",
@@ -612,7 +626,7 @@ class MatchViewSet(MatchWriteViewSet):
             query["after"] = request.headers["Last-Event-ID"]
         after = valid(StreamQuerySerializer, query)["after"]
         match = self._found()
-        after = selectors.match_cursor(match=match, after=after)
+        after = match_queries.match_cursor(match=match, after=after)
         opened = streams.match_stream(
             match=match, after=after, token_hash=credential_hash(request.auth)
         )
@@ -652,13 +666,13 @@ class MatchViewSet(MatchWriteViewSet):
         return self.write(
             request,
             SpectatorsSerializer,
-            lambda data: services.match_spectators_set(
+            lambda data: spectating_commands.match_spectators_set(
                 match_id=match_id,
                 player=request.user,
                 spectators=data["spectators"],
                 new_code=data.get("new_code", False),
             ),
-            answer=lambda match: MATCH_VIEW.render(selectors.match_view(match=match)),
+            answer=lambda match: MATCH_VIEW.render(match_queries.match_view(match=match)),
         )
 
     @extend_schema(
@@ -695,7 +709,9 @@ class MatchViewSet(MatchWriteViewSet):
     )
     @action(detail=True, methods=["get"])
     def hint(self, request, match_id):
-        body = services.hint_create(match_id=match_id, player=request.user, shaped=_hint_body)
+        body = coaching_commands.hint_create(
+            match_id=match_id, player=request.user, shaped=_hint_body
+        )
         return Response(body)
 
 
@@ -763,7 +779,7 @@ class TableList(APIView):
         "seats: who sits there, the turn clock, the AI level, whether the deals are "
         "`verifiable`, who may watch, and when the AI fills the free seats (`fill_at`). Join "
         "one with POST /matches/{id}/join, no invite needed, or let POST /quick-play choose. "
-        f"The {selectors.TABLES_LIMIT} longest waiting that fit the filters.",
+        f"The {tables_queries.TABLES_LIMIT} longest waiting that fit the filters.",
         parameters=[TableFiltersSerializer],
         responses={
             200: LobbySerializer,
@@ -774,7 +790,7 @@ class TableList(APIView):
     def get(self, request):
         # The list shows whether each table is verifiable: both kinds unless asked.
         filters = _filters(valid(TableFiltersSerializer, request.query_params), verifiable=None)
-        tables = selectors.tables_open(filters=filters)
+        tables = tables_queries.tables_open(filters=filters)
         return Response(LOBBY.render({"tables": tables}))
 
 
@@ -816,7 +832,7 @@ class QuickPlayViewSet(MatchWriteViewSet):
         return self.write(
             request,
             QuickPlaySerializer,
-            lambda data: services.match_quick_play(
+            lambda data: tables_commands.match_quick_play(
                 player=request.user,
                 # Only a verifiable table shows folded hands: nobody sits at one unasked.
                 filters=_filters(data, verifiable=False),
@@ -844,7 +860,7 @@ class StreamTicketViewSet(RateScopedViewSet):
     )
     def create(self, request):
         data = valid(StreamTicketCreateSerializer, request.data)
-        ticket, expires_at = services.stream_ticket_create(
+        ticket, expires_at = match_commands.stream_ticket_create(
             player=request.user, token=request.auth, match_id=data.get("match_id")
         )
         body = StreamTicketSerializer({"ticket": ticket, "expires_at": expires_at}).data
@@ -863,7 +879,9 @@ class CommitmentViewSet(RateScopedViewSet):
         responses={201: CommitmentSerializer, 401: UNAUTHORIZED},
     )
     def create(self, request):
-        commitment_id, commitment, expires_at = services.commitment_create(player=request.user)
+        commitment_id, commitment, expires_at = fairness_commands.commitment_create(
+            player=request.user
+        )
         body = {"id": commitment_id, "commitment": commitment, "expires_at": expires_at}
         return Response(COMMITMENT.render(body), status=status.HTTP_201_CREATED)
 
@@ -898,7 +916,7 @@ class WatchViewSet(RateScopedViewSet, EventStreamViewSet):
 
     def _watched(self, watch_code: str | None) -> LoadedMatch:
         code = valid(WatchCodeSerializer, {"watch_code": watch_code})["watch_code"]
-        match = selectors.watch_get_by_code(watch_code=code)
+        match = spectating_queries.watch_get_by_code(watch_code=code)
         if match is None:
             raise DomainError("not_found", "No match to watch with this code.")
         return match
@@ -916,7 +934,7 @@ class WatchViewSet(RateScopedViewSet, EventStreamViewSet):
     )
     def create(self, request):
         match = self._watched(valid(WatchCodeSerializer, request.data)["watch_code"])
-        return Response(WATCH_VIEW.render(selectors.watch_view(match=match)))
+        return Response(WATCH_VIEW.render(spectating_queries.watch_view(match=match)))
 
     @extend_schema(
         operation_id="watch_events",
@@ -935,8 +953,8 @@ class WatchViewSet(RateScopedViewSet, EventStreamViewSet):
     def events(self, request):
         query = valid(EventsQuerySerializer, request.query_params)
         match = self._watched(request.headers.get("Watch-Code"))
-        after = selectors.watch_cursor(match=match, after=query["after"])
-        page = selectors.watch_events(match=match, after=after)
+        after = spectating_queries.watch_cursor(match=match, after=query["after"])
+        page = spectating_queries.watch_events(match=match, after=after)
         if page["events"] or not query["wait"]:
             return Response(page)
         waiting = streams.watch_long_poll(
@@ -956,7 +974,7 @@ class WatchViewSet(RateScopedViewSet, EventStreamViewSet):
     @action(detail=False, methods=["post"])
     def tickets(self, request):
         data = valid(WatchCodeSerializer, request.data)
-        ticket, expires_at = services.watch_ticket_create(watch_code=data["watch_code"])
+        ticket, expires_at = spectating_commands.watch_ticket_create(watch_code=data["watch_code"])
         body = StreamTicketSerializer({"ticket": ticket, "expires_at": expires_at}).data
         return Response(body, status=status.HTTP_201_CREATED)
 
@@ -1004,18 +1022,20 @@ class WatchViewSet(RateScopedViewSet, EventStreamViewSet):
             query["after"] = request.headers["Last-Event-ID"]
         query = valid(WatchStreamQuerySerializer, query)
         if "ticket" in query:
-            code_hash = services.watch_ticket_redeem(ticket=query["ticket"])
+            code_hash = spectating_commands.watch_ticket_redeem(ticket=query["ticket"])
             if code_hash is None:
                 raise DomainError(
                     "invalid_ticket", "The ticket was used already, has expired, or is unknown."
                 )
-            match = selectors.watch_get(watch_code_hash=code_hash)
+            match = spectating_queries.watch_get(watch_code_hash=code_hash)
             if match is None:
                 raise DomainError("not_found", "No match to watch with this code.")
         else:
             match = self._watched(request.headers.get("Watch-Code"))
-        after = selectors.watch_cursor(match=match, after=query["after"])
-        stream_id = services.watch_stream_open(match=match, address=budget_address(request))
+        after = spectating_queries.watch_cursor(match=match, after=query["after"])
+        stream_id = spectating_commands.watch_stream_open(
+            match=match, address=budget_address(request)
+        )
         return streams.event_stream_response(
             streams.watch_stream(match=match, after=after, stream_id=stream_id)
         )

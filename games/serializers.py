@@ -882,7 +882,7 @@ class HintActionSerializer(serializers.Serializer):
     )
 
 
-# It shapes a hints.GivenHint (its docstring is the schema's description).
+# It shapes a coaching.commands.GivenHint (its docstring is the schema's description).
 class HintSerializer(serializers.Serializer):
     """The coach's advice for your current decision. Before you have looked it says look
     (free) and tells nothing about your cards."""

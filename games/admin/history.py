@@ -15,6 +15,7 @@ from games.engine import (
     CLOCK_ACTION_LINE,
     SEATS,
     ActionTaken,
+    Actor,
     DealStarted,
     DealState,
     Event,
@@ -26,9 +27,8 @@ from games.engine import (
     evaluate,
     evolve,
 )
-from games.engine.vocabulary import Actor
+from games.match.log import deal_events, match_event_lines, match_lines_matching
 from games.models import Match
-from games.repository import deal_events, match_event_lines, match_lines_matching
 
 # How the timeline names who acted.
 _ACTOR_SHOWN = {Actor.PLAYER: "player", Actor.AI: "AI", Actor.CLOCK: "clock"}

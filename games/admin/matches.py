@@ -23,9 +23,9 @@ from games.engine import (
     evaluate,
 )
 from games.engine.state import hands_from_deck
-from games.integrity import check_matches, summary
+from games.match.integrity import check_matches, summary
+from games.match.log import match_events, match_lines_matching
 from games.models import Deal, Hint, Match, Seat
-from games.repository import match_events, match_lines_matching
 
 
 class ReadOnlyInline(admin.TabularInline):
