@@ -13,7 +13,6 @@ from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 from rich.console import Console
 
-from games.ai import AI_LEVELS
 from terminal.api import Api, ApiProblem, Sessions
 from terminal.game import Invite, NewMatch, QuickPlay, play, sign_in
 from terminal.ratings import ratings_screen
@@ -132,7 +131,7 @@ def _new_match_arguments(parser) -> None:
     """What a new match or table is: its AI, its seeds, its humans, its clock."""
     parser.add_argument(
         "--ai-level",
-        choices=AI_LEVELS,
+        choices=("easy", "normal", "hard", "expert"),
         help="the AI seats' level in new matches (default: asked at each new match)",
     )
     parser.add_argument(
