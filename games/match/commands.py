@@ -17,6 +17,7 @@ from django.utils import timezone
 from games import ai
 from games.engine import (
     Act,
+    Actor,
     Command,
     DomainError,
     FillSeats,
@@ -136,7 +137,7 @@ def _present_seat(match: LoadedMatch) -> int:
 
 
 def _act(match: LoadedMatch, *, action: str) -> Act:
-    return Act(_present_seat(match), action, "player")
+    return Act(_present_seat(match), action, Actor.PLAYER)
 
 
 def _next_deal(match: LoadedMatch) -> NextDeal:

@@ -13,7 +13,7 @@ from datetime import datetime, timedelta
 
 from django.db import transaction
 
-from games.engine import ActionTaken, MatchState, Seating, decode_event, evolve, seat
+from games.engine import ActionTaken, Actor, MatchState, Seating, decode_event, evolve, seat
 from games.match import log, projection, store
 from games.match.log import StoredMatch
 
@@ -71,7 +71,7 @@ def replay_stored(stored: StoredMatch, problems: list[str]) -> Replayed | None:
             return None
         write.append(event)
         if seq in stored.writes:  # the last event of a write
-            if isinstance(write[0], ActionTaken) and write[0].by == "clock":
+            if isinstance(write[0], ActionTaken) and write[0].by == Actor.CLOCK:
                 if replayed.turn_deadline is None:
                     problems.append(f"event {seq - len(write) + 1}: the clock acted on no deadline")
                 else:

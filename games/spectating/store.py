@@ -7,13 +7,16 @@ from datetime import datetime
 
 from django.db import connection
 
+from games.engine import SpectatorMode
 from games.match.store import LoadedMatch, match_announce
 from games.models import Match, WatchStream, WatchTicket
 
 
 def match_id_watched(*, watch_code_hash: str) -> uuid.UUID | None:
     """The match whose watch code has this hash, if its spectators are not off."""
-    found = Match.objects.filter(watch_code_hash=watch_code_hash).exclude(spectators="off")
+    found = Match.objects.filter(watch_code_hash=watch_code_hash).exclude(
+        spectators=SpectatorMode.OFF
+    )
     return found.values_list("id", flat=True).first() if watch_code_hash else None
 
 
