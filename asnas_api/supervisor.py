@@ -206,6 +206,9 @@ def _guard_database(pgdata: Path) -> bool:
 
 
 def _stop_on_signals(stopping: list[int], children: list[subprocess.Popen]) -> None:
+    """On SIGINT, SIGTERM or SIGHUP, note the signal in `stopping` and pass SIGTERM to each
+    child still running."""
+
     def stop(signum, frame):
         # Whatever was signalled (serve alone, its group, every process at once), the
         # stop starts here at once; a closed terminal (SIGHUP) stops it too. (No lock
