@@ -3,7 +3,7 @@ import time
 from django.utils import timezone
 
 from asnas_api.gate import LONGEST_PERIOD, purge_rate_counters
-from games.idempotency import purge_idempotency_records
+from games.http.idempotency import purge_idempotency_records
 from games.services import commitments_purge, watch_streams_purge, watch_tickets_purge
 from players.services import stream_tickets_purge
 

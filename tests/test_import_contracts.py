@@ -16,6 +16,7 @@ LINT_IMPORTS = Path(sys.executable).with_name("lint-imports")
 FORBIDDEN = {
     "engine is pure": ("games/engine/rules.py", "import django"),
     "the repository calls no service": ("games/repository.py", "import games.services"),
+    "the live room knows no domain": ("games/live/sse.py", "import games.http"),
     "edge imports no app": ("edge/problems.py", "import games"),
     "the terminal client knows only HTTP": ("terminal/api.py", "import psycopg"),
     "top-level packages form no cycles": ("players/selectors.py", "import bench"),

@@ -8,7 +8,7 @@ import random
 import pytest
 
 from games import selectors
-from games.serializers import MATCH_VIEW, MatchViewSerializer
+from games.http.shapes import MATCH_VIEW, MatchViewSerializer
 from tests.api.play import play_match
 
 pytestmark = pytest.mark.django_db

@@ -9,9 +9,9 @@ from django.utils import timezone
 
 from games import repository, selectors
 from games.engine import ActionTaken, DealStarted, Status
+from games.http.shapes import MATCH_VIEW
 from games.integrity import check_matches
 from games.models import EventBatch
-from games.serializers import MATCH_VIEW
 from games.services import (
     ClockMove,
     match_act,

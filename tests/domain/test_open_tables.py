@@ -11,10 +11,10 @@ from django.utils import timezone
 
 from games import repository, selectors
 from games.engine import DomainError, Status
+from games.http.shapes import MATCH_VIEW
 from games.integrity import check_matches
 from games.models import Match
 from games.repository import TableFilters
-from games.serializers import MATCH_VIEW
 from games.services import (
     QUICK_PLAY_FILL_AFTER,
     match_act,

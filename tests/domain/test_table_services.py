@@ -7,9 +7,9 @@ from django.test.utils import CaptureQueriesContext
 
 from games import repository, selectors, services
 from games.engine import DomainError, Status
+from games.http.shapes import MATCH_VIEW
 from games.integrity import check_matches
 from games.models import Deal, Seat
-from games.serializers import MATCH_VIEW
 from games.services import (
     AI_PERSONAS,
     default_turn_seconds,

@@ -24,10 +24,10 @@ from games.engine import (
     StartMatch,
     Step,
 )
+from games.http.shapes import MATCH_VIEW, MATCH_WRITE_VIEW, MatchSummarySerializer
 from games.models import Match
 from games.repository import LoadedMatch, SeatInfo, match_columns
 from games.selectors import events_seen, match_view, match_write_view
-from games.serializers import MATCH_VIEW, MATCH_WRITE_VIEW, MatchSummarySerializer
 from games.services import AI_PERSONAS, seeded_next_server_seed, seeded_seeds
 from players.models import Player
 

@@ -1,0 +1,73 @@
+"""What the API's views share: the rate scopes a view adds, the content negotiation of the
+streams, a match found for its player, and the idempotent write whose answer is the match.
+Views only translate: validate input, make one service or selector call, serialize the
+output. Errors are mapped in asnas_api.errors."""
+
+from rest_framework import status
+from rest_framework.response import Response
+from rest_framework.settings import api_settings
+from rest_framework.views import APIView
+
+from edge.api import valid
+from games import selectors
+from games.engine import DomainError
+from games.http.idempotency import idempotent_response
+from games.http.shapes import MATCH_WRITE_VIEW
+from games.repository import LoadedMatch
+from players.auth import StreamTicketAuthentication
+
+# A ticket, else the bearer token as everywhere (asnas_api.gate, named by the settings).
+STREAM_AUTHENTICATION = [StreamTicketAuthentication, *api_settings.DEFAULT_AUTHENTICATION_CLASSES]
+
+
+class RateScoped(APIView):
+    # A view may count against stricter rate limits, named per method in `rate_scopes`; the
+    # gate (asnas_api.gate) reads them per request as `extra_rate_scopes`.
+    # (Comments, not docstrings: drf-spectacular would publish a docstring.)
+    rate_scopes: dict[str, tuple[str, ...]] = {}
+
+    @property
+    def extra_rate_scopes(self) -> dict[str, tuple[str, ...]]:
+        return self.rate_scopes
+
+
+class EventStream(APIView):
+    # A browser's EventSource asks for text/event-stream only; the errors it may get before
+    # the stream starts are JSON problem bodies all the same, so never answer 406.
+
+    def perform_content_negotiation(self, request, force=False):
+        return super().perform_content_negotiation(request, force=True)
+
+
+def found_match(*, match_id, player) -> LoadedMatch:
+    """The match as `player` may see it; 404 when there is none they may see."""
+    match = selectors.match_get(match_id=match_id, player=player)
+    if match is None:
+        raise DomainError("not_found", "No such match.")
+    return match
+
+
+class MatchWrite(RateScoped):
+    # What every write to a match shares: a validated body (the view's InputSerializer), an
+    # optional Idempotency-Key (a repeat answers the first outcome and changes nothing), and
+    # the body `answer` makes of the write, by default the match as its player may see it
+    # with the events the write appended. `one_shot` names the answer's fields the stored
+    # reply leaves out: a watch code is stored only hashed.
+    InputSerializer: type
+    status_code = status.HTTP_200_OK
+    one_shot: tuple[str, ...] = ("watch_code",)
+
+    def post(self, request, **kwargs) -> Response:
+        data = valid(self.InputSerializer, request.data)
+        return idempotent_response(
+            request, lambda: (self.status_code, self.answer(data, **kwargs)), one_shot=self.one_shot
+        )
+
+    def answer(self, data: dict, **kwargs) -> dict:
+        raise NotImplementedError
+
+
+def write_view(match: LoadedMatch) -> dict:
+    """The answer of a write to a match: the match as its player may see it, with the events
+    the write appended."""
+    return MATCH_WRITE_VIEW.render(selectors.match_write_view(match=match))
