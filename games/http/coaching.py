@@ -33,6 +33,7 @@ def _exact(value) -> str | None:
 
 
 class MatchHint(APIView):
+    name = "Hint"  # what OPTIONS names it, as before
     extra_rate_scopes = {"GET": ("hint", "hint_address")}
 
     @extend_schema_serializer(component_name="Hint")

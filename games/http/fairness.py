@@ -13,6 +13,8 @@ from games.http.fields import HexField
 
 
 class CommitmentCreate(APIView):
+    name = "Commitment List"  # what OPTIONS names it, as before
+
     @extend_schema_serializer(component_name="Commitment")
     class OutputSerializer(serializers.Serializer):
         """A server seed drawn before you choose your client seed: create a match with its `id`

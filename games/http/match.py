@@ -233,10 +233,12 @@ class MatchCreate(MatchWrite):
 
 class Matches(MatchCreate, MatchList):
     # /matches: the list (GET) and the create (POST) share the path, so one view routes both.
-    pass
+    name = "Match List"  # what OPTIONS names it, as before
 
 
 class MatchRetrieve(APIView):
+    name = "Match Instance"  # what OPTIONS names it, as before
+
     @extend_schema(
         operation_id="matches_retrieve",
         summary="The match as you may see it",
@@ -251,6 +253,8 @@ class MatchRetrieve(APIView):
 
 
 class MatchAct(MatchWrite):
+    name = "Act"  # what OPTIONS names it, as before
+
     @extend_schema_serializer(component_name="Action")
     class InputSerializer(VersionSerializer):
         """Your action, one of `legal_actions`."""
@@ -289,6 +293,7 @@ class MatchAct(MatchWrite):
 
 
 class MatchNextDeal(MatchWrite):
+    name = "Next deal"  # what OPTIONS names it, as before
     InputSerializer = VersionSerializer
 
     @extend_schema(
@@ -316,6 +321,8 @@ class MatchNextDeal(MatchWrite):
 
 
 class MatchRestart(MatchWrite):
+    name = "Restart"  # what OPTIONS names it, as before
+
     @extend_schema_serializer(component_name="Restart")
     class InputSerializer(VersionSerializer):
         """A new series, at the same AI level unless you name another."""
@@ -361,6 +368,7 @@ class MatchRestart(MatchWrite):
 
 
 class MatchResign(MatchWrite):
+    name = "Resign"  # what OPTIONS names it, as before
     InputSerializer = VersionSerializer
 
     @extend_schema(
@@ -390,6 +398,7 @@ class MatchResign(MatchWrite):
 
 
 class MatchLeave(MatchWrite):
+    name = "Leave"  # what OPTIONS names it, as before
     InputSerializer = VersionSerializer
 
     @extend_schema(
@@ -420,6 +429,8 @@ class MatchLeave(MatchWrite):
 
 
 class MatchJoin(MatchWrite):
+    name = "Join"  # what OPTIONS names it, as before
+
     @extend_schema_serializer(component_name="Join")
     class InputSerializer(RequestBodySerializer):
         """A table's invite, to take its next open seat; an open table needs none."""
@@ -470,6 +481,8 @@ class MatchJoin(MatchWrite):
 
 
 class MatchEvents(APIView):
+    name = "Events"  # what OPTIONS names it, as before
+
     @extend_schema(
         operation_id="matches_events",
         summary="The match's events after seq `after`, as you may see them",
@@ -508,6 +521,8 @@ class MatchEvents(APIView):
 
 
 class MatchRecord(APIView):
+    name = "Record"  # what OPTIONS names it, as before
+
     @extend_schema_serializer(component_name="MatchRecord")
     class OutputSerializer(serializers.Serializer):
         """A match's record to keep, `asnas-record/2`: docs/record.md describes it, and

@@ -58,6 +58,8 @@ from games.repository import LoadedMatch
 
 
 class MatchSpectators(MatchWrite):
+    name = "Spectators"  # what OPTIONS names it, as before
+
     @extend_schema_serializer(component_name="Spectators")
     class InputSerializer(RequestBodySerializer):
         """Who may watch your match, and whether to draw a new watch code."""
@@ -206,6 +208,7 @@ def _watch_view_serializer() -> type[serializers.Serializer]:
 
 
 class Watch(Watching):
+    name = "Watch List"  # what OPTIONS names it, as before
     OutputSerializer = _watch_view_serializer()
     WATCH_VIEW = Rendered(OutputSerializer)
 
@@ -226,6 +229,8 @@ class Watch(Watching):
 
 
 class WatchEvents(Watching):
+    name = "Events"  # what OPTIONS names it, as before
+
     @extend_schema(
         operation_id="watch_events",
         summary="The watched match's events after seq `after`, as spectators may see them",
@@ -253,6 +258,8 @@ class WatchEvents(Watching):
 
 
 class WatchTicketCreate(Watching):
+    name = "Tickets"  # what OPTIONS names it, as before
+
     @extend_schema(
         operation_id="watch_tickets_create",
         summary="A ticket to open the watch stream where no header can be sent",
@@ -270,6 +277,8 @@ class WatchTicketCreate(Watching):
 
 
 class WatchStream(Watching, EventStream):
+    name = "Stream"  # what OPTIONS names it, as before
+
     @extend_schema_serializer(component_name="WatchStreamQuery")
     class InputSerializer(StreamCursorSerializer):
         ticket = serializers.CharField(

@@ -25,6 +25,7 @@ from players.auth import credential_hash
 
 
 class MatchStream(EventStream):
+    name = "Stream"  # what OPTIONS names it, as before
     authentication_classes = STREAM_AUTHENTICATION
 
     @extend_schema_serializer(component_name="StreamQuery")
@@ -76,6 +77,7 @@ class MatchStream(EventStream):
 
 
 class PlayerStream(EventStream):
+    name = "Player Stream List"  # what OPTIONS names it, as before
     # The player's own stream lives with the matches it reports on; its path is the player's.
     authentication_classes = STREAM_AUTHENTICATION
 
@@ -114,6 +116,8 @@ class PlayerStream(EventStream):
 
 
 class StreamTicketCreate(APIView):
+    name = "Stream Ticket List"  # what OPTIONS names it, as before
+
     @extend_schema_serializer(component_name="StreamTicketCreate")
     class InputSerializer(RequestBodySerializer):
         match_id = serializers.UUIDField(

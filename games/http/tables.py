@@ -87,6 +87,7 @@ class TableList(APIView):
 
 
 class QuickPlay(MatchWrite):
+    name = "Quick Play List"  # what OPTIONS names it, as before
     extra_rate_scopes = {"POST": ("match_create",)}
 
     @extend_schema_serializer(component_name="QuickPlay")
@@ -150,6 +151,8 @@ class QuickPlay(MatchWrite):
 
 
 class MatchInvitation(APIView):
+    name = "Invitation"  # what OPTIONS names it, as before
+
     @extend_schema_serializer(component_name="Invitation")
     class InputSerializer(RequestBodySerializer):
         """A table's invite, to see the table before joining it."""
