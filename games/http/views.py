@@ -1,7 +1,7 @@
-"""What the API's views share: the rate scopes a view adds, the content negotiation of the
-streams, a match found for its player, and the idempotent write whose answer is the match.
-Views only translate: validate input, make one service or selector call, serialize the
-output. Errors are mapped in asnas_api.errors."""
+"""What the API's views share: the content negotiation of the streams, a match found for its
+player, and the idempotent write. Views only translate: validate input, make one service or
+selector call, serialize the output. Errors are mapped in asnas_api.errors; a view's stricter
+rate limits are its `extra_rate_scopes` per method, which the gate (asnas_api.gate) reads."""
 
 from rest_framework import status
 from rest_framework.response import Response
@@ -20,17 +20,6 @@ from players.auth import StreamTicketAuthentication
 STREAM_AUTHENTICATION = [StreamTicketAuthentication, *api_settings.DEFAULT_AUTHENTICATION_CLASSES]
 
 
-class RateScoped(APIView):
-    # A view may count against stricter rate limits, named per method in `rate_scopes`; the
-    # gate (asnas_api.gate) reads them per request as `extra_rate_scopes`.
-    # (Comments, not docstrings: drf-spectacular would publish a docstring.)
-    rate_scopes: dict[str, tuple[str, ...]] = {}
-
-    @property
-    def extra_rate_scopes(self) -> dict[str, tuple[str, ...]]:
-        return self.rate_scopes
-
-
 class EventStream(APIView):
     # A browser's EventSource asks for text/event-stream only; the errors it may get before
     # the stream starts are JSON problem bodies all the same, so never answer 406.
@@ -47,12 +36,13 @@ def found_match(*, match_id, player) -> LoadedMatch:
     return match
 
 
-class MatchWrite(RateScoped):
+class MatchWrite(APIView):
     # What every write to a match shares: a validated body (the view's InputSerializer), an
     # optional Idempotency-Key (a repeat answers the first outcome and changes nothing), and
-    # the body `answer` makes of the write, by default the match as its player may see it
-    # with the events the write appended. `one_shot` names the answer's fields the stored
-    # reply leaves out: a watch code is stored only hashed.
+    # the body `answer` makes of the write (mostly `write_view`: the match as its player may
+    # see it with the events the write appended). `one_shot` names the answer's fields the
+    # stored reply leaves out: a watch code is stored only hashed, so only the first answer
+    # shows it.
     InputSerializer: type
     status_code = status.HTTP_200_OK
     one_shot: tuple[str, ...] = ("watch_code",)
