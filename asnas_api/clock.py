@@ -24,7 +24,7 @@ from django.utils import timezone
 from asnas_api import metrics
 from asnas_api.housekeeping import purge_expired
 from games.live.wakeups import direct_params
-from games.services import ClockMove, ClockMoveFailed, match_clock_tick
+from games.match.commands import ClockMove, ClockMoveFailed, match_clock_tick
 
 logger = logging.getLogger(__name__)
 # A clock stops between two moves; one move takes milliseconds.

@@ -24,7 +24,7 @@ from prometheus_client import (
 )
 from prometheus_client.core import GaugeMetricFamily
 
-from games.selectors import match_count_in_play
+from games.match.queries import match_count_in_play
 
 REQUESTS = Counter(
     "asnas_http_requests", "Requests Django answered.", ["route", "method", "status"]

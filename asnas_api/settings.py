@@ -309,7 +309,7 @@ ASNAS_CLOCK_POLL_SECONDS = float(os.environ.get("ASNAS_CLOCK_POLL_SECONDS", "0.5
 ASNAS_CLOCK_GRACE_SECONDS = float(os.environ.get("ASNAS_CLOCK_GRACE_SECONDS", "0.5"))
 ASNAS_NEXT_DEAL_SECONDS = float(os.environ.get("ASNAS_NEXT_DEAL_SECONDS", "5"))
 
-# Hints (games/hints.py): how many a worker process computes at once (the rest answer 503
+# Hints (games/coaching/cache.py): how many a worker process computes at once (the rest answer 503
 # hints_busy; its one interpreter runs one at a time anyway), and how many of the coach's
 # answers it keeps for every match to share (about 1.5 KB each: 15 MB a worker at 10,000).
 ASNAS_HINTS_AT_ONCE = int(os.environ.get("ASNAS_HINTS_AT_ONCE", "1"))

@@ -41,9 +41,9 @@ from games.engine import (
     evolve,
 )
 from games.engine.state import hands_from_deck
-from games.integrity import check_matches, summary
+from games.match.integrity import check_matches, summary
+from games.match.log import deal_events, match_event_lines, match_events, match_lines_matching
 from games.models import Deal, Hint, Match, Seat
-from games.repository import deal_events, match_event_lines, match_events, match_lines_matching
 
 _ACTORS = {"player": "player", "ai": "AI", "clock": "clock"}
 # Events on one page of a match's timeline: a match restarted thousands of times has tens of

@@ -1,8 +1,8 @@
 import pytest
 
 from asnas_api import health
+from games.match.commands import match_create
 from games.models import Match
-from games.services import match_create
 from players.services import player_create
 from tests.matches import play
 from tests.servers import drop_migrated_templates

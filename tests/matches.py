@@ -2,11 +2,11 @@
 
 import random
 
-from games import repository
 from games.engine import Status, legal_actions
+from games.match import log as match_log
+from games.match.commands import match_create, match_join, match_move
+from games.match.store import LoadedMatch
 from games.models import Match
-from games.repository import LoadedMatch
-from games.services import match_act, match_create, match_join, match_next_deal
 
 
 def play(match: LoadedMatch, *, deals: int, seed: int = 0) -> Match:
@@ -18,25 +18,25 @@ def play(match: LoadedMatch, *, deals: int, seed: int = 0) -> Match:
         if ended >= deals or state.status is Status.FINISHED:
             return row
         if state.status is Status.DEAL_OVER:
-            match = match_next_deal(match_id=row.id, player=row.owner)
+            match = match_move(move="next_deal", match_id=row.id, player=row.owner)
         else:
             action = rng.choice(legal_actions(state, 0))
-            match = match_act(match_id=row.id, player=row.owner, action=action)
+            match = match_move(move="act", match_id=row.id, player=row.owner, action=action)
 
 
 def stored_seqs(match_id) -> list[int]:
     """The seq of every event stored for the match, in order, as the rows number them."""
-    return [seq for seq, _, _ in repository.match_event_lines(match_id=match_id)]
+    return [seq for seq, _, _ in match_log.match_event_lines(match_id=match_id)]
 
 
 def stored_events(match_id) -> list[dict]:
     """Every event stored for the match, in order, as the engine's dicts."""
-    return [event.to_dict() for _, event in repository.match_events(match_id=match_id)]
+    return [event.to_dict() for _, event in match_log.match_events(match_id=match_id)]
 
 
 def stored_deck(match_id, series: int, deal_number: int) -> tuple[str, ...]:
     """The deck of one deal, from its deal_started event: the one place it is stored."""
-    (_, started), *_ = repository.deal_events(
+    (_, started), *_ = match_log.deal_events(
         match_id=match_id, series=series, deal_number=deal_number
     )
     return started.deck
@@ -59,9 +59,11 @@ def play_until(match: LoadedMatch, people, stop) -> LoadedMatch:
     while not stop(match.state):
         state = match.state
         if state.status is Status.DEAL_OVER:
-            match = match_next_deal(match_id=match.row.id, player=by_seat[0])
+            match = match_move(move="next_deal", match_id=match.row.id, player=by_seat[0])
         else:
             seat = state.deal.turn
             action = rng.choice(legal_actions(state, seat))
-            match = match_act(match_id=match.row.id, player=by_seat[seat], action=action)
+            match = match_move(
+                move="act", match_id=match.row.id, player=by_seat[seat], action=action
+            )
     return match

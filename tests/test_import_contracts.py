@@ -15,7 +15,8 @@ LINT_IMPORTS = Path(sys.executable).with_name("lint-imports")
 # contract name: (module that gains the import, the forbidden import)
 FORBIDDEN = {
     "engine is pure": ("games/engine/rules.py", "import django"),
-    "the repository calls no service": ("games/repository.py", "import games.services"),
+    "a store calls no command or query": ("games/match/store.py", "import games.match.commands"),
+    "a query calls no command": ("games/tables/queries.py", "import games.tables.commands"),
     "the live room knows no domain": ("games/live/sse.py", "import games.http"),
     "edge imports no app": ("edge/problems.py", "import games"),
     "the terminal client knows only HTTP": ("terminal/api.py", "import psycopg"),

@@ -1,5 +1,5 @@
 """Which series an event ends, and how it stood then: what the rating of a series
-(games/rated_series.py, through games/reactions.py) is given."""
+(games/match/rating.py, through games/match/reactions.py) is given."""
 
 from dataclasses import dataclass
 from fractions import Fraction

@@ -7,10 +7,10 @@ from rest_framework.views import APIView
 
 from edge.schema import NOT_FOUND, UNAUTHORIZED, problem_response
 from edge.serializers import PointsField
-from games import services
 from games.ai import AI_LEVELS
+from games.coaching import commands as coaching_commands
+from games.coaching.commands import GivenHint
 from games.engine import DEAL_NUMBER, SERIES
-from games.hints import GivenHint
 from games.http.fields import ACTION_NAMES, ChoiceField, ProbabilityField
 
 
@@ -132,7 +132,7 @@ class MatchHint(APIView):
         },
     )
     def get(self, request, match_id):
-        body = services.hint_create(match_id=match_id, player=request.user, shaped=_shaped)
+        body = coaching_commands.hint_create(match_id=match_id, player=request.user, shaped=_shaped)
         return Response(body)
 
 

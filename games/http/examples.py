@@ -24,11 +24,13 @@ from games.engine import (
     StartMatch,
     Step,
 )
+from games.fairness.commands import seeded_next_server_seed, seeded_seeds
 from games.http.shapes import MATCH_VIEW, MATCH_WRITE_VIEW, MatchSummarySerializer
+from games.match.commands import AI_PERSONAS
+from games.match.projection import match_columns
+from games.match.queries import events_seen, match_view, match_write_view
+from games.match.store import LoadedMatch, SeatInfo
 from games.models import Match
-from games.repository import LoadedMatch, SeatInfo, match_columns
-from games.selectors import events_seen, match_view, match_write_view
-from games.services import AI_PERSONAS, seeded_next_server_seed, seeded_seeds
 from players.models import Player
 
 EXAMPLE_SEED = 2026

@@ -8,7 +8,7 @@ from rest_framework.views import APIView
 
 from edge.schema import UNAUTHORIZED
 from edge.serializers import Rendered, UtcDateTimeField
-from games import services
+from games.fairness import commands as fairness_commands
 from games.http.fields import HexField
 
 
@@ -37,6 +37,8 @@ class CommitmentCreate(APIView):
         responses={201: OutputSerializer, 401: UNAUTHORIZED},
     )
     def post(self, request):
-        commitment_id, commitment, expires_at = services.commitment_create(player=request.user)
+        commitment_id, commitment, expires_at = fairness_commands.commitment_create(
+            player=request.user
+        )
         body = {"id": commitment_id, "commitment": commitment, "expires_at": expires_at}
         return Response(self.COMMITMENT.render(body), status=status.HTTP_201_CREATED)

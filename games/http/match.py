@@ -13,7 +13,6 @@ from rest_framework.views import APIView
 from edge.api import DescribedPagination, valid
 from edge.schema import NOT_FOUND, UNAUTHORIZED, VALIDATION_ERROR, problem_response
 from edge.serializers import RequestBodySerializer
-from games import selectors, services
 from games.ai import AI_LEVELS, DEFAULT_AI_LEVEL
 from games.engine import SEATS
 from games.http import stream_reads
@@ -37,6 +36,7 @@ from games.http.schema import (
 )
 from games.http.shapes import (
     MATCH_VIEW,
+    MATCH_WRITE_VIEW,
     EventsQuerySerializer,
     MatchEventsSerializer,
     MatchSummarySerializer,
@@ -44,7 +44,10 @@ from games.http.shapes import (
     MatchWriteViewSerializer,
     VersionSerializer,
 )
-from games.http.views import MatchWrite, found_match, write_view
+from games.http.views import MatchWrite, found_match
+from games.match import commands as match_commands
+from games.match import queries as match_queries
+from games.spectating.commands import SPECTATORS_OFF
 from players.auth import credential_hash
 
 
@@ -80,7 +83,7 @@ class MatchList(GenericAPIView):
     )
     def get(self, request):
         query = valid(MatchList.InputSerializer, request.query_params)
-        matches = selectors.match_list(player=request.user, status=query.get("status"))
+        matches = match_queries.match_list(player=request.user, status=query.get("status"))
         page = self.paginate_queryset(matches)
         return self.get_paginated_response(MatchSummarySerializer(page, many=True).data)
 
@@ -173,8 +176,8 @@ class MatchCreate(MatchWrite):
             # The defaults here, not in the fields: a field with a default is required in
             # generated clients' types. The turn clock's depends on how many humans play.
             humans = data.setdefault("humans", 1)
-            data.setdefault("turn_seconds", services.default_turn_seconds(humans))
-            data.setdefault("spectators", services.SPECTATORS_OFF)
+            data.setdefault("turn_seconds", match_commands.default_turn_seconds(humans))
+            data.setdefault("spectators", SPECTATORS_OFF)
             data.setdefault("client_seed", "")
             data.setdefault("open", False)
             for optional in ("seed", "commitment", "verifiable", "fill_after"):
@@ -228,7 +231,9 @@ class MatchCreate(MatchWrite):
         return super().post(request)
 
     def answer(self, data: dict) -> dict:
-        return write_view(services.match_create(owner=self.request.user, **data))
+        return MATCH_WRITE_VIEW.render(
+            match_commands.match_create_answer(owner=self.request.user, **data)
+        )
 
 
 class Matches(MatchCreate, MatchList):
@@ -249,11 +254,24 @@ class MatchRetrieve(APIView):
     )
     def get(self, request, match_id):
         match = found_match(match_id=match_id, player=request.user)
-        return Response(MATCH_VIEW.render(selectors.match_view(match=match)))
+        return Response(MATCH_VIEW.render(match_queries.match_view(match=match)))
 
 
-class MatchAct(MatchWrite):
+class MatchMove(MatchWrite):
+    # A move at a match the player sits at, one of match_commands.MOVES: its body is the
+    # move's options (and the version the player saw).
+    move: match_commands.Move
+
+    def answer(self, data: dict, match_id) -> dict:
+        answer = match_commands.match_move_answer(
+            move=self.move, match_id=match_id, player=self.request.user, **data
+        )
+        return MATCH_WRITE_VIEW.render(answer)
+
+
+class MatchAct(MatchMove):
     name = "Act"  # what OPTIONS names it, as before
+    move = "act"
 
     @extend_schema_serializer(component_name="Action")
     class InputSerializer(VersionSerializer):
@@ -288,12 +306,10 @@ class MatchAct(MatchWrite):
     def post(self, request, match_id):
         return super().post(request, match_id=match_id)
 
-    def answer(self, data: dict, match_id) -> dict:
-        return write_view(services.match_act(match_id=match_id, player=self.request.user, **data))
 
-
-class MatchNextDeal(MatchWrite):
+class MatchNextDeal(MatchMove):
     name = "Next deal"  # what OPTIONS names it, as before
+    move = "next_deal"
     InputSerializer = VersionSerializer
 
     @extend_schema(
@@ -314,14 +330,10 @@ class MatchNextDeal(MatchWrite):
     def post(self, request, match_id):
         return super().post(request, match_id=match_id)
 
-    def answer(self, data: dict, match_id) -> dict:
-        return write_view(
-            services.match_next_deal(match_id=match_id, player=self.request.user, **data)
-        )
 
-
-class MatchRestart(MatchWrite):
+class MatchRestart(MatchMove):
     name = "Restart"  # what OPTIONS names it, as before
+    move = "restart"
 
     @extend_schema_serializer(component_name="Restart")
     class InputSerializer(VersionSerializer):
@@ -361,14 +373,10 @@ class MatchRestart(MatchWrite):
     def post(self, request, match_id):
         return super().post(request, match_id=match_id)
 
-    def answer(self, data: dict, match_id) -> dict:
-        return write_view(
-            services.match_restart(match_id=match_id, player=self.request.user, **data)
-        )
 
-
-class MatchResign(MatchWrite):
+class MatchResign(MatchMove):
     name = "Resign"  # what OPTIONS names it, as before
+    move = "resign"
     InputSerializer = VersionSerializer
 
     @extend_schema(
@@ -391,14 +399,10 @@ class MatchResign(MatchWrite):
     def post(self, request, match_id):
         return super().post(request, match_id=match_id)
 
-    def answer(self, data: dict, match_id) -> dict:
-        return write_view(
-            services.match_resign(match_id=match_id, player=self.request.user, **data)
-        )
 
-
-class MatchLeave(MatchWrite):
+class MatchLeave(MatchMove):
     name = "Leave"  # what OPTIONS names it, as before
+    move = "leave"
     InputSerializer = VersionSerializer
 
     @extend_schema(
@@ -423,9 +427,6 @@ class MatchLeave(MatchWrite):
     )
     def post(self, request, match_id):
         return super().post(request, match_id=match_id)
-
-    def answer(self, data: dict, match_id) -> dict:
-        return write_view(services.match_leave(match_id=match_id, player=self.request.user, **data))
 
 
 class MatchJoin(MatchWrite):
@@ -477,7 +478,9 @@ class MatchJoin(MatchWrite):
         return super().post(request, match_id=match_id)
 
     def answer(self, data: dict, match_id) -> dict:
-        return write_view(services.match_join(match_id=match_id, player=self.request.user, **data))
+        return MATCH_WRITE_VIEW.render(
+            match_commands.match_join_answer(match_id=match_id, player=self.request.user, **data)
+        )
 
 
 class MatchEvents(APIView):
@@ -504,8 +507,8 @@ class MatchEvents(APIView):
     def get(self, request, match_id):
         query = valid(EventsQuerySerializer, request.query_params)
         match = found_match(match_id=match_id, player=request.user)
-        after = selectors.match_cursor(match=match, after=query["after"])
-        page = selectors.match_events(match=match, after=after)
+        after = match_queries.match_cursor(match=match, after=query["after"])
+        page = match_queries.events_page(match=match, after=after)
         if page["events"] or not query["wait"]:
             return Response(page)
         # The wait runs on the event loop after this thread has answered, holding neither a
@@ -562,4 +565,4 @@ class MatchRecord(APIView):
     )
     def get(self, request, match_id):
         match = found_match(match_id=match_id, player=request.user)
-        return Response(selectors.match_record(match=match))
+        return Response(match_queries.match_record(match=match))

@@ -6,9 +6,9 @@ from drf_spectacular.utils import PolymorphicProxySerializer
 from rest_framework import serializers
 
 from edge.serializers import PointsField, Rendered, UtcDateTimeField
-from games import selectors
 from games.engine import MatchFinished, Notice, Status, starts_series, starts_turn
-from games.repository import LoadedMatch
+from games.match import queries as match_queries
+from games.match.store import LoadedMatch
 from players.models import Player
 
 
@@ -87,13 +87,13 @@ def _is_my_turn(match: LoadedMatch) -> bool:
 def notices_of(*, player: Player, match_id: str, watch: TurnWatch) -> list[tuple[str, dict]]:
     """The player's notices from what happened in the match since `watch.version`, which
     this moves on: match_started, match_finished, your_turn."""
-    match = selectors.match_get(match_id=match_id, player=player)
+    match = match_queries.match_get(match_id=match_id, player=player)
     if match is None:
         return []
     found = []
     # Two reads, not one snapshot: a write that commits between them is left out here, so
     # that the events agree with the state read before them, and is read on its own notice.
-    page = selectors.match_events(match=match, after=watch.version)["events"]
+    page = match_queries.events_page(match=match, after=watch.version)["events"]
     events = [event for event in page if event["seq"] <= match.row.version]
     new_turn = not watch.my_turn
     for event in events:
@@ -134,8 +134,8 @@ def open_turns(*, player: Player, watches: dict[str, TurnWatch]) -> list[tuple[s
     """your_turn for each of the player's unfinished matches where it is their turn now;
     fills `watches` with every one of them."""
     found = []
-    for match_id in selectors.match_ids_unfinished(player=player, limit=OPEN_MATCHES_LIMIT):
-        match = selectors.match_get(match_id=match_id, player=player)
+    for match_id in match_queries.match_ids_unfinished(player=player, limit=OPEN_MATCHES_LIMIT):
+        match = match_queries.match_get(match_id=match_id, player=player)
         if match is None:
             continue
         watch = watches[str(match_id)] = TurnWatch()

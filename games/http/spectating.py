@@ -27,7 +27,6 @@ from edge.schema import (
     problem_response,
 )
 from edge.serializers import Rendered, RequestBodySerializer
-from games import selectors, services
 from games.engine import DomainError
 from games.http import stream_reads
 from games.http.fields import (
@@ -54,7 +53,9 @@ from games.http.shapes import (
     match_event_field,
 )
 from games.http.views import EventStream, MatchWrite
-from games.repository import LoadedMatch
+from games.match.store import LoadedMatch
+from games.spectating import commands as spectating_commands
+from games.spectating import queries as spectating_queries
 
 
 class MatchSpectators(MatchWrite):
@@ -107,8 +108,11 @@ class MatchSpectators(MatchWrite):
         return super().post(request, match_id=match_id)
 
     def answer(self, data: dict, match_id) -> dict:
-        match = services.match_spectators_set(match_id=match_id, player=self.request.user, **data)
-        return MATCH_VIEW.render(selectors.match_view(match=match))
+        return MATCH_VIEW.render(
+            spectating_commands.match_spectators_set_answer(
+                match_id=match_id, player=self.request.user, **data
+            )
+        )
 
 
 class WatchCodeSerializer(RequestBodySerializer):
@@ -150,7 +154,7 @@ class Watching(APIView):
 
 def _watched(watch_code: str | None) -> LoadedMatch:
     code = valid(WatchCodeSerializer, {"watch_code": watch_code})["watch_code"]
-    match = selectors.watch_get_by_code(watch_code=code)
+    match = spectating_queries.watch_get_by_code(watch_code=code)
     if match is None:
         raise DomainError("not_found", "No match to watch with this code.")
     return match
@@ -225,7 +229,7 @@ class Watch(Watching):
     )
     def post(self, request):
         match = _watched(valid(WatchCodeSerializer, request.data)["watch_code"])
-        return Response(self.WATCH_VIEW.render(selectors.watch_view(match=match)))
+        return Response(self.WATCH_VIEW.render(spectating_queries.watch_view(match=match)))
 
 
 class WatchEvents(Watching):
@@ -247,8 +251,8 @@ class WatchEvents(Watching):
     def get(self, request):
         query = valid(EventsQuerySerializer, request.query_params)
         match = _watched(request.headers.get("Watch-Code"))
-        after = selectors.watch_cursor(match=match, after=query["after"])
-        page = selectors.watch_events(match=match, after=after)
+        after = spectating_queries.watch_cursor(match=match, after=query["after"])
+        page = spectating_queries.watch_events(match=match, after=after)
         if page["events"] or not query["wait"]:
             return Response(page)
         waiting = stream_reads.watch_long_poll(
@@ -271,7 +275,7 @@ class WatchTicketCreate(Watching):
     )
     def post(self, request):
         data = valid(WatchCodeSerializer, request.data)
-        ticket, expires_at = services.watch_ticket_create(watch_code=data["watch_code"])
+        ticket, expires_at = spectating_commands.watch_ticket_create(watch_code=data["watch_code"])
         body = StreamTicketSerializer({"ticket": ticket, "expires_at": expires_at}).data
         return Response(body, status=status.HTTP_201_CREATED)
 
@@ -333,8 +337,10 @@ class WatchStream(Watching, EventStream):
             match = _redeemed(query["ticket"])
         else:
             match = _watched(request.headers.get("Watch-Code"))
-        after = selectors.watch_cursor(match=match, after=query["after"])
-        stream_id = services.watch_stream_open(match=match, address=budget_address(request))
+        after = spectating_queries.watch_cursor(match=match, after=query["after"])
+        stream_id = spectating_commands.watch_stream_open(
+            match=match, address=budget_address(request)
+        )
         return stream_reads.event_stream_response(
             stream_reads.watch_stream(match=match, after=after, stream_id=stream_id)
         )
@@ -342,12 +348,12 @@ class WatchStream(Watching, EventStream):
 
 def _redeemed(ticket: str) -> LoadedMatch:
     """The match a watch ticket opens, which it may do once."""
-    code_hash = services.watch_ticket_redeem(ticket=ticket)
+    code_hash = spectating_commands.watch_ticket_redeem(ticket=ticket)
     if code_hash is None:
         raise DomainError(
             "invalid_ticket", "The ticket was used already, has expired, or is unknown."
         )
-    match = selectors.watch_get(watch_code_hash=code_hash)
+    match = spectating_queries.watch_get(watch_code_hash=code_hash)
     if match is None:
         raise DomainError("not_found", "No match to watch with this code.")
     return match

@@ -3,8 +3,8 @@ stream of notices, and the long-polls of a match's events (docs/streams.md).
 
 Each stream is the one loop of games.live.loop (the live room, which knows no domain)
 with a read of its own. They read through the
-selectors, so what they send is exactly what the same reads answer over plain requests,
-filtered for the viewer's seat by the same code (selectors.events_seen)."""
+rooms' queries, so what they send is exactly what the same reads answer over plain requests,
+filtered for the viewer's seat by the same code (match_queries.events_seen)."""
 
 import contextlib
 import time
@@ -14,13 +14,15 @@ from django.conf import settings
 from django.http import StreamingHttpResponse
 
 from edge.database import DATABASE_FAILURES
-from games import selectors, services
 from games.engine import PlayerLeft, SeatFreed, ends_match
 from games.http import notices as player_notices
 from games.live import wakeups
 from games.live.loop import Batch, Beats, QuietBeats, follow, read
 from games.live.sse import HEARTBEAT, as_json, sse
-from games.repository import LoadedMatch
+from games.match import queries as match_queries
+from games.match.store import LoadedMatch
+from games.spectating import commands as spectating_commands
+from games.spectating import queries as spectating_queries
 from players import selectors as player_selectors
 from players.models import Player
 
@@ -72,7 +74,7 @@ class _Cursor:
 
 
 async def match_stream(*, match: LoadedMatch, after: int, token_hash: str) -> AsyncIterator[str]:
-    """Every event after seq `after` (checked by selectors.match_cursor) as the viewer may
+    """Every event after seq `after` (checked by match_queries.match_cursor) as the viewer may
     see it, then each new one as it is written, until the match ends (_Cursor), or the
     viewer's own seat is freed: whoever sits there next must not be followed with the
     leaver's eyes (their cards would show). It also ends, sending nothing more, once the
@@ -93,7 +95,7 @@ async def match_stream(*, match: LoadedMatch, after: int, token_hash: str) -> As
 
     async def read_next(_changed: set[str], _lost: bool) -> Batch | None:
         page = await read(
-            selectors.match_events_while_token,
+            match_queries.events_page_while_token,
             match=match,
             after=cursor.last,
             token_hash=token_hash,
@@ -112,22 +114,25 @@ async def match_stream(*, match: LoadedMatch, after: int, token_hash: str) -> As
 
 async def watch_stream(*, match: LoadedMatch, after: int, stream_id) -> AsyncIterator[str]:
     """A spectator's stream: as `match_stream` (after `after`, checked by
-    selectors.watch_cursor), with the events the match's spectators may see (a delayed
-    spectator gets a deal's events once it has ended). It ends after the first event that
-    ends the match, or at the latest event of a match already over, or when its watch code
-    stops working (drawn again, or spectators off). Counted open in the database
-    (services.watch_stream_open) until it ends; renewed at each heartbeat, which comes every
-    ASNAS_STREAM_HEARTBEAT_SECONDS from its opening (Beats), whatever is written meanwhile."""
+    spectating_queries.watch_cursor), with the events the match's spectators may see (a
+    delayed spectator gets a deal's events once it has ended). It ends after the first event
+    that ends the match, or at the latest event of a match already over, or when its watch
+    code stops working (drawn again, or spectators off). Counted open in the database
+    (spectating_commands.watch_stream_open) until it ends; renewed at each heartbeat, which
+    comes every ASNAS_STREAM_HEARTBEAT_SECONDS from its opening (Beats), whatever is written
+    meanwhile."""
     code_hash = match.row.watch_code_hash
     cursor = _Cursor(match, after)
     beats = Beats(settings.ASNAS_STREAM_HEARTBEAT_SECONDS)
 
     async def read_next(_changed: set[str], _lost: bool) -> Batch | None:
-        page = await read(selectors.watch_events_now, watch_code_hash=code_hash, after=cursor.last)
+        page = await read(
+            spectating_queries.watch_events_now, watch_code_hash=code_hash, after=cursor.last
+        )
         return None if page is None else cursor.batch(page, ends_match)
 
     async def renew() -> None:
-        await read(services.watch_stream_renew, stream_id=stream_id)
+        await read(spectating_commands.watch_stream_renew, stream_id=stream_id)
 
     try:
         with wakeups.watching(match_id=str(match.row.id)) as waiter:
@@ -143,7 +148,7 @@ async def watch_stream(*, match: LoadedMatch, after: int, stream_id) -> AsyncIte
         # waits for it would hold back the stream's clean end until the worker is killed.
         if not wakeups.stopping():
             with contextlib.suppress(Exception):
-                await read(services.watch_stream_close, match=match, stream_id=stream_id)
+                await read(spectating_commands.watch_stream_close, match=match, stream_id=stream_id)
 
 
 async def player_stream(*, player: Player, token_hash: str) -> AsyncIterator[str]:
@@ -190,10 +195,10 @@ def _events_now(*, match_id: str, player: Player, after: int, token_hash: str) -
     """The `events` answer as a request made now with the token of `token_hash` would get
     it; None once the player no longer sits at the match (their seat was freed before deal 1)
     or the token no longer works (checked in the same statement as the events are read)."""
-    match = selectors.match_get(match_id=match_id, player=player)
+    match = match_queries.match_get(match_id=match_id, player=player)
     if match is None:
         return None
-    return selectors.match_events_while_token(match=match, after=after, token_hash=token_hash)
+    return match_queries.events_page_while_token(match=match, after=after, token_hash=token_hash)
 
 
 def long_poll(
@@ -226,7 +231,7 @@ def watch_long_poll(
         match,
         horizon,
         wait,
-        selectors.watch_events_now,
+        spectating_queries.watch_events_now,
         None,
         watch_code_hash=match.row.watch_code_hash,
         after=after,

@@ -15,12 +15,13 @@ from rest_framework.views import APIView
 from edge.api import valid
 from edge.schema import NOT_FOUND, UNAUTHORIZED, VALIDATION_ERROR
 from edge.serializers import RequestBodySerializer
-from games import selectors, services
 from games.http import stream_reads
 from games.http.notices import player_notice_field
 from games.http.schema import AFTER_REFUSED, LAST_EVENT_ID, STREAM_UNAUTHORIZED
 from games.http.shapes import StreamCursorSerializer, StreamTicketSerializer, match_event_field
 from games.http.views import STREAM_AUTHENTICATION, EventStream, found_match
+from games.match import commands as match_commands
+from games.match import queries as match_queries
 from players.auth import credential_hash
 
 
@@ -69,7 +70,7 @@ class MatchStream(EventStream):
             query["after"] = request.headers["Last-Event-ID"]
         after = valid(self.InputSerializer, query)["after"]
         match = found_match(match_id=match_id, player=request.user)
-        after = selectors.match_cursor(match=match, after=after)
+        after = match_queries.match_cursor(match=match, after=after)
         opened = stream_reads.match_stream(
             match=match, after=after, token_hash=credential_hash(request.auth)
         )
@@ -145,7 +146,7 @@ class StreamTicketCreate(APIView):
     )
     def post(self, request):
         data = valid(self.InputSerializer, request.data)
-        ticket, expires_at = services.stream_ticket_create(
+        ticket, expires_at = match_commands.stream_ticket_create(
             player=request.user, token=request.auth, match_id=data.get("match_id")
         )
         body = StreamTicketSerializer({"ticket": ticket, "expires_at": expires_at}).data

@@ -9,14 +9,20 @@ from rest_framework.views import APIView
 from edge.api import valid
 from edge.schema import NOT_FOUND, UNAUTHORIZED, VALIDATION_ERROR, problem_response
 from edge.serializers import QueryBooleanField, QueryNumberField, Rendered, RequestBodySerializer
-from games import selectors, services
 from games.ai import AI_LEVELS
 from games.engine import SEATS
 from games.http.fields import ChoiceField, ClientSeedField
 from games.http.schema import IDEMPOTENCY_KEY, KEY_IN_PROGRESS, KEY_REUSED
-from games.http.shapes import OPEN_TABLE, MatchWriteViewSerializer, OpenTableSerializer
-from games.http.views import MatchWrite, write_view
-from games.repository import TableFilters
+from games.http.shapes import (
+    MATCH_WRITE_VIEW,
+    OPEN_TABLE,
+    MatchWriteViewSerializer,
+    OpenTableSerializer,
+)
+from games.http.views import MatchWrite
+from games.tables import commands as tables_commands
+from games.tables import queries as tables_queries
+from games.tables.store import TableFilters
 
 
 class TableList(APIView):
@@ -72,7 +78,7 @@ class TableList(APIView):
         "seats: who sits there, the turn clock, the AI level, whether the deals are "
         "`verifiable`, who may watch, and when the AI fills the free seats (`fill_at`). Join "
         "one with POST /matches/{id}/join, no invite needed, or let POST /quick-play choose. "
-        f"The {selectors.TABLES_LIMIT} longest waiting that fit the filters.",
+        f"The {tables_queries.TABLES_LIMIT} longest waiting that fit the filters.",
         parameters=[InputSerializer],
         responses={
             200: OutputSerializer,
@@ -82,7 +88,7 @@ class TableList(APIView):
     )
     def get(self, request):
         query = valid(self.InputSerializer, request.query_params)
-        tables = selectors.tables_open(filters=query["filters"])
+        tables = tables_queries.tables_open(filters=query["filters"])
         return Response(self.LOBBY.render({"tables": tables}))
 
 
@@ -147,7 +153,9 @@ class QuickPlay(MatchWrite):
         return super().post(request)
 
     def answer(self, data: dict) -> dict:
-        return write_view(services.match_quick_play(player=self.request.user, **data))
+        return MATCH_WRITE_VIEW.render(
+            tables_commands.match_quick_play_answer(player=self.request.user, **data)
+        )
 
 
 class MatchInvitation(APIView):
@@ -194,5 +202,5 @@ class MatchInvitation(APIView):
     )
     def post(self, request, match_id):
         data = valid(self.InputSerializer, request.data)
-        table = selectors.table_invitation(match_id=match_id, player=request.user, **data)
+        table = tables_queries.table_invitation(match_id=match_id, player=request.user, **data)
         return Response(OPEN_TABLE.render(table))

@@ -9,11 +9,10 @@ from rest_framework.settings import api_settings
 from rest_framework.views import APIView
 
 from edge.api import valid
-from games import selectors
 from games.engine import DomainError
 from games.http.idempotency import idempotent_response
-from games.http.shapes import MATCH_WRITE_VIEW
-from games.repository import LoadedMatch
+from games.match import queries as match_queries
+from games.match.store import LoadedMatch
 from players.auth import StreamTicketAuthentication
 
 # A ticket, else the bearer token as everywhere (asnas_api.gate, named by the settings).
@@ -30,7 +29,7 @@ class EventStream(APIView):
 
 def found_match(*, match_id, player) -> LoadedMatch:
     """The match as `player` may see it; 404 when there is none they may see."""
-    match = selectors.match_get(match_id=match_id, player=player)
+    match = match_queries.match_get(match_id=match_id, player=player)
     if match is None:
         raise DomainError("not_found", "No such match.")
     return match
@@ -39,10 +38,10 @@ def found_match(*, match_id, player) -> LoadedMatch:
 class MatchWrite(APIView):
     # What every write to a match shares: a validated body (the view's InputSerializer), an
     # optional Idempotency-Key (a repeat answers the first outcome and changes nothing), and
-    # the body `answer` makes of the write (mostly `write_view`: the match as its player may
-    # see it with the events the write appended). `one_shot` names the answer's fields the
-    # stored reply leaves out: a watch code is stored only hashed, so only the first answer
-    # shows it.
+    # the body `answer` makes of the write's one command call (mostly the MatchWriteView: the
+    # match as its player may see it, with the events the write appended). `one_shot` names
+    # the answer's fields the stored reply leaves out: a watch code is stored only hashed, so
+    # only the first answer shows it.
     InputSerializer: type
     status_code = status.HTTP_200_OK
     one_shot: tuple[str, ...] = ("watch_code",)
@@ -55,9 +54,3 @@ class MatchWrite(APIView):
 
     def answer(self, data: dict, **kwargs) -> dict:
         raise NotImplementedError
-
-
-def write_view(match: LoadedMatch) -> dict:
-    """The answer of a write to a match: the match as its player may see it, with the events
-    the write appended."""
-    return MATCH_WRITE_VIEW.render(selectors.match_write_view(match=match))

@@ -2,7 +2,7 @@
 (docs/streams.md). A wake-up says only "read again": what the reader then sends (events,
 the player's notices) is read and framed by the rest of games.live.
 
-Every write announces the match's new version inside its transaction (games.repository), so
+Every write announces the match's new version inside its transaction (games.match.store), so
 Postgres delivers the notice at commit, to every server on the database, and never for a
 write rolled back. Each server process keeps one LISTEN connection on its event loop,
 outside the pool, and rings the waiters (open streams and long-polls) that watch the match

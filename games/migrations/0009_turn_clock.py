@@ -1,7 +1,7 @@
 """The turn clock: each match stores when the present human to act runs out of time.
 
 A clocked match in play when the clock arrived gets its deadline from its events and the
-times they were written, as check_matches (games/integrity.py) works it out. What that needs
+times they were written, as check_matches (games/match/integrity.py) works it out. What that needs
 of the engine, the codec and the repository is copied here as it stood on 2026-12-01: a later
 change to any of them cannot change what this migration writes, or stop a fresh install
 from migrating."""

@@ -1,9 +1,9 @@
 import pytest
 
-from games import repository
 from games.engine import MatchRestarted, encode_event, event_from_dict
+from games.match import log as match_log
+from games.match.commands import match_move
 from games.models import Deal, EventBatch, Match
-from games.services import match_restart
 
 
 @pytest.fixture
@@ -15,10 +15,10 @@ def restarted_match(make_match):
 
     def make(*, events: int) -> Match:
         match = make_match(deals=0)
-        match = match_restart(match_id=match.id, player=match.owner).row
+        match = match_move(move="restart", match_id=match.id, player=match.owner).row
         block = [
             event.to_dict()
-            for _, event in repository.match_events(match_id=match.id, first=_restart_seq(match))
+            for _, event in match_log.match_events(match_id=match.id, first=_restart_seq(match))
         ]
         deal = match.deals.get(series=2)
         new_batches, new_deals, seq, series = [], [], match.version, 2
@@ -51,5 +51,5 @@ def restarted_match(make_match):
 
 
 def _restart_seq(match: Match) -> int:
-    events = repository.match_events(match_id=match.id)
+    events = match_log.match_events(match_id=match.id)
     return next(seq for seq, event in events if isinstance(event, MatchRestarted))

@@ -7,8 +7,8 @@ from django.test.utils import CaptureQueriesContext
 
 from games.engine import evaluate
 from games.engine.state import hands_from_deck
+from games.match.commands import match_create, match_move
 from games.models import Deal, Match
-from games.services import match_create, match_restart
 from players.services import player_create
 from tests.matches import stored_deck, stored_events
 
@@ -126,7 +126,7 @@ def test_deal_replay_of_a_deal_in_play_or_abandoned(admin_client, make_match):
     match = make_match(deals=0)
     response = admin_client.get(f"/admin/games/match/{match.id}/deals/1/1/")
     assert response.context["outcome"] == "in play"
-    match_restart(match_id=match.id, player=match.owner)
+    match_move(move="restart", match_id=match.id, player=match.owner)
     response = admin_client.get(f"/admin/games/match/{match.id}/deals/1/1/")
     assert response.context["outcome"] == "abandoned (restart)"
     assert "restart" not in response.context["steps"][-1]["text"]

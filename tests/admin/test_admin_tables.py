@@ -3,8 +3,8 @@
 import pytest
 
 from games.engine import SEAT_CHANGE_LINE
-from games.repository import match_lines_matching
-from games.services import match_clock_tick, match_create, match_join, match_leave
+from games.match.commands import match_clock_tick, match_create, match_join, match_move
+from games.match.log import match_lines_matching
 from players.services import player_create
 from tests.matches import seated
 
@@ -19,7 +19,7 @@ def table(settings):
     match = seated(people, 3, seed=11, turn_seconds=60)
     late = match.state.deal.turn
     assert match_clock_tick(now=match.row.turn_deadline).match_id == match.row.id
-    match_leave(match_id=match.row.id, player=people[2])
+    match_move(move="leave", match_id=match.row.id, player=people[2])
     return match.row, people, late
 
 
@@ -71,9 +71,9 @@ def test_a_seat_freed_before_deal_1_shows_its_latest_join_or_stays_open(admin_cl
     match = match_create(owner=people[0], ai_level="easy", humans=4)
     for person in people[1:3]:
         match_join(match_id=match.row.id, player=person, invite=match.row.invite)
-    match_leave(match_id=match.row.id, player=people[1])  # seat 1: open again
+    match_move(move="leave", match_id=match.row.id, player=people[1])  # seat 1: open again
     match_join(match_id=match.row.id, player=people[3], invite=match.row.invite)  # takes it
-    match_leave(match_id=match.row.id, player=people[2])  # seat 2: open, nobody came
+    match_move(move="leave", match_id=match.row.id, player=people[2])  # seat 2: open, nobody came
     response = admin_client.get(f"/admin/games/match/{match.row.id}/change/")
     seats = response.context["inline_admin_formsets"][0].formset.get_queryset()
     assert [seat.player.name if seat.player else None for seat in seats] == [

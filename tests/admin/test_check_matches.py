@@ -11,9 +11,9 @@ from django.db.models import F
 from django.test.utils import CaptureQueriesContext
 
 from games.engine import decode_event, encode_event
-from games.integrity import check_matches
+from games.match.commands import match_create, match_join, match_move
+from games.match.integrity import check_matches
 from games.models import Deal, EventBatch, Match, Seat
-from games.services import match_create, match_join, match_leave, match_next_deal, match_restart
 from players.services import player_create
 from tests.matches import play
 
@@ -31,8 +31,10 @@ def test_healthy_matches_pass(make_match):
     make_match(deals=12, seed=2, name="Finisher")
     restarted = make_match(deals=1, seed=3, name="Restarter")
     # A restart during deal 2 abandons it; then play on into the new series.
-    match_next_deal(match_id=restarted.id, player=restarted.owner)
-    restarted = play(match_restart(match_id=restarted.id, player=restarted.owner), deals=2)
+    match_move(move="next_deal", match_id=restarted.id, player=restarted.owner)
+    restarted = play(
+        match_move(move="restart", match_id=restarted.id, player=restarted.owner), deals=2
+    )
     assert Deal.objects.get(match=restarted, series=1, deal_number=2).outcome == "abandoned"
     assert Deal.objects.filter(match=restarted, series=2).exclude(outcome="").count() == 2
     assert run() == "3 matches checked, 0 mismatches\n"
@@ -147,10 +149,12 @@ def test_a_table_s_seats_and_a_restart_s_level_are_checked_and_rebuilt(db):
     roya, babak, sara = (player_create(name=name)[0] for name in ("Roya", "Babak", "Sara"))
     table = match_create(owner=roya, ai_level="easy", humans=3)
     match_join(match_id=table.row.id, player=babak, invite=table.row.invite)
-    match_leave(match_id=table.row.id, player=babak)  # before deal 1: seat 1 is open again
+    match_move(
+        move="leave", match_id=table.row.id, player=babak
+    )  # before deal 1: seat 1 is open again
     match_join(match_id=table.row.id, player=sara, invite=table.row.invite)  # and Sara takes it
     alone = match_create(owner=sara, ai_level="easy", seed=4)
-    match_restart(match_id=alone.row.id, player=sara, ai_level="hard")
+    match_move(move="restart", match_id=alone.row.id, player=sara, ai_level="hard")
     assert run() == "2 matches checked, 0 mismatches\n"
 
     Seat.objects.filter(match_id=table.row.id, number=1).update(player=babak)

@@ -6,11 +6,11 @@ from fractions import Fraction
 
 import pytest
 
-from games import repository
 from games.ai.coach import coach
 from games.engine import HUMAN_SEAT, MatchState, StartMatch, Step, legal_actions, observe
+from games.match import store as match_store
+from games.match.commands import AI_PERSONAS
 from games.models import Hint, Match, Seat
-from games.services import AI_PERSONAS
 from players.models import Player
 from players.services import player_ai_personas
 from tests.api.play import play_match
@@ -52,7 +52,7 @@ def test_after_looking_the_hint_gives_the_coachs_exact_figures(client, new_match
     view = new_match(seed=4)
     view = act(client, view["id"], "look").json()
     body = hint(client, view["id"]).json()
-    match = repository.match_load(match_id=view["id"], player=client.player)
+    match = match_store.match_load(match_id=view["id"], player=client.player)
     expected = coach(
         observe(match.state, HUMAN_SEAT), legal_actions(match.state, HUMAN_SEAT), "hard"
     )
@@ -113,7 +113,7 @@ def test_no_hint_when_it_is_an_ai_seats_turn(client):
     step = Step(MatchState())
     seed = next(s for s in range(100) if _first_turn(s) != HUMAN_SEAT)
     step.apply(StartMatch(seed))
-    match = repository.match_insert(
+    match = match_store.match_insert(
         players=[client.player, *player_ai_personas(names=AI_PERSONAS)],
         ai_level="hard",
         seeded=True,

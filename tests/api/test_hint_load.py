@@ -1,4 +1,4 @@
-"""Hints under load (games/hints.py): a worker computes at most ASNAS_HINTS_AT_ONCE at once
+"""Hints under load (games/coaching/cache.py): a worker computes at most ASNAS_HINTS_AT_ONCE at once
 and refuses the rest with 503 `hints_busy`, and keeps the coach's answers in a cache that
 every match shares. Real threads against real Postgres."""
 
@@ -8,8 +8,9 @@ import pytest
 from django.db import connections
 from rest_framework.test import APIClient
 
-from games import repository, services
+from games.coaching import commands as coaching_commands
 from games.engine import HUMAN_SEAT
+from games.match import store as match_store
 from games.models import Hint
 from players.services import player_create
 from tests.api.problems import assert_problem
@@ -24,9 +25,9 @@ SAME_SPOT_SEEDS = (271, 1)
 
 @pytest.fixture(autouse=True)
 def empty_cache():
-    from games import hints
+    from games.coaching import cache as hint_cache
 
-    hints.ADVICE.clear()
+    hint_cache.ADVICE.clear()
 
 
 def new_client(name: str) -> APIClient:
@@ -58,7 +59,7 @@ class CountedCoach:
     until `release` is set, having set `entered`, when `hold_first` is true."""
 
     def __init__(self, hold_first: bool = False):
-        self.real = services.coach
+        self.real = coaching_commands.coach
         self.calls = 0
         self.hold_first = hold_first
         self.entered = threading.Event()
@@ -77,14 +78,14 @@ class CountedCoach:
 
 def test_two_matches_at_the_same_spot_share_one_computation(monkeypatch):
     counted = CountedCoach()
-    monkeypatch.setattr(services, "coach", counted)
+    monkeypatch.setattr(coaching_commands, "coach", counted)
     roya, babak = new_client("Roya"), new_client("Babak")
     # Different seeds deal different cards to the other seats, and expert's AI table for the
     # coach is hard's: only the table, the betting and the asker's own hand decide.
     first = looked_match(roya, SAME_SPOT_SEEDS[0], "hard")
     second = looked_match(babak, SAME_SPOT_SEEDS[1], "expert")
     deals = [
-        repository.match_load(match_id=view["id"], player=client.player).state.deal
+        match_store.match_load(match_id=view["id"], player=client.player).state.deal
         for client, view in ((roya, first), (babak, second))
     ]
     assert deals[0].hands[HUMAN_SEAT] == deals[1].hands[HUMAN_SEAT]
@@ -102,17 +103,17 @@ def test_two_matches_at_the_same_spot_share_one_computation(monkeypatch):
     assert (bodies[0]["ai_level"], bodies[1]["ai_level"]) == ("hard", "expert")
     assert Hint.objects.count() == 2
     # And the cached answer is the one the coach computes afresh.
-    monkeypatch.setattr(services, "coach", counted.real)
-    from games import hints
+    monkeypatch.setattr(coaching_commands, "coach", counted.real)
+    from games.coaching import cache as hint_cache
 
-    hints.ADVICE.clear()
+    hint_cache.ADVICE.clear()
     assert hint(babak, second["id"]).json()["actions"] == bodies[1]["actions"]
 
 
 def test_past_the_cap_a_hint_to_compute_is_refused_with_retry_after(monkeypatch, settings):
     settings.ASNAS_HINTS_AT_ONCE = 1
     counted = CountedCoach(hold_first=True)
-    monkeypatch.setattr(services, "coach", counted)
+    monkeypatch.setattr(coaching_commands, "coach", counted)
     roya, babak = new_client("Roya"), new_client("Babak")
     held_match = looked_match(roya, SAME_SPOT_SEEDS[0])
     other_match = looked_match(babak, 5)
@@ -151,7 +152,7 @@ def test_a_hint_in_the_cache_is_answered_while_the_cap_is_reached(monkeypatch, s
     cached_match = looked_match(babak, SAME_SPOT_SEEDS[1])
     assert hint(babak, cached_match["id"]).status_code == 200
     counted = CountedCoach(hold_first=True)
-    monkeypatch.setattr(services, "coach", counted)
+    monkeypatch.setattr(coaching_commands, "coach", counted)
     held_match = looked_match(roya, 5)
     thread = threading.Thread(
         target=lambda: (hint(roya, held_match["id"]), connections.close_all())

@@ -10,7 +10,7 @@ from django.db import connections
 from rest_framework.test import APIClient
 
 from games.models import Match, Seat
-from games.repository import QUICK_PLAY_LOCK
+from games.tables.store import QUICK_PLAY_LOCK
 from tests.matches import stored_events
 
 pytestmark = pytest.mark.django_db(transaction=True)

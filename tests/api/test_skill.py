@@ -7,9 +7,9 @@ from fractions import Fraction
 import jsonschema
 import pytest
 
-from games import repository
 from games.ai import skill
 from games.engine.record import check_record
+from games.match import log as match_log
 from games.models import Deal, Match
 from tests.api.test_record import SCHEMA, record_of
 from tests.api.test_spectators import post, watch
@@ -160,7 +160,7 @@ def test_a_resignation_mid_deal_shows_the_figures_of_the_deals_that_ended(client
 
 
 def figures_from_events(match_id: str, series: int) -> dict[int, dict]:
-    return skill.stored_figures((e for _, e in repository.match_events(match_id=match_id)), series)
+    return skill.stored_figures((e for _, e in match_log.match_events(match_id=match_id)), series)
 
 
 def stored(match_id: str, series: int, deal_number: int) -> dict | None:

@@ -15,9 +15,11 @@ from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 from rest_framework.test import APIClient
 
-from games import repository, selectors, services
 from games.engine import DomainError
+from games.match import store as match_store
 from games.models import EventBatch, WatchStream
+from games.spectating import commands as spectating_commands
+from games.spectating import queries as spectating_queries
 from tests.api.test_spectators import play_until_deal_over, post
 from tests.live import sse_messages
 
@@ -48,8 +50,8 @@ def unexpired(match_id: str) -> int:
 
 
 def announce(match_id: str) -> None:
-    """What each write of the match sends its streams (repository.match_append's notice)."""
-    repository.match_announce(match_id=match_id, version=0, seats=[])
+    """What each write of the match sends its streams (match_store.match_append's notice)."""
+    match_store.match_announce(match_id=match_id, version=0, seats=[])
 
 
 def test_delayed_streams_beat_alike_and_stay_counted_whatever_the_deal_in_play_does(
@@ -129,7 +131,9 @@ def test_one_address_opening_streams_on_many_matches_at_once_gets_exactly_its_ca
     taken under its own lock, so exactly ASNAS_WATCH_STREAMS_PER_ADDRESS (8) are open."""
     assert settings.ASNAS_WATCH_STREAMS_PER_ADDRESS == 8
     matches = [
-        selectors.watch_get_by_code(watch_code=new_match(seed=n, spectators="live")["watch_code"])
+        spectating_queries.watch_get_by_code(
+            watch_code=new_match(seed=n, spectators="live")["watch_code"]
+        )
         for n in range(24)
     ]
     barrier = threading.Barrier(len(matches))
@@ -138,7 +142,7 @@ def test_one_address_opening_streams_on_many_matches_at_once_gets_exactly_its_ca
     def open_one(number: int) -> None:
         barrier.wait()
         try:
-            answers[number] = services.watch_stream_open(
+            answers[number] = spectating_commands.watch_stream_open(
                 match=matches[number], address="203.0.113.7"
             )
         except DomainError as refused:
@@ -168,7 +172,7 @@ def test_a_delayed_long_poll_cut_short_answers_the_horizon_as_its_version(
     code, url = view["watch_code"], f"/api/v1/matches/{view['id']}/spectators"
     assert view["status"] == "in_deal" and view["version"] > 1
     if cut == "database":
-        monkeypatch.setattr(selectors, "watch_events_now", _database_gone)
+        monkeypatch.setattr(spectating_queries, "watch_events_now", _database_gone)
     polled = live.poll("/api/v1/watch/events?after=1&wait=20", {"Watch-Code": code})
     if cut != "database":
         while live.waiters() < 1:
@@ -191,11 +195,11 @@ def test_a_delayed_page_ending_at_the_horizon_has_no_more_once_the_next_deal_sta
     code = view["watch_code"]
     view = play_until_deal_over(client, view)
     end = view["version"]
-    match = selectors.watch_get_by_code(watch_code=code)
-    before = selectors.watch_events(match=match, after=end - 3, limit=3)
+    match = spectating_queries.watch_get_by_code(watch_code=code)
+    before = spectating_queries.watch_events(match=match, after=end - 3, limit=3)
     post(client, f"/api/v1/matches/{view['id']}/next-deal")
-    match = selectors.watch_get_by_code(watch_code=code)
-    after = selectors.watch_events(match=match, after=end - 3, limit=3)
+    match = spectating_queries.watch_get_by_code(watch_code=code)
+    after = spectating_queries.watch_events(match=match, after=end - 3, limit=3)
     assert before == after
     assert (after["version"], after["has_more"], len(after["events"])) == (end, False, 3)
 

@@ -7,9 +7,9 @@ import time
 import pytest
 from rest_framework.test import APIClient
 
-from games import services
 from games.live import wakeups
 from games.models import IdempotencyRecord, Match, WatchStream
+from games.spectating import commands as spectating_commands
 from tests.api.problems import assert_problem
 from tests.api.secrecy import hands_in
 from tests.live import bearer
@@ -324,7 +324,9 @@ def test_every_open_stream_ends_cleanly_when_the_server_stops(client, new_match,
     # A stopping server writes nothing for the streams it ends: its database may be stopping
     # too, and a write waiting for it held back a watch stream's end until the worker's kill.
     closed = []
-    monkeypatch.setattr(services, "watch_stream_close", lambda **kwargs: closed.append(kwargs))
+    monkeypatch.setattr(
+        spectating_commands, "watch_stream_close", lambda **kwargs: closed.append(kwargs)
+    )
 
     async def stop() -> None:
         wakeups.close_every_waiter()

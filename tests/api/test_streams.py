@@ -13,9 +13,9 @@ from django.db import DEFAULT_DB_ALIAS, connections
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
-from games import repository
 from games.engine import PlayerLeft, evolve
 from games.live import loop
+from games.match import store as match_store
 from players.models import StreamTicket, Token
 from players.tokens import hash_token
 from tests.api.play import play_match
@@ -181,9 +181,12 @@ def test_a_stream_of_a_match_over_ends_at_its_latest_event_stored_after_the_end(
     view = new_match(seed=3)
     url = f"/api/v1/matches/{view['id']}"
     end = client.post(f"{url}/resign", {}, format="json").json()["version"]
-    match = repository.match_load(match_id=view["id"], player=client.player, lock=True)
+    match = match_store.match_load(match_id=view["id"], player=client.player, lock=True)
     left = PlayerLeft(0)
-    repository.match_append(match=match, events=[left], state=evolve(match.state, left))
+    seating = match_store.seating_after(match, [left])
+    match_store.match_append(
+        match=match, events=[left], state=evolve(match.state, left), seating=seating
+    )
     resumed = live.follow(f"{url}/stream?after={end}", bearer(client.token))
     assert [m["event"] for m in resumed.result(timeout=10) if is_event(m)] == ["player_left"]
     at_the_latest = live.follow(f"{url}/stream?after={end + 1}", bearer(client.token))

@@ -8,8 +8,8 @@ from datetime import datetime, timedelta
 
 import pytest
 
-from games import selectors
 from games.http.shapes import MATCH_VIEW, MatchViewSerializer
+from games.match import queries as match_queries
 from tests.api.play import play_table
 from tests.api.problems import assert_problem
 from tests.api.secrecy import check_event, check_view
@@ -159,8 +159,8 @@ def test_only_the_owner_restarts_a_table_once_it_is_finished(table):
 def test_a_table_view_is_what_its_serializer_writes(table):
     clients, view = table(3, seed=3)
     for seat, client in enumerate(clients):
-        match = selectors.match_get(match_id=view["id"], player=client.player)
-        data = selectors.match_view(match=match)
+        match = match_queries.match_get(match_id=view["id"], player=client.player)
+        data = match_queries.match_view(match=match)
         shown = MATCH_VIEW.render(data)
         assert shown["your_seat"] == seat
         assert json.dumps(shown) == json.dumps(MatchViewSerializer(data).data)

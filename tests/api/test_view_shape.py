@@ -7,8 +7,8 @@ import random
 
 import pytest
 
-from games import selectors
 from games.http.shapes import MATCH_VIEW, MatchViewSerializer
+from games.match import queries as match_queries
 from tests.api.play import play_match
 
 pytestmark = pytest.mark.django_db
@@ -18,12 +18,12 @@ def test_match_view_is_what_its_serializer_writes(client, new_match):
     shapes = set()
 
     def check(body: dict) -> None:
-        match = selectors.match_get(match_id=body["id"], player=client.player)
-        read = selectors.match_view(match=match)
+        match = match_queries.match_get(match_id=body["id"], player=client.player)
+        read = match_queries.match_view(match=match)
         assert json.dumps(MATCH_VIEW.render(read)) == json.dumps(MatchViewSerializer(read).data)
         # Every body here is a write's answer: the MatchView without the skill figures (a
         # write works none out), and the events it appended (test_write_events checks those).
-        data = selectors.match_view(match=match, figures=False)
+        data = match_queries.match_view(match=match, figures=False)
         view = MATCH_VIEW.render(data)
         assert json.dumps(view) == json.dumps(MatchViewSerializer(data).data)
         assert view == {key: value for key, value in body.items() if key != "events"}

@@ -7,19 +7,14 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from games import repository, selectors
 from games.engine import ActionTaken, DealStarted, Status
 from games.http.shapes import MATCH_VIEW
-from games.integrity import check_matches
+from games.match import log as match_log
+from games.match import queries as match_queries
+from games.match import store as match_store
+from games.match.commands import ClockMove, match_clock_tick, match_create, match_move
+from games.match.integrity import check_matches
 from games.models import EventBatch
-from games.services import (
-    ClockMove,
-    match_act,
-    match_clock_tick,
-    match_create,
-    match_leave,
-    match_next_deal,
-)
 from players.services import player_create
 from tests.matches import play_until, seated
 
@@ -30,7 +25,7 @@ TURN = 60
 
 def shown(match) -> dict:
     """The MatchView as the API renders it for the player `match` was loaded for."""
-    return MATCH_VIEW.render(selectors.match_view(match=match))
+    return MATCH_VIEW.render(match_queries.match_view(match=match))
 
 
 @pytest.fixture(autouse=True)
@@ -45,7 +40,7 @@ def people():
 
 
 def loaded(match, player=None):
-    return repository.match_load(match_id=match.row.id, player=player)
+    return match_store.match_load(match_id=match.row.id, player=player)
 
 
 def last_write_time(match):
@@ -66,7 +61,7 @@ def test_a_present_human_s_turn_has_a_deadline_from_the_write_that_gave_it(peopl
     view = shown(loaded(match, people[seat]))
     assert view["turn_deadline"] == deadline.isoformat().replace("+00:00", "Z")
     # A look keeps the turn, and so its deadline.
-    looked = match_act(match_id=match.row.id, player=people[seat], action="look")
+    looked = match_move(move="act", match_id=match.row.id, player=people[seat], action="look")
     assert looked.state.deal.turn == seat and looked.row.turn_deadline == deadline
     # A betting action passes the turn: a new deadline for the next human, or none at all.
     after = play_until(looked, people, lambda state: state.version > looked.state.version)
@@ -102,7 +97,7 @@ def test_the_clock_acts_once_for_the_late_human_at_the_match_level(people):
     assert match_clock_tick(now=deadline - timedelta(milliseconds=1)) is None  # not yet
     assert match_clock_tick(now=deadline) == ClockMove(match.row.id, deadline)
     after = loaded(match, people[seat])
-    events = repository.match_events(match_id=match.row.id, first=version + 1)
+    events = match_log.match_events(match_id=match.row.id, first=version + 1)
     actions = [event for _, event in events if isinstance(event, ActionTaken)]
     mine = [event for event in actions if event.seat == seat]
     # The seat's turn, and only it, is the clock's: a look keeps it, a bet ends it.
@@ -121,7 +116,7 @@ def test_the_clock_acts_once_for_the_late_human_at_the_match_level(people):
         lambda state: state.status is not Status.IN_DEAL or state.deal.turn == seat,
     )
     if back.state.status is Status.IN_DEAL:
-        back = match_act(match_id=match.row.id, player=people[seat], action="look")
+        back = match_move(move="act", match_id=match.row.id, player=people[seat], action="look")
         view = shown(loaded(match, people[seat]))
         assert view["seats"][seat]["away"] is False
     assert [problems for _, problems in check_matches([match.row.id])] == [[]]
@@ -134,7 +129,7 @@ def test_the_clock_alone_plays_a_clocked_match_to_its_end_and_then_leaves_it(peo
         moves += 1
     state = loaded(match).state
     assert state.status is Status.FINISHED and state.deal_number == 12
-    events = [event for _, event in repository.match_events(match_id=match.row.id)]
+    events = [event for _, event in match_log.match_events(match_id=match.row.id)]
     by = {event.by for event in events if isinstance(event, ActionTaken) and event.seat < 2}
     assert by == {"clock"}
     # One move per late turn, and one per next deal (11 of them).
@@ -154,15 +149,15 @@ def test_the_next_deal_starts_by_itself_a_few_seconds_after_a_deal_ends(people, 
     assert state.status is Status.IN_DEAL and state.deal_number == 2
     # A human may start it sooner; then the clock has nothing to do.
     over = play_until(loaded(match, people[0]), people, lambda s: s.status is Status.DEAL_OVER)
-    match_next_deal(match_id=match.row.id, player=people[1])
+    match_move(move="next_deal", match_id=match.row.id, player=people[1])
     assert match_clock_tick(now=loaded(over).row.updated_at + timedelta(seconds=5)) is None
     assert loaded(match).state.deal_number == 3
 
 
 def test_the_clock_leaves_abandoned_and_unclocked_deals_over_alone(people):
     abandoned = seated(people, 2, seed=7, turn_seconds=TURN)
-    match_leave(match_id=abandoned.row.id, player=people[1])
-    match_leave(match_id=abandoned.row.id, player=people[0])
+    match_move(move="leave", match_id=abandoned.row.id, player=people[1])
+    match_move(move="leave", match_id=abandoned.row.id, player=people[0])
     gone = loaded(abandoned)
     assert gone.state.status is Status.ABANDONED and gone.row.turn_deadline is None
     unclocked = seated(people[1:], 2, seed=7)
@@ -174,11 +169,11 @@ def test_the_clock_leaves_abandoned_and_unclocked_deals_over_alone(people):
 def test_a_human_who_left_gets_no_deadline(people):
     match = seated(people, 3, seed=8, turn_seconds=TURN)
     for person in people[1:]:
-        match_leave(match_id=match.row.id, player=person)
+        match_move(move="leave", match_id=match.row.id, player=person)
     # Only the owner is left: every deadline is theirs, and only at their turn.
     while match_clock_tick(now=far_future()) is not None:
         pass
-    events = [event for _, event in repository.match_events(match_id=match.row.id)]
+    events = [event for _, event in match_log.match_events(match_id=match.row.id)]
     clock_seats = {e.seat for e in events if isinstance(e, ActionTaken) and e.by == "clock"}
     assert clock_seats == {0}
     assert [problems for _, problems in check_matches([match.row.id])] == [[]]

@@ -2,9 +2,10 @@
 
 import pytest
 
-from games import ai, repository
+from games import ai
 from games.engine import DealEnded
-from games.services import match_create
+from games.match import log as match_log
+from games.match.commands import match_create
 from players.services import player_create
 from tests.matches import play
 
@@ -22,7 +23,7 @@ def test_expert_seats_get_the_public_record_and_no_hidden_card(monkeypatch):
     monkeypatch.setattr(ai, "choose_action", spy)
     owner, _ = player_create(name="Roya")
     row = play(match_create(owner=owner, ai_level="expert", seed=11), deals=5, seed=2)
-    events = [event for _, event in repository.match_events(match_id=row.id)]
+    events = [event for _, event in match_log.match_events(match_id=row.id)]
     results = [event for event in events if isinstance(event, DealEnded)]
     assert len(results) == 5
     longest = 0

@@ -9,21 +9,16 @@ import pytest
 from django.db import connections, transaction
 from django.utils import timezone
 
-from games import repository, selectors
 from games.engine import DomainError, Status
 from games.http.shapes import MATCH_VIEW
-from games.integrity import check_matches
+from games.match import queries as match_queries
+from games.match import store as match_store
+from games.match.commands import match_clock_tick, match_create, match_join, match_move
+from games.match.integrity import check_matches
 from games.models import Match
-from games.repository import TableFilters
-from games.services import (
-    QUICK_PLAY_FILL_AFTER,
-    match_act,
-    match_clock_tick,
-    match_create,
-    match_join,
-    match_leave,
-    match_quick_play,
-)
+from games.tables import queries as tables_queries
+from games.tables.commands import QUICK_PLAY_FILL_AFTER, match_quick_play
+from games.tables.store import TableFilters
 from players.services import player_create
 from tests.matches import stored_events
 
@@ -44,7 +39,7 @@ def refused(code: str, call, **arguments) -> None:
 
 
 def lobby(filters: TableFilters = ANY) -> list[dict]:
-    return selectors.tables_open(filters=filters)
+    return tables_queries.tables_open(filters=filters)
 
 
 def open_table(owner, humans: int = 3, **options):
@@ -99,7 +94,7 @@ def test_the_lobby_lists_the_fitting_tables_longest_waiting_first(people):
 
 def test_a_table_its_owner_closed_leaves_the_lobby(people):
     match = open_table(people[0])
-    match_leave(match_id=match.row.id, player=people[0])
+    match_move(move="leave", match_id=match.row.id, player=people[0])
     assert lobby() == []
 
 
@@ -112,7 +107,7 @@ def test_the_clock_fills_the_open_seats_when_fill_after_runs_out(people):
     assert match_clock_tick(now=fill_at - timedelta(milliseconds=1)) is None  # not yet
     move = match_clock_tick(now=fill_at)
     assert move.match_id == match.row.id and move.deadline is None
-    filled = repository.match_load(match_id=match.row.id, player=people[0])
+    filled = match_store.match_load(match_id=match.row.id, player=people[0])
     assert filled.state.status in (Status.IN_DEAL, Status.DEAL_OVER)
     assert [(seat.name, seat.kind) for seat in filled.seats] == [
         ("Roya", "human"),
@@ -122,7 +117,7 @@ def test_the_clock_fills_the_open_seats_when_fill_after_runs_out(people):
     ]
     types = [event["type"] for event in stored_events(match.row.id)]
     assert types[:4] == ["match_created", "player_joined", "seats_filled", "deal_started"]
-    view = MATCH_VIEW.render(selectors.match_view(match=filled))
+    view = MATCH_VIEW.render(match_queries.match_view(match=filled))
     assert view["fill_at"] is None and not any(seat["away"] for seat in view["seats"])
     assert lobby() == []
     assert list(check_matches([match.row.id])) == [(match.row.id, [])]
@@ -132,13 +127,13 @@ def test_the_clock_fills_the_open_seats_when_fill_after_runs_out(people):
 def test_a_table_filled_plays_on_with_the_ai_at_the_filled_seats(people):
     match = open_table(people[0], humans=3, turn_seconds=None, fill_after=10)
     match_clock_tick(now=match.row.fill_at)
-    match = repository.match_load(match_id=match.row.id, player=people[0])
+    match = match_store.match_load(match_id=match.row.id, player=people[0])
     assert [seat.kind for seat in match.seats] == ["human", "ai", "ai", "ai"]
     # Whatever the AI did, it is the owner's turn or the deal is over: nobody waits for seat 1.
     state = match.state
     assert state.status is Status.DEAL_OVER or state.deal.turn == 0
     if state.status is Status.IN_DEAL:
-        match_act(match_id=match.row.id, player=people[0], action="fold")
+        match_move(move="act", match_id=match.row.id, player=people[0], action="fold")
 
 
 def test_a_table_full_before_its_fill_is_left_alone_by_the_clock(people):
@@ -157,7 +152,7 @@ def test_the_clock_skips_a_table_whose_row_another_transaction_holds(people):
     def hold():
         try:
             with transaction.atomic():
-                repository.match_load(match_id=match.row.id, player=None, lock=True)
+                match_store.match_load(match_id=match.row.id, player=None, lock=True)
                 held.set()
                 release.wait(10)
         finally:

@@ -9,16 +9,7 @@ import pytest
 from django.utils import timezone
 
 from games.engine import Status, legal_actions
-from games.services import (
-    match_act,
-    match_clock_tick,
-    match_create,
-    match_join,
-    match_leave,
-    match_next_deal,
-    match_resign,
-    match_restart,
-)
+from games.match.commands import match_clock_tick, match_create, match_join, match_move
 from players.models import Rating, RatingChange
 from players.rating import START, places
 from players.rating_anchors import ANCHORS
@@ -38,11 +29,11 @@ def fold_to_the_end(match, player, *, until=lambda state: state.status is Status
     until `until(state)`."""
     while not until(match.state):
         if match.state.status is Status.DEAL_OVER:
-            match = match_next_deal(match_id=match.row.id, player=player)
+            match = match_move(move="next_deal", match_id=match.row.id, player=player)
         else:
             legal = legal_actions(match.state, 0)
             action = "fold" if "fold" in legal else legal[0]
-            match = match_act(match_id=match.row.id, player=player, action=action)
+            match = match_move(move="act", match_id=match.row.id, player=player, action=action)
     return match
 
 
@@ -104,7 +95,7 @@ def test_a_finished_match_rates_its_human_once_by_the_exact_totals(people):
 def test_each_finished_series_is_rated_and_follows_the_last(people):
     roya = people[0]
     match = fold_to_the_end(match_create(owner=roya, ai_level="hard"), roya)
-    match = match_restart(match_id=match.row.id, player=roya)
+    match = match_move(move="restart", match_id=match.row.id, player=roya)
     fold_to_the_end(match, roya)
     first, second = changes(roya)
     assert (first.series, second.series) == (1, 2)
@@ -116,7 +107,7 @@ def test_a_resignation_ranks_last_whatever_the_totals(people):
     roya = people[0]
     match = match_create(owner=roya, ai_level="easy")
     totals_before = list(match.state.totals)
-    match_resign(match_id=match.row.id, player=roya)
+    match_move(move="resign", match_id=match.row.id, player=roya)
     (change,) = changes(roya)
     # Every total is 0 before deal 1 ends: by totals alone all four would share place 1.
     assert set(totals_before) == {0}
@@ -127,11 +118,13 @@ def test_seeded_matches_and_tables_never_dealt_are_not_rated(people):
     roya, babak = people[:2]
     fold_to_the_end(match_create(owner=roya, ai_level="easy", seed=3), roya)
     seeded = match_create(owner=roya, ai_level="easy", seed=4)
-    match_leave(match_id=seeded.row.id, player=roya)
+    match_move(move="leave", match_id=seeded.row.id, player=roya)
     waiting = match_create(owner=roya, ai_level="easy", humans=3)
     match_join(match_id=waiting.row.id, player=babak, invite=waiting.row.invite)
-    match_leave(match_id=waiting.row.id, player=babak)  # the seat is freed: never dealt
-    closed = match_leave(match_id=waiting.row.id, player=roya)
+    match_move(
+        move="leave", match_id=waiting.row.id, player=babak
+    )  # the seat is freed: never dealt
+    closed = match_move(move="leave", match_id=waiting.row.id, player=roya)
     assert closed.state.status is Status.ABANDONED
     assert not RatingChange.objects.exists() and not Rating.objects.exists()
 
@@ -139,7 +132,7 @@ def test_seeded_matches_and_tables_never_dealt_are_not_rated(people):
 def test_leaving_a_losing_series_alone_is_rated_as_a_resignation(people):
     roya = people[0]
     match = fold_to_the_end(match_create(owner=roya, ai_level="normal"), roya, until=at_deal_11)
-    left = match_leave(match_id=match.row.id, player=roya)
+    left = match_move(move="leave", match_id=match.row.id, player=roya)
     assert left.state.status is Status.ABANDONED
     (change,) = changes(roya)
     assert (change.match_id, change.series, change.place) == (match.row.id, 1, 4)
@@ -151,22 +144,24 @@ def test_restarting_a_series_alone_rates_it_as_a_resignation_at_its_level(people
     roya = people[0]
     match = fold_to_the_end(match_create(owner=roya, ai_level="easy"), roya, until=at_deal_11)
     totals = list(match.state.totals)
-    restarted = match_restart(match_id=match.row.id, player=roya, ai_level="expert")
+    restarted = match_move(move="restart", match_id=match.row.id, player=roya, ai_level="expert")
     assert restarted.state.series == 2 and restarted.row.ai_level == "expert"
     (change,) = changes(roya)
     assert (change.series, change.place) == (1, 4)
     # Rated against the level series 1 was played at, not the one the restart chose.
     assert rating_of(roya) == alone_at("easy", totals, resigned=True)
-    match_restart(match_id=match.row.id, player=roya)  # at once: deal 1 of series 2 is dealt
+    match_move(
+        move="restart", match_id=match.row.id, player=roya
+    )  # at once: deal 1 of series 2 is dealt
     assert [change.series for change in changes(roya)] == [1, 2]
 
 
 def test_the_last_human_to_leave_rates_every_human_of_the_table_as_resigned(people):
     roya, babak = people[:2]
     table = seated(people, humans=2, seed=None)
-    match_leave(match_id=table.row.id, player=babak)
+    match_move(move="leave", match_id=table.row.id, player=babak)
     assert not RatingChange.objects.exists()  # the match goes on: rated when it ends
-    abandoned = match_leave(match_id=table.row.id, player=roya)
+    abandoned = match_move(move="leave", match_id=table.row.id, player=roya)
     assert abandoned.state.status is Status.ABANDONED
     by_player = {change.player_id: change for change in RatingChange.objects.all()}
     assert set(by_player) == {roya.pk, babak.pk}
@@ -177,7 +172,7 @@ def test_the_last_human_to_leave_rates_every_human_of_the_table_as_resigned(peop
 def test_every_human_of_a_table_is_rated_and_one_who_left_comes_last(people):
     roya, babak, nima = people[:3]
     table = seated(people, humans=3, seed=None)
-    table = match_leave(match_id=table.row.id, player=nima)
+    table = match_move(move="leave", match_id=table.row.id, player=nima)
     play_until(table, people, lambda state: state.status is Status.FINISHED)
     by_player = {change.player_id: change for change in RatingChange.objects.all()}
     assert set(by_player) == {roya.pk, babak.pk, nima.pk}
@@ -190,9 +185,11 @@ def test_one_who_left_an_earlier_series_is_not_rated_for_the_next(people):
     """Babak leaves series 1 and is rated for it, as a resignation; the owner plays it out
     and restarts. The AI plays Babak's seat through series 2, which is not his to lose."""
     roya, babak = people[:2]
-    table = match_leave(match_id=seated(people, humans=2, seed=None).row.id, player=babak)
+    table = match_move(
+        move="leave", match_id=seated(people, humans=2, seed=None).row.id, player=babak
+    )
     table = fold_to_the_end(table, roya)
-    table = fold_to_the_end(match_restart(match_id=table.row.id, player=roya), roya)
+    table = fold_to_the_end(match_move(move="restart", match_id=table.row.id, player=roya), roya)
     assert table.state.series == 2
     (left,) = changes(babak)
     assert left.series == 1 and Rating.objects.get(player=babak).matches == 1
@@ -229,7 +226,7 @@ def test_three_who_leave_at_once_cannot_buy_the_fourth_first_place(people):
     owner, *colluders = people
     table = seated(people, humans=4, seed=None)
     for colluder in colluders:
-        table = match_leave(match_id=table.row.id, player=colluder)
+        table = match_move(move="leave", match_id=table.row.id, player=colluder)
     table = fold_to_the_end(table, owner)
     totals = [Fraction(total) for total in table.row.totals]
     assert places(totals, [False] * 4)[0] > 1, "folding every deal, the owner cannot lead"

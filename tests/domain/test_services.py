@@ -2,9 +2,10 @@
 
 import pytest
 
-from games import repository
 from games.engine import DomainError, MatchState, Status, legal_actions
-from games.services import match_act, match_create, match_next_deal, match_restart
+from games.match import store as match_store
+from games.match.commands import match_create, match_create_answer, match_move, match_move_answer
+from games.match.queries import match_view
 from players.services import player_create
 
 pytestmark = pytest.mark.django_db
@@ -17,7 +18,7 @@ def owner():
 
 
 def stored(match):
-    return repository.match_load(match_id=match.row.id, player=match.row.owner)
+    return match_store.match_load(match_id=match.row.id, player=match.row.owner)
 
 
 def test_a_new_match_returns_the_state_it_stored(owner):
@@ -33,12 +34,12 @@ def test_a_new_match_returns_the_state_it_stored(owner):
 
 def test_each_write_returns_the_state_it_stored(owner):
     match = match_create(owner=owner, ai_level="easy", seed=3)
-    match = match_act(match_id=match.row.id, player=owner, action="fold")
+    match = match_move(move="act", match_id=match.row.id, player=owner, action="fold")
     assert match.state.status is Status.DEAL_OVER  # the AI seats finished the deal
     assert stored(match).state == match.state
-    match = match_next_deal(match_id=match.row.id, player=owner)
+    match = match_move(move="next_deal", match_id=match.row.id, player=owner)
     assert match.state.deal_number == 2 and stored(match).state == match.state
-    match = match_restart(match_id=match.row.id, player=owner)
+    match = match_move(move="restart", match_id=match.row.id, player=owner)
     assert (match.state.series, match.state.deal_number) == (2, 1)
     assert stored(match).state == match.state
 
@@ -54,7 +55,26 @@ def test_refusals_are_domain_errors_and_change_nothing(owner):
     ]
     for arguments, code in refusals:
         with pytest.raises(DomainError) as raised:
-            match_act(match_id=match.row.id, **arguments)
+            match_move(move="act", match_id=match.row.id, **arguments)
         assert raised.value.code == code
     assert stored(match).state == match.state
     assert isinstance(match.state, MatchState)
+
+
+def test_a_write_s_answer_form_returns_what_the_api_answers(owner):
+    """One call per write: the answer form stores as the write does and returns the view
+    the API renders (the MatchWriteView's data, with the events the write appended)."""
+    created = match_create_answer(owner=owner, ai_level="easy", seed=3)
+    assert created["version"] == stored_view(created["id"], owner)["version"]
+    assert [event["type"] for event in created["events"]][0] == "match_created"
+    acted = match_move_answer(move="act", match_id=created["id"], player=owner, action="fold")
+    match = match_store.match_load(match_id=created["id"], player=owner)
+    assert acted["version"] == match.row.version > created["version"]
+    assert acted["skill"] is None and acted["events"]
+    assert {key: value for key, value in acted.items() if key != "events"} == {
+        key: value for key, value in match_view(match=match, figures=False).items()
+    }
+
+
+def stored_view(match_id, player):
+    return match_view(match=match_store.match_load(match_id=match_id, player=player))

@@ -5,22 +5,20 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from games import repository, selectors, services
 from games.engine import DomainError, Status
 from games.http.shapes import MATCH_VIEW
-from games.integrity import check_matches
-from games.models import Deal, Seat
-from games.services import (
+from games.match import commands as match_commands
+from games.match import queries as match_queries
+from games.match import store as match_store
+from games.match.commands import (
     AI_PERSONAS,
     default_turn_seconds,
-    match_act,
     match_create,
     match_join,
-    match_leave,
-    match_next_deal,
-    match_resign,
-    match_restart,
+    match_move,
 )
+from games.match.integrity import check_matches
+from games.models import Deal, Seat
 from players.selectors import player_stats
 from players.services import player_create
 from tests.matches import play_until, seated
@@ -30,7 +28,7 @@ pytestmark = pytest.mark.django_db
 
 def shown(match) -> dict:
     """The MatchView as the API renders it for the player `match` was loaded for."""
-    return MATCH_VIEW.render(selectors.match_view(match=match))
+    return MATCH_VIEW.render(match_queries.match_view(match=match))
 
 
 @pytest.fixture
@@ -45,7 +43,7 @@ def refused(code: str, call, **arguments) -> None:
 
 
 def loaded(match, player):
-    return repository.match_load(match_id=match.row.id, player=player)
+    return match_store.match_load(match_id=match.row.id, player=player)
 
 
 def test_a_table_waits_with_an_invite_for_the_owner_only(people):
@@ -78,7 +76,7 @@ def test_the_last_join_starts_deal_1_and_the_ai_plays_up_to_a_human(people):
     owner_view = shown(loaded(match, people[0]))
     assert owner_view["invite"] is None and owner_view["seats"][1]["name"] == "Babak"
     assert [
-        seat.player for seat in repository.match_load(match_id=match.row.id, player=None).seats
+        seat.player for seat in match_store.match_load(match_id=match.row.id, player=None).seats
     ][:2] == [str(people[0].pk), str(people[1].pk)]
 
 
@@ -105,7 +103,7 @@ def test_each_human_sees_only_their_own_cards(people):
         assert view["your_seat"] == seat
     state = match.state
     seat = state.deal.turn
-    match = match_act(match_id=match.row.id, player=people[seat], action="look")
+    match = match_move(move="act", match_id=match.row.id, player=people[seat], action="look")
     for viewer, person in enumerate(people[:4]):
         view = shown(loaded(match, person))
         expected = list(state.deal.hands[viewer]) if viewer == seat else None
@@ -115,30 +113,38 @@ def test_each_human_sees_only_their_own_cards(people):
 def test_leaving_hands_the_seat_to_the_ai_and_the_last_leaver_abandons(people):
     match = seated(people, 2, seed=5)
     match = play_until(match, people, lambda state: state.deal.turn == 1)
-    left = match_leave(match_id=match.row.id, player=people[1])
+    left = match_move(move="leave", match_id=match.row.id, player=people[1])
     assert left.appended[0][1].type == "player_left"
     assert all(event.by == "ai" for _, event in left.appended[1:] if event.type == "action")
     assert left.state.status is Status.DEAL_OVER or left.state.deal.turn == 0
     view = shown(loaded(match, people[1]))
     assert view["seats"][1]["away"] and view["seats"][1]["kind"] == "human"
     assert view["legal_actions"] == []
-    refused("not_seated", match_act, match_id=match.row.id, player=people[1], action="fold")
-    refused("not_seated", match_leave, match_id=match.row.id, player=people[1])
-    gone = match_resign(match_id=match.row.id, player=people[0])  # resign = leave here
+    refused(
+        "not_seated", match_move, move="act", match_id=match.row.id, player=people[1], action="fold"
+    )
+    refused("not_seated", match_move, move="leave", match_id=match.row.id, player=people[1])
+    gone = match_move(move="resign", match_id=match.row.id, player=people[0])  # resign = leave here
     assert [event.type for _, event in gone.appended] == ["player_left"]
     assert gone.state.status is Status.ABANDONED
     assert gone.row.status == "abandoned"
     assert not Deal.objects.filter(match_id=match.row.id, outcome="").exists()
-    refused("not_seated", match_next_deal, match_id=match.row.id, player=people[0])
-    refused("restart_not_allowed", match_restart, match_id=match.row.id, player=people[0])
+    refused("not_seated", match_move, move="next_deal", match_id=match.row.id, player=people[0])
+    refused(
+        "restart_not_allowed", match_move, move="restart", match_id=match.row.id, player=people[0]
+    )
 
 
 def test_at_a_table_only_the_owner_restarts_and_only_after_the_end(people):
     match = seated(people, 2, seed=6)
-    refused("restart_not_allowed", match_restart, match_id=match.row.id, player=people[0])
+    refused(
+        "restart_not_allowed", match_move, move="restart", match_id=match.row.id, player=people[0]
+    )
     match = play_until(match, people, lambda state: state.status is Status.FINISHED)
-    refused("restart_not_allowed", match_restart, match_id=match.row.id, player=people[1])
-    match = match_restart(match_id=match.row.id, player=people[0])
+    refused(
+        "restart_not_allowed", match_move, move="restart", match_id=match.row.id, player=people[1]
+    )
+    match = match_move(move="restart", match_id=match.row.id, player=people[0])
     assert match.state.series == 2
 
 
@@ -153,7 +159,7 @@ def test_a_single_player_match_lists_and_plays_as_before(people):
     view = shown(match)
     assert view["invite"] is None and view["your_seat"] == 0
     assert [seat["away"] for seat in view["seats"]] == [False] * 4
-    assert list(selectors.match_list(player=people[0])) == [match.row]
+    assert list(match_queries.match_list(player=people[0])) == [match.row]
 
 
 def test_a_guest_s_stats_count_their_own_seat(people):
@@ -170,10 +176,10 @@ def test_a_guest_s_stats_count_their_own_seat(people):
 def test_tables_pass_the_integrity_check(people):
     waiting = match_create(owner=people[0], ai_level="easy", humans=3)
     playing = seated(people, 3, seed=9)
-    match_leave(match_id=playing.row.id, player=people[2])
+    match_move(move="leave", match_id=playing.row.id, player=people[2])
     abandoned = seated(people, 2, seed=10)
-    match_leave(match_id=abandoned.row.id, player=people[1])
-    match_leave(match_id=abandoned.row.id, player=people[0])
+    match_move(move="leave", match_id=abandoned.row.id, player=people[1])
+    match_move(move="leave", match_id=abandoned.row.id, player=people[0])
     ids = [waiting.row.id, playing.row.id, abandoned.row.id]
     assert [problems for _, problems in check_matches(ids)] == [[], [], []]
 
@@ -183,14 +189,14 @@ def test_a_guest_leaving_before_deal_1_frees_the_seat_for_anyone_the_same_guest_
 ):
     match = match_create(owner=people[0], ai_level="easy", humans=3)
     match_join(match_id=match.row.id, player=people[1], invite=match.row.invite)
-    left = match_leave(match_id=match.row.id, player=people[1])
+    left = match_move(move="leave", match_id=match.row.id, player=people[1])
     assert [event.type for _, event in left.appended] == ["seat_freed"]
     assert loaded(match, people[1]) is None  # no longer seated: nothing to see
-    owner_view = selectors.match_view(match=loaded(match, people[0]))
+    owner_view = match_queries.match_view(match=loaded(match, people[0]))
     assert owner_view["status"] == "waiting" and owner_view["seats"][1]["name"] is None
     back = match_join(match_id=match.row.id, player=people[1], invite=match.row.invite)
     assert back.viewer_seat == 1 and back.state.status is Status.WAITING
-    match_leave(match_id=match.row.id, player=people[1])
+    match_move(move="leave", match_id=match.row.id, player=people[1])
     other = match_join(match_id=match.row.id, player=people[2], invite=match.row.invite)
     assert other.viewer_seat == 1  # the freed seat, before the one never taken
     last = match_join(match_id=match.row.id, player=people[1], invite=match.row.invite)
@@ -202,12 +208,12 @@ def test_a_guest_leaving_before_deal_1_frees_the_seat_for_anyone_the_same_guest_
 def test_the_owner_leaving_a_waiting_table_closes_it(people):
     match = match_create(owner=people[0], ai_level="easy", humans=3)
     match_join(match_id=match.row.id, player=people[1], invite=match.row.invite)
-    closed = match_leave(match_id=match.row.id, player=people[0])
+    closed = match_move(move="leave", match_id=match.row.id, player=people[0])
     assert [event.type for _, event in closed.appended] == ["player_left"]
     assert closed.state.status is Status.ABANDONED and closed.row.status == "abandoned"
     invite = match.row.invite
     refused("match_abandoned", match_join, match_id=match.row.id, player=people[2], invite=invite)
-    refused("match_abandoned", match_leave, match_id=match.row.id, player=people[1])
+    refused("match_abandoned", match_move, move="leave", match_id=match.row.id, player=people[1])
     assert [problems for _, problems in check_matches([match.row.id])] == [[]]
 
 
@@ -216,10 +222,10 @@ def test_leaving_a_finished_match_is_refused_and_writes_nothing(people):
     match = play_until(match, people, lambda state: state.status is Status.FINISHED)
     version = match.row.version
     for person in people[:2]:
-        refused("match_finished", match_leave, match_id=match.row.id, player=person)
-        refused("match_finished", match_resign, match_id=match.row.id, player=person)
+        refused("match_finished", match_move, move="leave", match_id=match.row.id, player=person)
+        refused("match_finished", match_move, move="resign", match_id=match.row.id, player=person)
     assert loaded(match, people[0]).row.version == version
-    assert match_restart(match_id=match.row.id, player=people[0]).state.series == 2
+    assert match_move(move="restart", match_id=match.row.id, player=people[0]).state.series == 2
 
 
 def test_a_join_is_stored_in_one_statement_that_sends_one_notice_its_player_hears(people):
@@ -233,14 +239,14 @@ def test_a_join_is_stored_in_one_statement_that_sends_one_notice_its_player_hear
     assert len(ran) == 2  # the match under its lock; its events with every projection
     assert [sql.count("pg_notify") for sql in ran] == [0, 1]
     assert joined.viewer_seat == 1 and joined.seats[1].player == str(babak.pk)
-    assert repository.match_load(match_id=table.row.id, player=babak).viewer_seat == 1
+    assert match_store.match_load(match_id=table.row.id, player=babak).viewer_seat == 1
 
 
 def test_a_fill_seats_the_ai_personas_with_its_events(people):
     roya = people[0]
     table = match_create(owner=roya, ai_level="easy", humans=3)
-    filled = repository.match_load(match_id=table.row.id, player=None, lock=True)
-    services._table_fill(filled)
+    filled = match_store.match_load(match_id=table.row.id, player=None, lock=True)
+    match_commands._ai_fills_table(filled)
     seats = Seat.objects.filter(match_id=table.row.id).order_by("number")
     names = [seat.player.name for seat in seats]
     assert names[0] == "Roya" and sorted(names[1:]) == sorted(AI_PERSONAS)

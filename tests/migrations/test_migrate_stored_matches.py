@@ -30,7 +30,9 @@ from django.db.migrations.state import ProjectState
 from django.utils import timezone
 from rest_framework.test import APIClient
 
-from games import ai, repository
+from games import ai
+from games.match import log as match_log
+from games.match import projection
 from games.engine import (
     HUMAN_SEAT,
     Act,
@@ -54,7 +56,7 @@ from games.engine import (
     replay,
 )
 from games.models import EventBatch
-from games.services import AI_PERSONAS
+from games.match.commands import AI_PERSONAS
 
 GOLDEN = json.loads((Path(__file__).parents[1] / "engine" / "golden_matches.json").read_text())
 APPS = ("games", "players")
@@ -247,7 +249,7 @@ class EarlierSchema:
         deadline = None
         if turn_seconds is not None and clock_runs:  # from the write that passed the turn
             deadline = times[-1] + timedelta(seconds=turn_seconds)
-        columns = repository.match_columns(state)
+        columns = projection.match_columns(state)
         format_2 = ("games", "0003_versioned_events") in self.applied
         if not format_2:
             columns["state"] = {
@@ -311,7 +313,7 @@ class EarlierSchema:
         for write, at in zip(writes, times, strict=True):
             for event in write:
                 seq += 1
-                repository.deals_in_memory(deals, seq, event)
+                projection.deals_in_memory(deals, seq, event)
             lines = "\n".join(encode_event(event) for event in write)
             batches.append(EventBatch_(match=match, seq=seq, events=lines, created_at=at))
         EventBatch_.objects.bulk_create(batches)
@@ -391,7 +393,7 @@ def check_matches_output(noted: int = 0) -> str:
 def read_back(written: Written) -> None:
     """The live code reads the match exactly as written, and each of its players sees it."""
     where = f"a match stored under {written.schema}"
-    events = [event for _, event in repository.match_events(match_id=written.id)]
+    events = [event for _, event in match_log.match_events(match_id=written.id)]
     assert [e.to_dict() for e in events] == [e.to_dict() for e in written.events], where
     if written.event_rows:
         batches = EventBatch.objects.filter(match_id=written.id).count()

@@ -45,11 +45,11 @@ def test_the_check_sees_every_kind_of_import():
         "import uuid\nfrom django.db import migrations\n"
         "from games.engine import encode_event\n"
         "def forwards(apps, schema_editor):\n"
-        "    from games.repository import numbered_lines\n"
+        "    from games.match.projection import numbered_lines\n"
         "    import players.tokens, json\n"
         "    from . import helpers\n"
     )
-    assert foreign_imports(source) == ["games.engine", "games.repository", "players.tokens", "."]
+    assert foreign_imports(source) == ["games.engine", "games.match.projection", "players.tokens", "."]
 
 
 def test_the_project_has_migrations_to_check():

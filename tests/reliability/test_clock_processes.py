@@ -15,10 +15,11 @@ import pytest
 from django.db import connections, transaction
 
 from asnas_api.clock import LEADER_LOCK, ClockLeadership, clock_run
-from games import repository
 from games.engine import ActionTaken, DealStarted, SeatsFilled, Status
-from games.integrity import check_matches, replay_stored
-from games.services import match_create, match_join
+from games.match import log as match_log
+from games.match import store as match_store
+from games.match.commands import match_create, match_join
+from games.match.integrity import check_matches, replay_stored
 from players.services import player_create
 from tests.matches import seated
 from tests.servers import clocks_running, committed_database_url, migrated_database, served
@@ -46,7 +47,7 @@ def tables(count: int, seed: int):
 
 def replayed(match_id):
     with transaction.atomic():
-        stored = repository.match_stored(match_id=match_id)
+        stored = match_log.match_stored(match_id=match_id)
     problems: list[str] = []
     result = replay_stored(stored, problems)
     assert problems == []
@@ -54,7 +55,7 @@ def replayed(match_id):
 
 
 def clock_actions(match_id) -> list[ActionTaken]:
-    events = repository.match_events(match_id=match_id)
+    events = match_log.match_events(match_id=match_id)
     return [e for _, e in events if isinstance(e, ActionTaken) and e.by == "clock"]
 
 
@@ -75,7 +76,7 @@ def test_a_deadline_that_passed_while_no_clock_ran_is_acted_on_when_one_starts(t
     lateness = replayed(match.row.id).clock_lateness[0]
     assert lateness >= timedelta(seconds=0.5)  # it waited for the clock, not the other way
     assert clock_actions(match.row.id)[0].seat == match.state.deal.turn
-    assert deadline < repository.match_load(match_id=match.row.id, player=None).row.updated_at
+    assert deadline < match_store.match_load(match_id=match.row.id, player=None).row.updated_at
 
 
 def test_two_clocks_on_one_database_act_once_per_expired_turn(tmp_path, clock_env):
@@ -84,7 +85,7 @@ def test_two_clocks_on_one_database_act_once_per_expired_turn(tmp_path, clock_en
         # Each match gets through a few deals: dozens of turns and next deals per match.
         wait_for(
             lambda: all(
-                repository.match_load(match_id=m.row.id, player=None).state.deal_number >= 3
+                match_store.match_load(match_id=m.row.id, player=None).state.deal_number >= 3
                 for m in matches
             ),
             timeout=120,
@@ -101,7 +102,7 @@ def test_two_clocks_on_one_database_act_once_per_expired_turn(tmp_path, clock_en
     assert turns >= 8 * 3
     assert all(problems == [] for _, problems in check_matches([m.row.id for m in matches]))
     assert {
-        repository.match_load(match_id=m.row.id, player=None).state.status for m in matches
+        match_store.match_load(match_id=m.row.id, player=None).state.status for m in matches
     } <= {Status.IN_DEAL, Status.DEAL_OVER}
 
 
@@ -243,14 +244,14 @@ def test_a_match_the_clock_cannot_move_in_does_not_hold_up_the_others(
     settings.ASNAS_CLOCK_POLL_SECONDS = 0.05
     settings.ASNAS_CLOCK_GRACE_SECONDS = 0
     broken, working = tables(2, seed=40)
-    append = repository.match_append
+    append = match_store.match_append
 
     def append_or_fail(*, match, **written):
         if match.row.id == broken.row.id:
             raise ValueError("a bug that only this match meets")
         append(match=match, **written)
 
-    monkeypatch.setattr(repository, "match_append", append_or_fail)
+    monkeypatch.setattr(match_store, "match_append", append_or_fail)
     # The broken match's turn runs out first, so it is first in the queue at every poll.
     assert broken.row.turn_deadline < working.row.turn_deadline
     stop = threading.Event()
@@ -283,14 +284,14 @@ def test_two_clocks_fill_each_open_table_once_when_its_fill_after_runs_out(tmp_p
     with clocks_running(2, tmp_path, clock_env):
         wait_for(
             lambda: all(
-                repository.match_load(match_id=t.row.id, player=None).state.status
+                match_store.match_load(match_id=t.row.id, player=None).state.status
                 is not Status.WAITING
                 for t in tables
             ),
             timeout=60,
         )
     for table in tables:
-        events = [event for _, event in repository.match_events(match_id=table.row.id)]
+        events = [event for _, event in match_log.match_events(match_id=table.row.id)]
         filled = [event for event in events if isinstance(event, SeatsFilled)]
         assert len(filled) == 1, events
         assert filled[0].seats == ((2,) if table is tables[0] else (1, 2))

@@ -6,7 +6,7 @@ import threading
 import pytest
 from django.db import connections
 
-from games.services import match_create, match_resign
+from games.match.commands import match_create, match_move
 from players.models import Rating, RatingChange
 from players.rating import START
 from players.services import player_create
@@ -28,7 +28,7 @@ def test_matches_finishing_at_once_each_count_on_the_last():
         def resign(match_id, barrier=barrier, errors=errors):
             barrier.wait()
             try:
-                match_resign(match_id=match_id, player=roya)
+                match_move(move="resign", match_id=match_id, player=roya)
             except Exception as error:  # reported below, with the others
                 errors.append(error)
             finally:

@@ -8,10 +8,10 @@ from django.db import transaction
 
 from asnas_api.clock import clock_process, clocks_stop
 from asnas_api.management.commands import run_clock
-from games import repository
-from games.integrity import replay_stored
+from games.match import log as match_log
+from games.match.commands import match_create, match_join
+from games.match.integrity import replay_stored
 from games.models import Match
-from games.services import match_create, match_join
 from players.models import Player
 from players.services import player_create
 
@@ -58,7 +58,7 @@ class Command(BaseCommand):
         late = []
         for match_id in ids:
             with transaction.atomic():
-                stored = repository.match_stored(match_id=match_id)
+                stored = match_log.match_stored(match_id=match_id)
             late += [delay.total_seconds() for delay in replay_stored(stored, []).clock_lateness]
         Match.objects.filter(id__in=ids).delete()
         Player.objects.filter(id__in=[person.id for person in people]).delete()

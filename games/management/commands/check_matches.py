@@ -2,8 +2,8 @@ import uuid
 
 from django.core.management.base import BaseCommand, CommandError
 
-from games import repository
-from games.integrity import check_matches, summary
+from games.match import store as match_store
+from games.match.integrity import check_matches, summary
 
 
 class Command(BaseCommand):
@@ -22,7 +22,7 @@ class Command(BaseCommand):
         )
 
     def handle(self, *args, match_ids: list[uuid.UUID], **options):
-        if unknown := set(match_ids) - set(repository.match_ids(among=match_ids)):
+        if unknown := set(match_ids) - set(match_store.match_ids(among=match_ids)):
             raise CommandError(f"No such match: {', '.join(sorted(map(str, unknown)))}")
         repair = options.get("repair", self.repair)
         checked = mismatches = failed = 0

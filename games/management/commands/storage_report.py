@@ -3,8 +3,8 @@ import random
 from django.core.management.base import BaseCommand
 from django.db import connection
 
-from games import services
 from games.engine import HUMAN_SEAT, MatchState, Status, legal_actions
+from games.match import commands as match_commands
 from games.models import Deal, EventBatch, IdempotencyRecord, Match, Seat
 from players.services import player_create
 
@@ -48,7 +48,7 @@ class Command(BaseCommand):
 
     def _play(self, owner, seed: int, rng: random.Random) -> int:
         """Play one whole match; return how many writes it took."""
-        match = services.match_create(owner=owner, ai_level="easy", seed=seed)
+        match = match_commands.match_create(owner=owner, ai_level="easy", seed=seed)
         writes = 1
         match_id = Match.objects.values_list("id", flat=True).get(owner=owner, seed=seed)
         del match  # the services' return type differs between versions; the row is enough
@@ -59,10 +59,12 @@ class Command(BaseCommand):
                 return writes
             writes += 1
             if state.status is Status.DEAL_OVER:
-                services.match_next_deal(match_id=match_id, player=owner)
+                match_commands.match_move(move="next_deal", match_id=match_id, player=owner)
             else:
                 action = rng.choice(legal_actions(state, HUMAN_SEAT))
-                services.match_act(match_id=match_id, player=owner, action=action)
+                match_commands.match_move(
+                    move="act", match_id=match_id, player=owner, action=action
+                )
 
     @staticmethod
     def _wal_position() -> str:

@@ -4,8 +4,8 @@ from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError
 
-from games import selectors
 from games.engine import fairness
+from games.match import queries as match_queries
 
 
 class Command(BaseCommand):
@@ -42,7 +42,7 @@ class Command(BaseCommand):
             read = json.loads(events.read_text())
             found = fairness.verify(read["events"] if isinstance(read, dict) else read)
         else:
-            public = selectors.match_public_events(match_id=match_id)
+            public = match_queries.match_public_events(match_id=match_id)
             if public is None:
                 raise CommandError(f"No such match: {match_id}")
             found = fairness.verify(public)

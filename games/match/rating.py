@@ -8,9 +8,9 @@ from collections.abc import Iterable
 
 from django.utils import timezone
 
-from games import repository
 from games.engine import MatchRestarted, PlayerLeft, SeriesEnd
-from games.repository import LoadedMatch
+from games.match.log import match_events
+from games.match.store import LoadedMatch
 from players.models import Player
 from players.services import match_rate
 
@@ -47,7 +47,7 @@ def _left_before(match: LoadedMatch, series: int) -> set[int]:
     left: set[int] = set()
     if series == 1 or not any(match.state.left):
         return left
-    for _, event in repository.match_events(match_id=match.row.id):
+    for _, event in match_events(match_id=match.row.id):
         if isinstance(event, MatchRestarted) and event.series == series:
             break
         if isinstance(event, PlayerLeft):

@@ -1,13 +1,12 @@
 """Reactions: what the domain does beyond a match's projection when an event is appended,
 in one table keyed by event type (REACTIONS), which the append of every write (`append`)
-calls: no service looks through the events it made. Who sits where and the AI level are
+calls: no command looks through the events it made. Who sits where and the AI level are
 no reaction but the projection itself (engine/seating.py, written by the append)."""
 
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from games import repository
 from games.engine import (
     Event,
     MatchFinished,
@@ -15,11 +14,13 @@ from games.engine import (
     MatchState,
     PlayerLeft,
     Resigned,
+    Seating,
     evolve,
     series_end,
 )
-from games.rated_series import rate_series
-from games.repository import LoadedMatch
+from games.match import store
+from games.match.rating import rate_series
+from games.match.store import LoadedMatch
 from players.models import Player
 
 
@@ -60,19 +61,23 @@ def append(
     match: LoadedMatch,
     events: list[Event],
     state: MatchState,
+    seating: Seating,
     newcomers: Iterable[Player] = (),
 ) -> None:
-    """Store a write's `events` with their projection (repository.match_append), then each
-    one's reaction, in the write's transaction: a reaction that fails rolls the write back."""
+    """Store a write's `events` with their projection (store.match_append, which takes
+    `seating` and `newcomers`), then each one's reaction, in the write's transaction: a
+    reaction that fails rolls the write back."""
     stored_before, level = match.row.state, match.row.ai_level
-    repository.match_append(match=match, events=events, state=state, newcomers=newcomers)
+    store.match_append(
+        match=match, events=events, state=state, seating=seating, newcomers=newcomers
+    )
     _react(match, events, stored_before, level)
 
 
 def insert(**new_match: Any) -> LoadedMatch:
-    """Store a new match (repository.match_insert, which takes `new_match`), then each of
-    its first events' reactions, as `append` does."""
-    inserted = repository.match_insert(**new_match)
+    """Store a new match (store.match_insert, which takes `new_match`), then each of its
+    first events' reactions, as `append` does."""
+    inserted = store.match_insert(**new_match)
     _react(inserted, new_match["events"], None, inserted.row.ai_level)
     return inserted
 

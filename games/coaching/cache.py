@@ -1,6 +1,6 @@
-"""What keeps the coach's computations from crowding out everyone else's requests in a
-worker: a cache of its answers shared by every match the worker serves, and a cap on how
-many it computes at once (docs/ai.md, "Hints under load").
+"""The coaching room's cache: what keeps the coach's computations from crowding out everyone
+else's requests in a worker: a cache of its answers shared by every match the worker
+serves, and a cap on how many it computes at once (docs/ai.md, "Hints under load").
 
 Both live in the process. A worker runs Python in one interpreter, so two hints computed at
 once only share its one core between them and slow every other request in it: past
@@ -11,24 +11,11 @@ import threading
 from collections import OrderedDict
 from collections.abc import Callable, Hashable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
 
 from django.conf import settings
 
 from games.ai.coach import Hint
 from games.engine import DomainError
-
-
-@dataclass(frozen=True, slots=True)
-class GivenHint:
-    """The coach's advice as a player is given it: the point of the match it is for, and the
-    AI level its values are against. HintSerializer is its shape."""
-
-    version: int
-    series: int
-    deal_number: int
-    ai_level: str
-    advice: Hint
 
 
 class AdviceCache:

@@ -13,9 +13,9 @@ from datetime import datetime, timedelta
 
 from django.db import transaction
 
-from games import repository
 from games.engine import ActionTaken, MatchState, Seating, decode_event, evolve, seat
-from games.repository import StoredMatch
+from games.match import log, projection, store
+from games.match.log import StoredMatch
 
 
 class _Absent:
@@ -63,7 +63,7 @@ def replay_stored(stored: StoredMatch, problems: list[str]) -> Replayed | None:
         try:
             event = decode_event(line)
             evolve(replayed.state, event)
-            repository.deals_in_memory(replayed.deals, seq, event)
+            projection.deals_in_memory(replayed.deals, seq, event)
             seat(replayed.seating, seq, event)
         # A corrupt log can break the replay in any way; whatever breaks it is the finding.
         except Exception as error:
@@ -76,7 +76,7 @@ def replay_stored(stored: StoredMatch, problems: list[str]) -> Replayed | None:
                     problems.append(f"event {seq - len(write) + 1}: the clock acted on no deadline")
                 else:
                     replayed.clock_lateness.append(stored.writes[seq] - replayed.turn_deadline)
-            replayed.turn_deadline = repository.turn_deadline(
+            replayed.turn_deadline = projection.turn_deadline(
                 replayed.state,
                 write,
                 previous=replayed.turn_deadline,
@@ -97,7 +97,7 @@ def match_mismatches(stored: StoredMatch) -> tuple[list[str], Replayed | None]:
     state, expected = replayed.state, replayed.deals
     columns = {
         "seed": state.seed,
-        **repository.match_columns(state),
+        **projection.match_columns(state),
         "turn_deadline": replayed.turn_deadline,
     }
     for column, value in columns.items():
@@ -160,14 +160,14 @@ def check_matches(
     replay gets its projection rewritten from them, under the lock of the check. `on_note`
     hears, for each match whose log could not check all its seats and level (written before
     events said them), what it checked (`unchecked`)."""
-    for match_id in repository.match_ids() if match_ids is None else match_ids:
+    for match_id in store.match_ids() if match_ids is None else match_ids:
         with transaction.atomic():
-            stored = repository.match_stored(match_id=match_id)
+            stored = log.match_stored(match_id=match_id)
             if stored is None:
                 continue
             problems, replayed = match_mismatches(stored)
             if problems and repair and replayed:
-                repository.match_reproject(
+                store.match_reproject(
                     match_id=match_id,
                     state=replayed.state,
                     deals=replayed.deals,

@@ -1,42 +1,36 @@
-"""The repository: the only code that reads or writes match rows (Match, Seat, Deal,
-EventBatch, and the rows that hang off a match: hints, commitments, watch tickets and watch
-streams). A match is event-sourced: its events are the truth, and everything else is
-their projection, which `match_columns`, `turn_deadline`, `deal_changes` and the engine's
-seating (the seat rows and the ai_level column) define once for the writes, for
-check_matches and for rebuild_projections alike."""
+"""The match room's store: the only code that reads or writes the match aggregate's rows
+(Match, Seat, Deal and the EventBatch a write appends). A match is event-sourced: its
+events are the truth (games.match.log reads them), and everything else is their projection
+(games.match.projection and the engine's seating), which the writes here store."""
 
 import json
-import re
 import secrets
 import uuid
 from collections.abc import Collection, Iterable, Iterator
 from dataclasses import dataclass, field
-from datetime import datetime, timedelta
+from datetime import datetime
 
 from django.db import connection
-from django.db.models import QuerySet, Subquery, Value
-from django.db.models.functions import Coalesce
+from django.db.models import QuerySet
 from django.utils import timezone
 
 from games.ai import skill
 from games.engine import (
-    DealEnded,
     DealStarted,
     Event,
     MatchState,
     Outcome,
     Seating,
     Status,
-    abandons_deal,
-    decode_event,
     encode_event,
     evolve,
     player_left_line,
-    starts_turn,
 )
 from games.live.wakeups import NOTIFY_SQL, notice_payload
-from games.models import Commitment, Deal, EventBatch, Hint, Match, Seat, WatchStream, WatchTicket
-from players.models import Player, Token
+from games.match.log import match_lines_matching
+from games.match.projection import deal_changes, match_columns, turn_deadline
+from games.models import Deal, EventBatch, Match, Seat, WatchStream
+from players.models import Player
 
 
 @dataclass(frozen=True, slots=True)
@@ -79,88 +73,6 @@ class LoadedMatch:
         return bool(self.row.invite) and (
             self.row.open or secrets.compare_digest(self.row.invite.encode(), invite.encode())
         )
-
-
-# --- The projection -------------------------------------------------------------------------
-
-
-def match_columns(state: MatchState) -> dict:
-    """The Match columns that project `state`."""
-    return {
-        "version": state.version,
-        "status": state.status.value,
-        "series": state.series,
-        "deal_number": state.deal_number,
-        "totals": [str(total) for total in state.totals],
-        "winners": list(state.winners) if state.winners is not None else None,
-        "state": state.to_dict(),
-    }
-
-
-def turn_deadline(
-    state: MatchState,
-    events: Iterable[Event],
-    *,
-    previous: datetime | None,
-    written_at: datetime,
-    turn_seconds: int | None,
-) -> datetime | None:
-    """When the seat to act runs out of time, after a write at `written_at` of `events` that
-    led to `state`: None without a clock or unless a present human is to act. A turn starts
-    at the write that deals or passes the turn, so it is derived from the time that write
-    was stored (its EventBatch's created_at), never from an event; a look, the one action
-    that keeps the turn, and a join or leave elsewhere keep the `previous` deadline."""
-    if turn_seconds is None or state.status is not Status.IN_DEAL:
-        return None
-    if state.ai_plays(state.deal.turn):
-        return None
-    if any(starts_turn(event) for event in events):
-        return written_at + timedelta(seconds=turn_seconds)
-    return previous
-
-
-@dataclass(frozen=True, slots=True)
-class DealChange:
-    """What one event does to the Deal rows: `insert` a row for `key` with `fields`, or
-    update the row at `key` (every unfinished row of the match when `key` is None)."""
-
-    key: tuple[int, int] | None
-    fields: dict
-    insert: bool = False
-
-
-def deal_changes(seq: int, event: Event) -> list[DealChange]:
-    """What event number `seq` does to the Deal rows. They keep only what the admin lists a
-    deal by; its deck and result are read from its events."""
-    if isinstance(event, DealStarted):
-        fields = {"dealer": event.dealer, "started_seq": seq, "outcome": ""}
-        return [DealChange((event.series, event.deal_number), fields, insert=True)]
-    if isinstance(event, DealEnded):
-        return [DealChange((event.series, event.deal_number), {"outcome": event.outcome})]
-    if abandons_deal(event):
-        return [DealChange(None, {"outcome": Outcome.ABANDONED})]
-    return []
-
-
-def deals_in_memory(deals: dict[tuple[int, int], dict], seq: int, event: Event) -> None:
-    """Apply the deal changes of event number `seq` to `deals`, the deal rows' fields keyed
-    by (series, deal_number): the projection of the Deal rows without a database."""
-    for change in deal_changes(seq, event):
-        if change.insert:
-            deals[change.key] = dict(change.fields)
-        elif change.key is not None:
-            deals[change.key].update(change.fields)
-        else:
-            for deal in deals.values():
-                if not deal["outcome"]:
-                    deal.update(change.fields)
-
-
-def numbered_lines(batches: Iterable[tuple[int, str]]) -> Iterator[tuple[int, str]]:
-    """(seq, encoded event) for each event of the (seq, events) batches."""
-    for last, text in batches:
-        lines = text.split("\n")
-        yield from enumerate(lines, start=last - len(lines) + 1)
 
 
 # --- Reads ----------------------------------------------------------------------------------
@@ -225,12 +137,6 @@ def match_load(
         left = match_lines_matching(match_id=row.id, line=player_left_line(viewer_seat))
         match.viewer_left_at = left[0][0]
     return match
-
-
-def match_id_watched(*, watch_code_hash: str) -> uuid.UUID | None:
-    """The match whose watch code has this hash, if its spectators are not off."""
-    found = Match.objects.filter(watch_code_hash=watch_code_hash).exclude(spectators="off")
-    return found.values_list("id", flat=True).first() if watch_code_hash else None
 
 
 def deal_in_play_from(*, match_id: uuid.UUID) -> int | None:
@@ -303,234 +209,6 @@ def match_list(*, player: Player, status: str | None = None) -> QuerySet[Match]:
     return matches.order_by("-created_at", "-id")
 
 
-# --- Open tables ----------------------------------------------------------------------------
-
-
-@dataclass(frozen=True, slots=True)
-class TableFilters:
-    """Which open tables fit: with exactly `humans` human seats, a turn clock of at most
-    `max_turn_seconds` (a table without a clock never fits a limit), AI seats at `ai_level`,
-    and verifiable or not as `verifiable` says: a verifiable table shows every folded hand
-    to all once its series ends, which nobody is to meet unasked, so by default none fits.
-    None: any."""
-
-    humans: int | None = None
-    max_turn_seconds: int | None = None
-    ai_level: str | None = None
-    verifiable: bool | None = False
-
-
-# Whether a match's series reveal their seeds (a match stored before verifiable dealing has
-# no seeds, and reveals nothing).
-_VERIFIABLE = "coalesce(({alias}.state -> 'seeds' ->> 'verifiable')::boolean, false)"
-
-
-def _fitting(filters: TableFilters, *, alias: str = "m") -> tuple[str, list]:
-    """The SQL condition, and its parameters, for the open waiting tables that fit."""
-    sql = f"{alias}.open AND {alias}.status = 'waiting'"
-    params: list = []
-    if filters.humans is not None:
-        sql += f" AND ({alias}.state -> 'table' ->> 'humans')::int = %s"
-        params.append(filters.humans)
-    if filters.max_turn_seconds is not None:
-        sql += f" AND {alias}.turn_seconds <= %s"
-        params.append(filters.max_turn_seconds)
-    if filters.ai_level is not None:
-        sql += f" AND {alias}.ai_level = %s"
-        params.append(filters.ai_level)
-    if filters.verifiable is not None:
-        sql += f" AND {_VERIFIABLE.format(alias=alias)} = %s"
-        params.append(filters.verifiable)
-    return sql, params
-
-
-# One query for the whole lobby, however many tables: their seats come aggregated.
-_LOBBY = (
-    "SELECT m.id, m.created_at, m.ai_level, m.turn_seconds, m.spectators, m.fill_at,"
-    " (m.state -> 'table' ->> 'humans')::int,"
-    f" {_VERIFIABLE.format(alias='m')},"
-    " (SELECT json_agg(json_build_object('name', p.name, 'kind', coalesce(p.kind, 'human'),"
-    " 'player', s.player_id) ORDER BY s.number)"
-    f" FROM {Seat._meta.db_table} s LEFT JOIN {Player._meta.db_table} p ON p.id = s.player_id"
-    " WHERE s.match_id = m.id)::text"
-    f" FROM {Match._meta.db_table} m WHERE {{fitting}}"
-    " ORDER BY m.created_at, m.id LIMIT %s"
-)
-
-
-@dataclass(frozen=True, slots=True)
-class OpenTable:
-    """A table in the lobby: what someone choosing where to sit may know of it."""
-
-    id: uuid.UUID
-    created_at: datetime
-    ai_level: str
-    turn_seconds: int | None
-    spectators: str
-    fill_at: datetime | None
-    humans: int
-    verifiable: bool
-    seats: list[SeatInfo]
-
-
-def open_table(match: LoadedMatch) -> OpenTable:
-    """A loaded match as the lobby reads a table (`tables_open`)."""
-    row, seeds = match.row, match.state.seeds
-    return OpenTable(
-        id=row.id,
-        created_at=row.created_at,
-        ai_level=row.ai_level,
-        turn_seconds=row.turn_seconds,
-        spectators=row.spectators,
-        fill_at=row.fill_at,
-        humans=match.state.humans,
-        verifiable=seeds is not None and seeds.verifiable,
-        seats=match.seats,
-    )
-
-
-def tables_open(*, filters: TableFilters, limit: int) -> list[OpenTable]:
-    """The open tables still waiting that fit `filters`, the longest waiting first, at most
-    `limit` of them: one query."""
-    fitting, params = _fitting(filters)
-    with connection.cursor() as cursor:
-        cursor.execute(_LOBBY.format(fitting=fitting), [*params, limit])
-        rows = cursor.fetchall()
-    return [
-        OpenTable(*values, seats=[SeatInfo(**seat) for seat in json.loads(seats)])
-        for *values, seats in rows
-    ]
-
-
-def table_lock_oldest_fitting(*, filters: TableFilters, player: Player) -> LoadedMatch | None:
-    """The open table still waiting that fits `filters` and has waited longest, among those
-    `player` does not sit at, locked until the transaction ends; None when there is none.
-    The lock waits for a join in progress: if that join took the last seat, Postgres
-    checks the row again, finds it no longer waiting and takes the next one, so exactly
-    one of them gets the last seat."""
-    fitting, params = _fitting(filters)
-    sql = (
-        f"SELECT m.id FROM {Match._meta.db_table} m WHERE {fitting}"
-        f" AND NOT EXISTS (SELECT 1 FROM {Seat._meta.db_table} s"
-        " WHERE s.match_id = m.id AND s.player_id = %s)"
-        " ORDER BY m.created_at, m.id LIMIT 1 FOR UPDATE OF m"
-    )
-    with connection.cursor() as cursor:
-        cursor.execute(sql, [*params, player.pk])
-        found = cursor.fetchone()
-    return None if found is None else match_load(match_id=found[0], player=None, lock=True)
-
-
-QUICK_PLAY_LOCK = "quick-play:open"
-
-
-def quick_play_lock() -> None:
-    """Quick plays one at a time, until the transaction ends: each finds the tables the ones
-    before it opened or filled."""
-    with connection.cursor() as cursor:
-        cursor.execute("SELECT pg_advisory_xact_lock(hashtext(%s))", [QUICK_PLAY_LOCK])
-
-
-def commitment_insert(*, player: Player, server_seed: str, expires_at: datetime) -> Commitment:
-    return Commitment.objects.create(player=player, server_seed=server_seed, expires_at=expires_at)
-
-
-def commitment_lock(*, commitment_id: uuid.UUID, player: Player) -> Commitment | None:
-    """The player's commitment, locked until the transaction ends; None if they have none
-    of this id."""
-    return Commitment.objects.select_for_update().filter(pk=commitment_id, player=player).first()
-
-
-def commitment_use(commitment: Commitment) -> None:
-    """Mark a locked commitment used, so that no other match deals from it."""
-    commitment.used = True
-    commitment.save(update_fields=["used"])
-
-
-def commitments_purge(*, now: datetime) -> int:
-    """Delete the commitments no match can take any more."""
-    return Commitment.objects.filter(expires_at__lte=now).delete()[0]
-
-
-def hint_insert(*, match: LoadedMatch, player: Player, state: MatchState, advice: dict) -> None:
-    """Keep the advice `player` was given at this point of the match (docs/ai.md)."""
-    Hint.objects.create(
-        match_id=match.row.id,
-        player=player,
-        version=state.version,
-        series=state.series,
-        deal_number=state.deal_number,
-        advice=advice,
-    )
-
-
-def watch_ticket_insert(*, ticket_hash: str, watch_code_hash: str, expires_at: datetime) -> None:
-    WatchTicket.objects.create(
-        ticket_hash=ticket_hash, watch_code_hash=watch_code_hash, expires_at=expires_at
-    )
-
-
-_WATCH_TICKET_TAKE = (
-    f"DELETE FROM {WatchTicket._meta.db_table} WHERE ticket_hash = %s"
-    " RETURNING watch_code_hash, expires_at"
-)
-
-
-def watch_ticket_take(*, ticket_hash: str) -> tuple[str, datetime] | None:
-    """The watch code hash and expiry of the ticket, which is gone afterwards: the DELETE
-    lets exactly one server take it. None for an unknown (or already taken) ticket."""
-    with connection.cursor() as cursor:
-        cursor.execute(_WATCH_TICKET_TAKE, [ticket_hash])
-        return cursor.fetchone()
-
-
-def watch_tickets_purge(*, now: datetime) -> int:
-    return WatchTicket.objects.filter(expires_at__lt=now).delete()[0]
-
-
-_WATCH_COUNTS = (
-    "SELECT count(*) FILTER (WHERE match_id = %s), count(*) FILTER (WHERE address = %s),"
-    f" count(*) FILTER (WHERE process = %s) FROM {WatchStream._meta.db_table}"
-    " WHERE expires_at > now() AND (match_id = %s OR address = %s OR process = %s)"
-)
-
-
-def watch_streams_counted(
-    *, match_id: uuid.UUID, address_hash: str, process: str
-) -> tuple[int, int, int]:
-    """The live watch streams of the match, of the address and of the process, with the
-    address's and the match's advisory locks held to the end of the transaction, so that both
-    counts stay exact across servers until the caller has inserted its own. The address's is
-    taken first, always: two opens never wait for each other's second lock."""
-    ids = [match_id, address_hash, process]
-    with connection.cursor() as cursor:
-        for key in (f"watch-address:{address_hash}", f"watch:{match_id}"):
-            cursor.execute("SELECT pg_advisory_xact_lock(hashtext(%s))", [key])
-        cursor.execute(_WATCH_COUNTS, [*ids, *ids])
-        return cursor.fetchone()
-
-
-def watch_stream_insert(
-    *, match_id: uuid.UUID, address_hash: str, process: str, expires_at: datetime
-) -> uuid.UUID:
-    return WatchStream.objects.create(
-        match_id=match_id, address=address_hash, process=process, expires_at=expires_at
-    ).id
-
-
-def watch_stream_renew(*, stream_id: uuid.UUID, expires_at: datetime) -> None:
-    WatchStream.objects.filter(id=stream_id).update(expires_at=expires_at)
-
-
-def watch_stream_delete(*, stream_id: uuid.UUID) -> None:
-    WatchStream.objects.filter(id=stream_id).delete()
-
-
-def watch_streams_purge(*, now: datetime) -> int:
-    """Delete the rows of watch streams that expired (their process died)."""
-    return WatchStream.objects.filter(expires_at__lt=now).delete()[0]
-
-
 def match_count_in_play() -> int:
     return Match.objects.exclude(status=Status.FINISHED.value).count()
 
@@ -540,101 +218,6 @@ def match_ids_unfinished(*, player: Player, limit: int) -> list[uuid.UUID]:
     ended = [status.value for status in Status if status.ended]
     unfinished = match_list(player=player).exclude(status__in=ended)
     return list(unfinished.values_list("id", flat=True)[:limit])
-
-
-def match_event_lines(
-    *, match_id: uuid.UUID, first: int = 1, last: int | None = None
-) -> list[tuple[int, datetime, str]]:
-    """(seq, time written, encoded event) for the events `first` to `last` (to the end when
-    None) of the match, in order. Reads only the batches that hold them."""
-    batches = EventBatch.objects.filter(match_id=match_id, seq__gte=first)
-    if last is not None:
-        # The batch that holds `last` is the first to end at or after it.
-        holder = EventBatch.objects.filter(match_id=match_id, seq__gte=last).order_by("seq")
-        batches = batches.filter(seq__lte=Coalesce(Subquery(holder.values("seq")[:1]), Value(last)))
-    lines = []
-    for end, created_at, text in batches.order_by("seq").values_list("seq", "created_at", "events"):
-        for seq, line in numbered_lines([(end, text)]):
-            if first <= seq and (last is None or seq <= last):
-                lines.append((seq, created_at, line))
-    return lines
-
-
-def match_lines_matching(*, match_id: uuid.UUID, line: str) -> list[tuple[int, datetime, str]]:
-    """(seq, time written, encoded event) for the match's events whose encoded line matches
-    the regular expression `line` whole, in order. Postgres picks the batches that hold one,
-    so a long match is not read whole."""
-    pattern = re.compile(line)
-    batches = EventBatch.objects.filter(match_id=match_id, events__regex=f"(?n)^{line}$")
-    return [
-        (seq, created_at, text)
-        for end, created_at, events in batches.order_by("seq").values_list(
-            "seq", "created_at", "events"
-        )
-        for seq, text in numbered_lines([(end, events)])
-        if pattern.fullmatch(text)
-    ]
-
-
-def match_events(
-    *, match_id: uuid.UUID, first: int = 1, last: int | None = None
-) -> list[tuple[int, Event]]:
-    """As `match_event_lines`, decoded: (seq, event)."""
-    lines = match_event_lines(match_id=match_id, first=first, last=last)
-    return [(seq, decode_event(line)) for seq, _, line in lines]
-
-
-def match_events_after(*, match_id: uuid.UUID, after: int, limit: int) -> list[tuple[int, Event]]:
-    """Up to `limit` events of the match after seq `after`, in order, as (seq, event)."""
-    # Every batch holds at least one event: `limit` batches hold `limit` events or more.
-    rows = (
-        EventBatch.objects.filter(match_id=match_id, seq__gt=after)
-        .order_by("seq")
-        .values_list("seq", "events")[:limit]
-    )
-    return _events_of(rows, after, limit)
-
-
-def _events_of(batches: Iterable[tuple[int, str]], after: int, limit: int) -> list:
-    lines = [(seq, line) for seq, line in numbered_lines(batches) if seq > after][:limit]
-    return [(seq, decode_event(line)) for seq, line in lines]
-
-
-# One row with `works` false when the token is gone, else a row per batch (one of NULLs when
-# there is none): the stream's check costs no round trip of its own.
-_EVENTS_WHILE_TOKEN = (
-    "SELECT k.works, b.seq, b.events FROM"
-    f" (SELECT EXISTS (SELECT 1 FROM {Token._meta.db_table} WHERE token_hash = %s) AS works) k"
-    f" LEFT JOIN LATERAL (SELECT seq, events FROM {EventBatch._meta.db_table}"
-    " WHERE match_id = %s AND seq > %s ORDER BY seq LIMIT %s) b ON k.works"
-)
-
-
-def match_events_while_token(
-    *, match_id: uuid.UUID, after: int, limit: int, token_hash: str
-) -> list[tuple[int, Event]] | None:
-    """As `match_events_after`, read in the same statement as the check that the token with
-    `token_hash` still works; None once it does not (rotated or revoked)."""
-    with connection.cursor() as cursor:
-        cursor.execute(_EVENTS_WHILE_TOKEN, [token_hash, match_id, after, limit])
-        rows = cursor.fetchall()
-    if not rows[0][0]:
-        return None
-    return _events_of(((seq, text) for _, seq, text in rows if seq is not None), after, limit)
-
-
-def deal_events(*, match_id: uuid.UUID, series: int, deal_number: int) -> list[tuple[int, Event]]:
-    """The events of one deal, from its deal_started to the event before the next deal (or
-    the match's last event), as (seq, event); empty for a deal that does not exist."""
-    starts = Deal.objects.filter(match_id=match_id).order_by("started_seq")
-    first = starts.filter(series=series, deal_number=deal_number).values_list(
-        "started_seq", flat=True
-    )
-    if not first:
-        return []
-    after = starts.filter(started_seq__gt=first[0]).values_list("started_seq", flat=True)[:1]
-    last = after[0] - 1 if after else None
-    return match_events(match_id=match_id, first=first[0], last=last)
 
 
 def deal_skills(*, match_id: uuid.UUID, series: int) -> dict[int, dict | None]:
@@ -650,38 +233,6 @@ def match_ids(*, among: Iterable[uuid.UUID] | None = None) -> Iterator[uuid.UUID
     """Every match id oldest first, or those of `among` that exist."""
     matches = Match.objects.all() if among is None else Match.objects.filter(id__in=among)
     return matches.order_by("created_at", "id").values_list("id", flat=True).iterator()
-
-
-@dataclass(slots=True)
-class StoredMatch:
-    """Everything stored for one match, for checking it against its events."""
-
-    row: Match
-    events: list[tuple[int, str]]
-    """(seq, encoded event) in seq order, as stored."""
-    deals: list[Deal]
-    writes: dict[int, datetime]
-    """When each write was stored, by the seq of its last event."""
-    seats: list[str | None]
-    """The player id each seat row holds, in seat order (None: an open seat)."""
-
-
-def match_stored(*, match_id: uuid.UUID) -> StoredMatch | None:
-    """Everything stored for the match, under its row lock (call inside a transaction): every
-    write locks that row first, so this is one consistent snapshot even on a live server."""
-    row = Match.objects.select_for_update().filter(id=match_id).first()
-    if row is None:
-        return None
-    batches = list(
-        EventBatch.objects.filter(match_id=match_id)
-        .order_by("seq")
-        .values_list("seq", "events", "created_at")
-    )
-    events = list(numbered_lines((seq, text) for seq, text, _ in batches))
-    writes = {seq: created_at for seq, _, created_at in batches}
-    deals = list(Deal.objects.filter(match_id=match_id))
-    seats = Seat.objects.filter(match_id=match_id).order_by("number").values_list("player_id")
-    return StoredMatch(row, events, deals, writes, [pid and str(pid) for (pid,) in seats])
 
 
 # --- Writes ---------------------------------------------------------------------------------
@@ -897,16 +448,6 @@ def match_insert(
     return LoadedMatch(row, state, seats, 0, list(enumerate(events, start=1)))
 
 
-def match_set_spectators(*, match: LoadedMatch, spectators: str, watch_code_hash: str) -> None:
-    """Store who may watch and the hash of the watch code, and wake the match's streams (a
-    watch stream whose code no longer works ends). Call on a match loaded with its lock."""
-    Match.objects.filter(id=match.row.id).update(
-        spectators=spectators, watch_code_hash=watch_code_hash
-    )
-    match.row.spectators, match.row.watch_code_hash = spectators, watch_code_hash
-    match_announce(match_id=match.row.id, version=match.row.version, seats=match.seats)
-
-
 def match_announce(*, match_id: uuid.UUID, version: int, seats: Iterable[SeatInfo]) -> None:
     """Wake the streams of the match and of its human players, which read what changed: for
     what is not an event (who may watch, how many are watching)."""
@@ -915,7 +456,9 @@ def match_announce(*, match_id: uuid.UUID, version: int, seats: Iterable[SeatInf
 
 
 def seating_after(match: LoadedMatch, events: Iterable[Event]) -> Seating:
-    """Who sits where and the AI level once `events` follow the match's rows."""
+    """Who sits where and the AI level once `events` follow the match's rows. Only a
+    command's own events seat anyone or set the level, never the AI's moves after it, so
+    the seating after the command is the seating its whole write stores."""
     rows = Seating.of_rows([each.player for each in match.seats], match.row.ai_level)
     return rows.follow(match.row.version + 1, events)
 
@@ -943,15 +486,16 @@ def match_append(
     match: LoadedMatch,
     events: list[Event],
     state: MatchState,
+    seating: Seating,
     newcomers: Iterable[Player] = (),
 ) -> None:
     """Append `events`, which lead from the stored state to `state`, with their projection,
-    seats (taken by `newcomers`) and AI level included. Call inside a transaction, on a match
-    loaded with its lock."""
+    seats (taken by `newcomers`) and AI level included: `seating` is what `seating_after`
+    makes of them, which the command worked out once already for the AI's level. Call inside
+    a transaction, on a match loaded with its lock."""
     now = timezone.now()
     first_seq = match.row.version + 1
     before = match.row.state
-    seating = seating_after(match, events)
     seat_writes = _seat_writes(match, seating, newcomers)
     match.row.ai_level = seating.ai_level
     _set_projection(match.row, state, events, now)

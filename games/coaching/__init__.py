@@ -1,0 +1,1 @@
+"""The coaching room: hints, their cache and their log (docs/ai.md)."""

@@ -1,0 +1,1 @@
+"""The tables room: open tables, the lobby, invitations and quick play."""

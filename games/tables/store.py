@@ -1,0 +1,139 @@
+"""The tables room's store: the lobby's reads of the open tables still waiting (one query
+however many tables), the lock quick play takes a table with, and the turn quick plays
+take one after another."""
+
+import json
+import uuid
+from dataclasses import dataclass
+from datetime import datetime
+
+from django.db import connection
+
+from games.match.store import LoadedMatch, SeatInfo, match_load
+from games.models import Match, Seat
+from players.models import Player
+
+
+@dataclass(frozen=True, slots=True)
+class TableFilters:
+    """Which open tables fit: with exactly `humans` human seats, a turn clock of at most
+    `max_turn_seconds` (a table without a clock never fits a limit), AI seats at `ai_level`,
+    and verifiable or not as `verifiable` says: a verifiable table shows every folded hand
+    to all once its series ends, which nobody is to meet unasked, so by default none fits.
+    None: any."""
+
+    humans: int | None = None
+    max_turn_seconds: int | None = None
+    ai_level: str | None = None
+    verifiable: bool | None = False
+
+
+# Whether a match's series reveal their seeds (a match stored before verifiable dealing has
+# no seeds, and reveals nothing).
+_VERIFIABLE = "coalesce(({alias}.state -> 'seeds' ->> 'verifiable')::boolean, false)"
+
+
+def _fitting(filters: TableFilters, *, alias: str = "m") -> tuple[str, list]:
+    """The SQL condition, and its parameters, for the open waiting tables that fit."""
+    sql = f"{alias}.open AND {alias}.status = 'waiting'"
+    params: list = []
+    if filters.humans is not None:
+        sql += f" AND ({alias}.state -> 'table' ->> 'humans')::int = %s"
+        params.append(filters.humans)
+    if filters.max_turn_seconds is not None:
+        sql += f" AND {alias}.turn_seconds <= %s"
+        params.append(filters.max_turn_seconds)
+    if filters.ai_level is not None:
+        sql += f" AND {alias}.ai_level = %s"
+        params.append(filters.ai_level)
+    if filters.verifiable is not None:
+        sql += f" AND {_VERIFIABLE.format(alias=alias)} = %s"
+        params.append(filters.verifiable)
+    return sql, params
+
+
+# One query for the whole lobby, however many tables: their seats come aggregated.
+_LOBBY = (
+    "SELECT m.id, m.created_at, m.ai_level, m.turn_seconds, m.spectators, m.fill_at,"
+    " (m.state -> 'table' ->> 'humans')::int,"
+    f" {_VERIFIABLE.format(alias='m')},"
+    " (SELECT json_agg(json_build_object('name', p.name, 'kind', coalesce(p.kind, 'human'),"
+    " 'player', s.player_id) ORDER BY s.number)"
+    f" FROM {Seat._meta.db_table} s LEFT JOIN {Player._meta.db_table} p ON p.id = s.player_id"
+    " WHERE s.match_id = m.id)::text"
+    f" FROM {Match._meta.db_table} m WHERE {{fitting}}"
+    " ORDER BY m.created_at, m.id LIMIT %s"
+)
+
+
+@dataclass(frozen=True, slots=True)
+class OpenTable:
+    """A table in the lobby: what someone choosing where to sit may know of it."""
+
+    id: uuid.UUID
+    created_at: datetime
+    ai_level: str
+    turn_seconds: int | None
+    spectators: str
+    fill_at: datetime | None
+    humans: int
+    verifiable: bool
+    seats: list[SeatInfo]
+
+
+def open_table(match: LoadedMatch) -> OpenTable:
+    """A loaded match as the lobby reads a table (`tables_open`)."""
+    row, seeds = match.row, match.state.seeds
+    return OpenTable(
+        id=row.id,
+        created_at=row.created_at,
+        ai_level=row.ai_level,
+        turn_seconds=row.turn_seconds,
+        spectators=row.spectators,
+        fill_at=row.fill_at,
+        humans=match.state.humans,
+        verifiable=seeds is not None and seeds.verifiable,
+        seats=match.seats,
+    )
+
+
+def tables_open(*, filters: TableFilters, limit: int) -> list[OpenTable]:
+    """The open tables still waiting that fit `filters`, the longest waiting first, at most
+    `limit` of them: one query."""
+    fitting, params = _fitting(filters)
+    with connection.cursor() as cursor:
+        cursor.execute(_LOBBY.format(fitting=fitting), [*params, limit])
+        rows = cursor.fetchall()
+    return [
+        OpenTable(*values, seats=[SeatInfo(**seat) for seat in json.loads(seats)])
+        for *values, seats in rows
+    ]
+
+
+def table_lock_oldest_fitting(*, filters: TableFilters, player: Player) -> LoadedMatch | None:
+    """The open table still waiting that fits `filters` and has waited longest, among those
+    `player` does not sit at, locked until the transaction ends; None when there is none.
+    The lock waits for a join in progress: if that join took the last seat, Postgres
+    checks the row again, finds it no longer waiting and takes the next one, so exactly
+    one of them gets the last seat."""
+    fitting, params = _fitting(filters)
+    sql = (
+        f"SELECT m.id FROM {Match._meta.db_table} m WHERE {fitting}"
+        f" AND NOT EXISTS (SELECT 1 FROM {Seat._meta.db_table} s"
+        " WHERE s.match_id = m.id AND s.player_id = %s)"
+        " ORDER BY m.created_at, m.id LIMIT 1 FOR UPDATE OF m"
+    )
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [*params, player.pk])
+        found = cursor.fetchone()
+    return None if found is None else match_load(match_id=found[0], player=None, lock=True)
+
+
+QUICK_PLAY_LOCK = "quick-play:open"
+
+
+def quick_play_lock() -> None:
+    """Quick plays one at a time, until the transaction ends: each finds the tables the ones
+    before it opened or filled."""
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_advisory_xact_lock(hashtext(%s))", [QUICK_PLAY_LOCK])
