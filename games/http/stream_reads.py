@@ -2,9 +2,9 @@
 stream of notices, and the long-polls of a match's events (docs/streams.md).
 
 Each stream is the one loop of games.live.loop (the live room, which knows no domain)
-with a read of its own. They read through the
-rooms' queries, so what they send is exactly what the same reads answer over plain requests,
-filtered for the viewer's seat by the same code (match_queries.events_seen)."""
+with a read of its own. They read through the rooms' queries, so what they send is exactly
+what the same reads answer over plain requests, filtered for the viewer's seat by the same
+code (match_queries.events_seen)."""
 
 import contextlib
 import time
