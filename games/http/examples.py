@@ -1,6 +1,6 @@
 """The schema's success examples: one real seeded match played to its end, and one resigned,
 by a script that drives any `Table`. The schema plays it on `InMemoryTable`, which plays
-through the engine's turn loop with the services' AI and selectors, without a database;
+through the engine's turn loop with the commands' AI and the match queries, without a database;
 tests/api/test_schema_examples.py plays it through the HTTP API and checks that both answer
 alike, so the examples cannot drift from what the API answers."""
 
@@ -98,7 +98,7 @@ def _json(value) -> dict:
 
 class InMemoryTable:
     """Matches held in memory, played through the engine's turn loop with the AI the
-    services use: no database, fixed ids and times."""
+    match commands use: no database, fixed ids and times."""
 
     def __init__(self) -> None:
         self.matches: list[tuple[LoadedMatch, list]] = []
