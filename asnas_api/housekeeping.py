@@ -4,7 +4,7 @@ from django.utils import timezone
 
 from asnas_api.gate import LONGEST_PERIOD, purge_rate_counters
 from games.fairness.commands import commitments_purge
-from games.idempotency import purge_idempotency_records
+from games.http.idempotency import purge_idempotency_records
 from games.spectating.commands import watch_streams_purge, watch_tickets_purge
 from players.services import stream_tickets_purge
 

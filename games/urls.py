@@ -1,13 +1,40 @@
 from django.urls import path
-from rest_framework.routers import SimpleRouter
 
-from games import api
+from games.http import coaching, fairness, match, spectating, streams, tables
 
-router = SimpleRouter(trailing_slash=False, use_regex_path=False)
-router.register("matches", api.MatchViewSet, basename="match")
-router.register("players/me/stream", api.PlayerStreamViewSet, basename="player-stream")
-router.register("stream-tickets", api.StreamTicketViewSet, basename="stream-ticket")
-router.register("commitments", api.CommitmentViewSet, basename="commitment")
-router.register("watch", api.WatchViewSet, basename="watch")
-router.register("quick-play", api.QuickPlayViewSet, basename="quick-play")
-urlpatterns = [path("tables", api.TableList.as_view(), name="table-list"), *router.urls]
+# The paths and names the router gave the viewsets before: a view per operation now.
+urlpatterns = [
+    path("tables", tables.TableList.as_view(), name="table-list"),
+    path("matches", match.Matches.as_view(), name="match-list"),
+    path("matches/<uuid:match_id>", match.MatchRetrieve.as_view(), name="match-detail"),
+    path("matches/<uuid:match_id>/actions", match.MatchAct.as_view(), name="match-act"),
+    path("matches/<uuid:match_id>/events", match.MatchEvents.as_view(), name="match-events"),
+    path("matches/<uuid:match_id>/hint", coaching.MatchHint.as_view(), name="match-hint"),
+    path(
+        "matches/<uuid:match_id>/invitation",
+        tables.MatchInvitation.as_view(),
+        name="match-invitation",
+    ),
+    path("matches/<uuid:match_id>/join", match.MatchJoin.as_view(), name="match-join"),
+    path("matches/<uuid:match_id>/leave", match.MatchLeave.as_view(), name="match-leave"),
+    path(
+        "matches/<uuid:match_id>/next-deal", match.MatchNextDeal.as_view(), name="match-next-deal"
+    ),
+    path("matches/<uuid:match_id>/record", match.MatchRecord.as_view(), name="match-record"),
+    path("matches/<uuid:match_id>/resign", match.MatchResign.as_view(), name="match-resign"),
+    path("matches/<uuid:match_id>/restart", match.MatchRestart.as_view(), name="match-restart"),
+    path(
+        "matches/<uuid:match_id>/spectators",
+        spectating.MatchSpectators.as_view(),
+        name="match-spectators",
+    ),
+    path("matches/<uuid:match_id>/stream", streams.MatchStream.as_view(), name="match-stream"),
+    path("players/me/stream", streams.PlayerStream.as_view(), name="player-stream-list"),
+    path("stream-tickets", streams.StreamTicketCreate.as_view(), name="stream-ticket-list"),
+    path("commitments", fairness.CommitmentCreate.as_view(), name="commitment-list"),
+    path("watch", spectating.Watch.as_view(), name="watch-list"),
+    path("watch/events", spectating.WatchEvents.as_view(), name="watch-events"),
+    path("watch/stream", spectating.WatchStream.as_view(), name="watch-stream"),
+    path("watch/tickets", spectating.WatchTicketCreate.as_view(), name="watch-tickets"),
+    path("quick-play", tables.QuickPlay.as_view(), name="quick-play-list"),
+]

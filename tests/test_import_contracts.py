@@ -17,6 +17,7 @@ FORBIDDEN = {
     "engine is pure": ("games/engine/rules.py", "import django"),
     "a store calls no command or query": ("games/match/store.py", "import games.match.commands"),
     "a query calls no command": ("games/tables/queries.py", "import games.tables.commands"),
+    "the live room knows no domain": ("games/live/sse.py", "import games.http"),
     "edge imports no app": ("edge/problems.py", "import games"),
     "the terminal client knows only HTTP": ("terminal/api.py", "import psycopg"),
     "top-level packages form no cycles": ("players/selectors.py", "import bench"),

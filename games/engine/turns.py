@@ -1,7 +1,7 @@
 """The turn loop: a command, then the seats no present human plays, up to a present human's
 turn or the deal's end; and the clock's move for a human whose time ran out. The AI's
 choice is injected (a `Chooser`), so the engine knows nothing of how the AI plays, and the
-services and the schema's examples (games/examples.py) play matches through the same loop.
+services and the schema's examples (games/http/examples.py) play matches through the same loop.
 """
 
 import random

@@ -5,6 +5,7 @@
 - `sse`: how a message is framed on the wire.
 - `loop`: the one stream loop (wait for a wake-up or a heartbeat, read what is new, send it,
   end), and the read that runs off the event loop.
-- `streams`: the match, watch and player streams, each the loop with its own reads and ends,
-  and the long-polls.
-- `player_notices`: which notices a player gets from what happened in a match."""
+
+Infrastructure only: it knows neither the domain nor the HTTP layer. The match, watch and
+player streams and the long-polls, each the loop with its own reads and ends, are
+games.http.stream_reads; which notices a player gets, games.http.notices."""

@@ -1,7 +1,7 @@
-"""games.examples' script played through the HTTP API: the Table the schema's examples are
+"""games.http.examples' script played through the HTTP API: the Table the schema's examples are
 checked against."""
 
-from games.examples import EXAMPLE_AI_LEVEL, EXAMPLE_SEED
+from games.http.examples import EXAMPLE_AI_LEVEL, EXAMPLE_SEED
 
 
 class ApiTable:

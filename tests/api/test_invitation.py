@@ -8,8 +8,8 @@ import pytest
 from rest_framework.test import APIClient
 
 from games.engine import MatchState
+from games.http.shapes import OpenTableSerializer
 from games.models import EventBatch, Match
-from games.serializers import OpenTableSerializer
 from tests.api.problems import assert_problem
 
 pytestmark = pytest.mark.django_db

@@ -6,8 +6,8 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
+from games.http.shapes import OpenTableSerializer
 from games.models import IdempotencyRecord, Match
-from games.serializers import OpenTableSerializer
 from tests.api.problems import assert_problem
 
 pytestmark = pytest.mark.django_db

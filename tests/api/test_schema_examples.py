@@ -4,7 +4,7 @@ the API on a real database, gets the same bodies but for ids and timestamps."""
 import yaml
 from django.core.management import call_command
 
-from games.examples import EXAMPLE_PLAYER, play_examples, success_examples
+from games.http.examples import EXAMPLE_PLAYER, play_examples, success_examples
 from tests.api.api_table import ApiTable
 
 # What differs from run to run; everything else must be equal.

@@ -8,8 +8,8 @@ from datetime import datetime, timedelta
 
 import pytest
 
+from games.http.shapes import MATCH_VIEW, MatchViewSerializer
 from games.match import queries as match_queries
-from games.serializers import MATCH_VIEW, MatchViewSerializer
 from tests.api.play import play_table
 from tests.api.problems import assert_problem
 from tests.api.secrecy import check_event, check_view

@@ -7,8 +7,8 @@ import random
 
 import pytest
 
+from games.http.shapes import MATCH_VIEW, MatchViewSerializer
 from games.match import queries as match_queries
-from games.serializers import MATCH_VIEW, MatchViewSerializer
 from tests.api.play import play_match
 
 pytestmark = pytest.mark.django_db

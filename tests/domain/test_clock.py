@@ -8,13 +8,13 @@ import pytest
 from django.utils import timezone
 
 from games.engine import ActionTaken, DealStarted, Status
+from games.http.shapes import MATCH_VIEW
 from games.match import log as match_log
 from games.match import queries as match_queries
 from games.match import store as match_store
 from games.match.commands import ClockMove, match_clock_tick, match_create, match_move
 from games.match.integrity import check_matches
 from games.models import EventBatch
-from games.serializers import MATCH_VIEW
 from players.services import player_create
 from tests.matches import play_until, seated
 

@@ -10,12 +10,12 @@ from django.db import connections, transaction
 from django.utils import timezone
 
 from games.engine import DomainError, Status
+from games.http.shapes import MATCH_VIEW
 from games.match import queries as match_queries
 from games.match import store as match_store
 from games.match.commands import match_clock_tick, match_create, match_join, match_move
 from games.match.integrity import check_matches
 from games.models import Match
-from games.serializers import MATCH_VIEW
 from games.tables import queries as tables_queries
 from games.tables.commands import QUICK_PLAY_FILL_AFTER, match_quick_play
 from games.tables.store import TableFilters

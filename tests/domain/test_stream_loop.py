@@ -7,9 +7,9 @@ from types import SimpleNamespace
 from django.db import OperationalError
 
 from games.engine import MatchFinished, PlayerLeft, SeatFreed
+from games.http.stream_reads import _Cursor
 from games.live.loop import Batch, Beats, QuietBeats, follow
 from games.live.sse import HEARTBEAT
-from games.live.streams import _Cursor
 from games.live.wakeups import Waiter
 
 

@@ -6,6 +6,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from games.engine import DomainError, Status
+from games.http.shapes import MATCH_VIEW
 from games.match import commands as match_commands
 from games.match import queries as match_queries
 from games.match import store as match_store
@@ -18,7 +19,6 @@ from games.match.commands import (
 )
 from games.match.integrity import check_matches
 from games.models import Deal, Seat
-from games.serializers import MATCH_VIEW
 from players.selectors import player_stats
 from players.services import player_create
 from tests.matches import play_until, seated

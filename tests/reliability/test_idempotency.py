@@ -7,7 +7,7 @@ from datetime import timedelta
 import pytest
 from django.db import connection, transaction
 
-from games import idempotency
+from games.http import idempotency
 from games.models import EventBatch, IdempotencyRecord, Match
 from tests.api.problems import assert_problem
 

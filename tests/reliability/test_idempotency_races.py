@@ -18,7 +18,7 @@ from django.conf import settings
 from django.db import connection, connections
 from rest_framework.test import APIClient
 
-from games import idempotency
+from games.http import idempotency
 from players.services import player_create
 
 pytestmark = pytest.mark.django_db(transaction=True)

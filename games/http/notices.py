@@ -1,11 +1,66 @@
 """Which notices a player gets on their stream (docs/streams.md): your_turn, match_started,
-match_finished and watchers_changed, from what happened in their matches."""
+match_finished and watchers_changed, from what happened in their matches, and their shapes.
+Here, not in the match room: what it finds is each notice rendered as the stream sends it."""
 
+from drf_spectacular.utils import PolymorphicProxySerializer
+from rest_framework import serializers
+
+from edge.serializers import PointsField, Rendered, UtcDateTimeField
 from games.engine import MatchFinished, Notice, Status, starts_series, starts_turn
 from games.match import queries as match_queries
 from games.match.store import LoadedMatch
-from games.serializers import NOTICE_SHAPES
 from players.models import Player
+
+
+class YourTurnNoticeSerializer(serializers.Serializer):
+    match_id = serializers.UUIDField(help_text="The match where your turn began.")
+    deadline = UtcDateTimeField(
+        allow_null=True, help_text="The match's `turn_deadline`: null without a turn clock."
+    )
+
+
+class MatchStartedNoticeSerializer(serializers.Serializer):
+    match_id = serializers.UUIDField(help_text="The match whose deal 1 (of a series) started.")
+
+
+class MatchFinishedNoticeSerializer(serializers.Serializer):
+    match_id = serializers.UUIDField(help_text="The match that finished.")
+    winners = serializers.ListField(
+        child=serializers.IntegerField(), help_text="The seats with the highest total."
+    )
+    totals = serializers.ListField(child=PointsField(), help_text="Each seat's total, exactly.")
+
+
+class WatchersNoticeSerializer(serializers.Serializer):
+    match_id = serializers.UUIDField(help_text="The match whose spectators changed.")
+    watchers = serializers.IntegerField(
+        min_value=0, help_text="How many watch streams are open on it now."
+    )
+
+
+NOTICE_SHAPES = {
+    Notice.YOUR_TURN: Rendered(YourTurnNoticeSerializer),
+    Notice.MATCH_STARTED: Rendered(MatchStartedNoticeSerializer),
+    Notice.MATCH_FINISHED: Rendered(MatchFinishedNoticeSerializer),
+    Notice.WATCHERS_CHANGED: Rendered(WatchersNoticeSerializer),
+}
+"""Each notice of the player's stream, rendered by its serializer."""
+
+
+def player_notice_field() -> PolymorphicProxySerializer:
+    """What one `data:` line of the player's stream holds; its `event:` line names which."""
+    return PolymorphicProxySerializer(
+        component_name="PlayerNotice",
+        serializers=[
+            YourTurnNoticeSerializer,
+            MatchStartedNoticeSerializer,
+            MatchFinishedNoticeSerializer,
+            WatchersNoticeSerializer,
+        ],
+        resource_type_field_name=None,
+        many=False,
+    )
+
 
 OPEN_MATCHES_LIMIT = 100
 """The player's stream announces the turns of at most this many unfinished matches when it

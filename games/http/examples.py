@@ -1,6 +1,6 @@
 """The schema's success examples: one real seeded match played to its end, and one resigned,
 by a script that drives any `Table`. The schema plays it on `InMemoryTable`, which plays
-through the engine's turn loop with the services' AI and selectors, without a database;
+through the engine's turn loop with the commands' AI and the match queries, without a database;
 tests/api/test_schema_examples.py plays it through the HTTP API and checks that both answer
 alike, so the examples cannot drift from what the API answers."""
 
@@ -25,12 +25,12 @@ from games.engine import (
     Step,
 )
 from games.fairness.commands import seeded_next_server_seed, seeded_seeds
+from games.http.shapes import MATCH_VIEW, MATCH_WRITE_VIEW, MatchSummarySerializer
 from games.match.commands import AI_PERSONAS
 from games.match.projection import match_columns
 from games.match.queries import events_seen, match_view, match_write_view
 from games.match.store import LoadedMatch, SeatInfo
 from games.models import Match
-from games.serializers import MATCH_VIEW, MATCH_WRITE_VIEW, MatchSummarySerializer
 from players.models import Player
 
 EXAMPLE_SEED = 2026
@@ -98,7 +98,7 @@ def _json(value) -> dict:
 
 class InMemoryTable:
     """Matches held in memory, played through the engine's turn loop with the AI the
-    services use: no database, fixed ids and times."""
+    match commands use: no database, fixed ids and times."""
 
     def __init__(self) -> None:
         self.matches: list[tuple[LoadedMatch, list]] = []

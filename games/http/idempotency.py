@@ -13,6 +13,8 @@ from datetime import datetime, timedelta
 
 from django.db import connection, transaction
 from django.utils import timezone
+from rest_framework.request import Request
+from rest_framework.response import Response
 
 from games.engine import DomainError
 from games.models import IdempotencyRecord
@@ -93,3 +95,32 @@ def purge_idempotency_records(*, now: datetime) -> int:
     """Delete the records of keys that have expired."""
     deleted, _ = IdempotencyRecord.objects.filter(created_at__lte=now - KEY_TTL).delete()
     return deleted
+
+
+def idempotent_response(
+    request: Request, call: Callable[[], tuple[int, dict]], *, one_shot: tuple[str, ...] = ()
+) -> Response:
+    """`call`'s answer, once per Idempotency-Key when the request has one. The `one_shot`
+    fields are secrets the server keeps only hashed (a watch code): the stored reply holds
+    them as null, and only the first answer shows them."""
+    key = request.headers.get("Idempotency-Key")
+    if key is None:
+        status, body = call()
+        return Response(body, status=status)
+    secrets: dict[str, object] = {}
+
+    def stored_call() -> tuple[int, dict]:
+        status, body = call()
+        for name in one_shot:
+            secrets[name], body[name] = body[name], None
+        return status, body
+
+    status, body, replayed = idempotent_call(
+        player=request.user,
+        key=validate_key(key),
+        fingerprint=fingerprint(request.method, request.path, request.data),
+        call=stored_call,
+    )
+    if replayed:
+        return Response(body, status=status, headers={"Idempotent-Replayed": "true"})
+    return Response({**body, **secrets}, status=status)

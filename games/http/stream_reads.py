@@ -1,9 +1,10 @@
-"""The live reads: a match's event stream, a spectator's, the player's stream of notices, and
-the long-polls of a match's events (docs/streams.md).
+"""The bodies of the stream endpoints: a match's event stream, a spectator's, the player's
+stream of notices, and the long-polls of a match's events (docs/streams.md).
 
-Each stream is the one loop of games.live.loop with a read of its own. They read through the
-selectors, so what they send is exactly what the same reads answer over plain requests,
-filtered for the viewer's seat by the same code (match_queries.events_seen)."""
+Each stream is the one loop of games.live.loop (the live room, which knows no domain)
+with a read of its own. They read through the rooms' queries, so what they send is exactly
+what the same reads answer over plain requests, filtered for the viewer's seat by the same
+code (match_queries.events_seen)."""
 
 import contextlib
 import time
@@ -14,7 +15,8 @@ from django.http import StreamingHttpResponse
 
 from edge.database import DATABASE_FAILURES
 from games.engine import PlayerLeft, SeatFreed, ends_match
-from games.live import player_notices, wakeups
+from games.http import notices as player_notices
+from games.live import wakeups
 from games.live.loop import Batch, Beats, QuietBeats, follow, read
 from games.live.sse import HEARTBEAT, as_json, sse
 from games.match import queries as match_queries
