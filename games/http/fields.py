@@ -5,8 +5,8 @@ nested serializer declares), so every name is unique."""
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
-from games.ai import AI_LEVELS
-from games.engine import Action, Outcome, Status, fairness
+from games.ai import AI_LEVEL_MEANINGS, AI_LEVELS
+from games.engine import Action, Actor, Outcome, SpectatorMode, Status, fairness
 
 ACTION_NAMES = tuple(action.value for action in Action)
 # A match is stored once started, so a client never sees not_started.
@@ -18,8 +18,8 @@ MAX_SEED = 2**63 - 1
 MAX_VERSION = 2**31 - 1
 MAX_WAIT_SECONDS = 30
 """The longest a long-poll of `events` waits."""
-ACTORS = ("player", "ai", "clock")
-SPECTATOR_MODES = ("off", "delayed", "live")
+ACTORS = tuple(actor.value for actor in Actor)
+SPECTATOR_MODES = tuple(mode.value for mode in SpectatorMode)
 # A delayed spectator may see a match as it stood before deal 1 was dealt.
 SPECTATOR_STATUSES = tuple(status.value for status in Status)
 SPECTATORS_DOC = (
@@ -53,12 +53,6 @@ STATUS_DOC = (
     + "; ".join(f"`{status}` ({meaning})" for status, meaning in STATUS_MEANINGS.items())
     + "."
 )
-AI_LEVEL_MEANINGS = {
-    "easy": "a loose heuristic that feels human",
-    "normal": "a tight heuristic that weighs its hand against the price",
-    "hard": "a near-equilibrium strategy",
-    "expert": "hard, shifted toward exploiting what it has seen of the other seats this match",
-}
 AI_LEVEL_DOC = (
     "How well the AI seats play: "
     + "; ".join(f"`{level}` ({AI_LEVEL_MEANINGS[level]})" for level in AI_LEVELS)
