@@ -5,7 +5,7 @@ import random
 from games.engine import Status, legal_actions
 from games.match import log as match_log
 from games.match.commands import match_create, match_join, match_move
-from games.match.store import LoadedMatch
+from games.match.loaded import LoadedMatch
 from games.models import Match
 
 

@@ -2,7 +2,7 @@
 was advised and when."""
 
 from games.engine import MatchState
-from games.match.store import LoadedMatch
+from games.match.loaded import LoadedMatch
 from games.models import Hint
 from players.models import Player
 

@@ -12,7 +12,7 @@ from django.utils import timezone
 
 from games.engine import DomainError, Seeds, fairness
 from games.fairness import store
-from games.match.store import LoadedMatch
+from games.match.loaded import LoadedMatch
 from players.models import Player
 
 COMMITMENT_SECONDS = 600

@@ -27,9 +27,9 @@ from games.engine import (
 from games.fairness.commands import seeded_next_server_seed, seeded_seeds
 from games.http.shapes import MATCH_VIEW, MATCH_WRITE_VIEW, MatchSummarySerializer
 from games.match.commands import AI_PERSONAS
+from games.match.loaded import LoadedMatch, SeatInfo
 from games.match.projection import match_columns
 from games.match.queries import events_seen, match_view, match_write_view
-from games.match.store import LoadedMatch, SeatInfo
 from games.models import Match
 from players.models import Player
 

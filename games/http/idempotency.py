@@ -10,6 +10,7 @@ import hashlib
 import json
 from collections.abc import Callable
 from datetime import datetime, timedelta
+from typing import TYPE_CHECKING
 
 from django.db import connection, transaction
 from django.utils import timezone
@@ -18,7 +19,9 @@ from rest_framework.response import Response
 
 from games.engine import DomainError
 from games.models import IdempotencyRecord
-from players.models import Player
+
+if TYPE_CHECKING:  # a player is handed in; the HTTP layer reads no player rows
+    from players.models import Player
 
 KEY_TTL = timedelta(hours=24)
 MAX_KEY_LENGTH = 255
@@ -38,14 +41,14 @@ def validate_key(key: str) -> str:
     return key
 
 
-def _lock_key(player: Player, key: str) -> int:
+def _lock_key(player: "Player", key: str) -> int:
     digest = hashlib.blake2b(f"{player.pk}:{key}".encode(), digest_size=8).digest()
     return int.from_bytes(digest, "big", signed=True)
 
 
 @transaction.atomic
 def idempotent_call(
-    *, player: Player, key: str, fingerprint: str, call: Callable[[], tuple[int, dict]]
+    *, player: "Player", key: str, fingerprint: str, call: Callable[[], tuple[int, dict]]
 ) -> tuple[int, dict, bool]:
     """Run `call` (returning status and body) once per (player, key) within 24 hours.
     Returns the status, the body, and whether they were replayed from the first call."""

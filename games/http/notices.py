@@ -2,14 +2,18 @@
 match_finished and watchers_changed, from what happened in their matches, and their shapes.
 Here, not in the match room: what it finds is each notice rendered as the stream sends it."""
 
+from typing import TYPE_CHECKING
+
 from drf_spectacular.utils import PolymorphicProxySerializer
 from rest_framework import serializers
 
 from edge.serializers import PointsField, Rendered, UtcDateTimeField
 from games.engine import MatchFinished, Notice, Status, starts_series, starts_turn
 from games.match import queries as match_queries
-from games.match.store import LoadedMatch
-from players.models import Player
+from games.match.loaded import LoadedMatch
+
+if TYPE_CHECKING:  # a player is handed in; the HTTP layer reads no player rows
+    from players.models import Player
 
 
 class YourTurnNoticeSerializer(serializers.Serializer):
@@ -84,7 +88,7 @@ def _is_my_turn(match: LoadedMatch) -> bool:
     return state.status is Status.IN_DEAL and state.deal.turn == seat and not state.ai_plays(seat)
 
 
-def notices_of(*, player: Player, match_id: str, watch: TurnWatch) -> list[tuple[str, dict]]:
+def notices_of(*, player: "Player", match_id: str, watch: TurnWatch) -> list[tuple[str, dict]]:
     """The player's notices from what happened in the match since `watch.version`, which
     this moves on: match_started, match_finished, your_turn."""
     match = match_queries.match_get(match_id=match_id, player=player)
@@ -130,7 +134,7 @@ def _your_turn(match: LoadedMatch) -> tuple[Notice, dict]:
     return _notice(Notice.YOUR_TURN, match_id=match.row.id, deadline=match.row.turn_deadline)
 
 
-def open_turns(*, player: Player, watches: dict[str, TurnWatch]) -> list[tuple[str, dict]]:
+def open_turns(*, player: "Player", watches: dict[str, TurnWatch]) -> list[tuple[str, dict]]:
     """your_turn for each of the player's unfinished matches where it is their turn now;
     fills `watches` with every one of them."""
     found = []

@@ -53,7 +53,7 @@ from games.http.shapes import (
     match_event_field,
 )
 from games.http.views import EventStream, MatchWrite
-from games.match.store import LoadedMatch
+from games.match.loaded import LoadedMatch
 from games.spectating import commands as spectating_commands
 from games.spectating import queries as spectating_queries
 

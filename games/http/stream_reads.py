@@ -9,6 +9,7 @@ code (match_queries.events_seen)."""
 import contextlib
 import time
 from collections.abc import AsyncIterator, Callable
+from typing import TYPE_CHECKING
 
 from django.conf import settings
 from django.http import StreamingHttpResponse
@@ -20,11 +21,13 @@ from games.live import wakeups
 from games.live.loop import Batch, Beats, QuietBeats, follow, read
 from games.live.sse import HEARTBEAT, as_json, sse
 from games.match import queries as match_queries
-from games.match.store import LoadedMatch
+from games.match.loaded import LoadedMatch
 from games.spectating import commands as spectating_commands
 from games.spectating import queries as spectating_queries
 from players import selectors as player_selectors
-from players.models import Player
+
+if TYPE_CHECKING:  # a player is handed in; the HTTP layer reads no player rows
+    from players.models import Player
 
 
 def event_stream_response(events: AsyncIterator[str]) -> StreamingHttpResponse:
@@ -151,7 +154,7 @@ async def watch_stream(*, match: LoadedMatch, after: int, stream_id) -> AsyncIte
                 await read(spectating_commands.watch_stream_close, match=match, stream_id=stream_id)
 
 
-async def player_stream(*, player: Player, token_hash: str) -> AsyncIterator[str]:
+async def player_stream(*, player: "Player", token_hash: str) -> AsyncIterator[str]:
     """your_turn, match_started and match_finished for every match the player sits in: first
     the turns waiting now, then each notice as it comes; until the token with `token_hash`
     (that opened it, or issued its ticket) no longer works, checked at each wake (which its
@@ -191,7 +194,7 @@ async def player_stream(*, player: Player, token_hash: str) -> AsyncIterator[str
             yield message
 
 
-def _events_now(*, match_id: str, player: Player, after: int, token_hash: str) -> dict | None:
+def _events_now(*, match_id: str, player: "Player", after: int, token_hash: str) -> dict | None:
     """The `events` answer as a request made now with the token of `token_hash` would get
     it; None once the player no longer sits at the match (their seat was freed before deal 1)
     or the token no longer works (checked in the same statement as the events are read)."""
@@ -202,7 +205,7 @@ def _events_now(*, match_id: str, player: Player, after: int, token_hash: str) -
 
 
 def long_poll(
-    *, match: LoadedMatch, player: Player, after: int, wait: float, token_hash: str
+    *, match: LoadedMatch, player: "Player", after: int, wait: float, token_hash: str
 ) -> AsyncIterator[str]:
     """The `events` answer once there is an event after `after`, or with none after `wait`
     seconds: the JSON body, sent when known; with none either if the token of `token_hash`

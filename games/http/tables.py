@@ -22,7 +22,7 @@ from games.http.shapes import (
 from games.http.views import MatchWrite
 from games.tables import commands as tables_commands
 from games.tables import queries as tables_queries
-from games.tables.store import TableFilters
+from games.tables.filters import TableFilters
 
 
 class TableList(APIView):

@@ -12,7 +12,7 @@ from edge.api import valid
 from games.engine import DomainError
 from games.http.idempotency import idempotent_response
 from games.match import queries as match_queries
-from games.match.store import LoadedMatch
+from games.match.loaded import LoadedMatch
 from players.auth import StreamTicketAuthentication
 
 # A ticket, else the bearer token as everywhere (asnas_api.gate, named by the settings).

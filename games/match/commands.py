@@ -36,8 +36,8 @@ from games.engine import (
 )
 from games.fairness.commands import first_seeds, next_server_seed
 from games.match import log, reactions, store
+from games.match.loaded import LoadedMatch
 from games.match.queries import match_write_view
-from games.match.store import LoadedMatch
 from games.spectating.commands import SPECTATORS_OFF, watch_code_draw
 from games.tables.queries import table_admitting
 from players import selectors as player_selectors

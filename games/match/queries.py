@@ -27,7 +27,7 @@ from games.engine import (
 )
 from games.engine.record import build_record
 from games.match import log, store
-from games.match.store import LoadedMatch
+from games.match.loaded import LoadedMatch
 from games.models import Match
 from players.models import Player
 

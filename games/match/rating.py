@@ -9,8 +9,8 @@ from collections.abc import Iterable
 from django.utils import timezone
 
 from games.engine import MatchRestarted, PlayerLeft, SeriesEnd
+from games.match.loaded import LoadedMatch
 from games.match.log import match_events
-from games.match.store import LoadedMatch
 from players.models import Player
 from players.services import match_rate
 

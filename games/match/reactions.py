@@ -19,8 +19,8 @@ from games.engine import (
     series_end,
 )
 from games.match import store
+from games.match.loaded import LoadedMatch
 from games.match.rating import rate_series
-from games.match.store import LoadedMatch
 from players.models import Player
 
 

@@ -15,8 +15,8 @@ from django.utils import timezone
 
 from games.engine import DomainError
 from games.match import store as match_store
+from games.match.loaded import LoadedMatch
 from games.match.queries import match_view
-from games.match.store import LoadedMatch
 from games.spectating import store
 from players.models import Player
 from players.tokens import hash_token

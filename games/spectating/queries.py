@@ -4,9 +4,9 @@ nothing of the deal in play."""
 
 from games.engine import MatchState, Viewer, horizon, observe, replay, visible_events
 from games.match import store as match_store
+from games.match.loaded import LoadedMatch
 from games.match.log import match_events, match_events_after
 from games.match.queries import EVENTS_PAGE_LIMIT, cursor_within, table_view, visible_figures
-from games.match.store import LoadedMatch
 from games.spectating import store
 from players.tokens import hash_token
 

@@ -8,7 +8,8 @@ from datetime import datetime
 from django.db import connection
 
 from games.engine import SpectatorMode
-from games.match.store import LoadedMatch, match_announce
+from games.match.loaded import LoadedMatch
+from games.match.store import match_announce
 from games.models import Match, WatchStream, WatchTicket
 
 

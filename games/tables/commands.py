@@ -5,9 +5,9 @@ from django.db import transaction
 
 from games import ai
 from games.match.commands import TABLE_TURN_SECONDS, answering, match_create, match_seat
-from games.match.store import LoadedMatch
+from games.match.loaded import LoadedMatch
 from games.tables import store
-from games.tables.store import TableFilters
+from games.tables.filters import TableFilters
 from players.models import Player
 
 QUICK_PLAY_HUMANS = 2

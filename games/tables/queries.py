@@ -5,9 +5,10 @@ import uuid
 
 from games.engine import DomainError, Join, decide
 from games.match import store as match_store
-from games.match.store import LoadedMatch
+from games.match.loaded import LoadedMatch
 from games.tables import store
-from games.tables.store import OpenTable, TableFilters
+from games.tables.filters import TableFilters
+from games.tables.store import OpenTable
 from players.models import Player
 
 TABLES_LIMIT = 50

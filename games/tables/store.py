@@ -9,24 +9,11 @@ from datetime import datetime
 
 from django.db import connection
 
-from games.match.store import LoadedMatch, SeatInfo, match_load
+from games.match.loaded import LoadedMatch, SeatInfo
+from games.match.store import match_load
 from games.models import Match, Seat
+from games.tables.filters import TableFilters
 from players.models import Player
-
-
-@dataclass(frozen=True, slots=True)
-class TableFilters:
-    """Which open tables fit: with exactly `humans` human seats, a turn clock of at most
-    `max_turn_seconds` (a table without a clock never fits a limit), AI seats at `ai_level`,
-    and verifiable or not as `verifiable` says: a verifiable table shows every folded hand
-    to all once its series ends, which nobody is to meet unasked, so by default none fits.
-    None: any."""
-
-    humans: int | None = None
-    max_turn_seconds: int | None = None
-    ai_level: str | None = None
-    verifiable: bool | None = False
-
 
 # Whether a match's series reveal their seeds (a match stored before verifiable dealing has
 # no seeds, and reveals nothing).

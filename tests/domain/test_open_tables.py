@@ -18,7 +18,7 @@ from games.match.integrity import check_matches
 from games.models import Match
 from games.tables import queries as tables_queries
 from games.tables.commands import QUICK_PLAY_FILL_AFTER, match_quick_play
-from games.tables.store import TableFilters
+from games.tables.filters import TableFilters
 from players.services import player_create
 from tests.matches import stored_events
 
