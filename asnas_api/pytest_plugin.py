@@ -6,11 +6,11 @@ directory) goes to `.artifacts/tmp/run-<pid>/` in the checkout, deleted when the
 so nothing is left in the system temp directory. A run that was killed leaves its folder,
 which the next run removes.
 
-With `-n auto` the run is parallel (pytest-xdist, one worker per core). The controller sets
-all of the above up, and its workers, which it starts with its environment, share it: the
-one cluster (pytest-django gives each worker a database of its own, `test_..._gw0` and so
-on) and the one folder, both removed by the controller once every worker has ended. How the
-tests are shared out: pytest_scheduling.
+The run is parallel (`-n auto` in pyproject.toml: pytest-xdist, one worker per core; `-n 0`
+runs it serially). The controller sets all of the above up, and its workers, which it
+starts with its environment, share it: the one cluster (pytest-django gives each worker a
+database of its own, `test_..._gw0` and so on) and the one folder, both removed by the
+controller once every worker has ended. How the tests are shared out: pytest_scheduling.
 """
 
 import os

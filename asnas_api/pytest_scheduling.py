@@ -1,12 +1,12 @@
 """How a parallel test run (pytest-xdist) shares the tests between its workers.
 
 Each test module is one unit, run whole on one worker, so a module's fixtures start once. The
-tests marked `alone` (they signal, kill or count processes, or stop a Postgres, against
-bounds of a few seconds) are one unit together, run first, one after another on one worker
-while the other workers wait: beside other tests, they failed theirs and others' (the run's
-shared cluster dropped every connection once while they ran). Then come the modules with a
-`slow` test, then the rest, so that no long module is left running at the end while the
-other workers idle.
+tests marked `alone` (they kill or stop a Postgres, or a serve on the run's cluster, or time
+processes against bounds of a few seconds) are one unit together, run first, one after
+another on one worker while the other workers wait: beside other tests, they failed theirs
+and others' (the run's shared cluster dropped every connection once while they ran). Then
+come the modules with a `slow` test, then the rest, so that no long module is left running
+at the end while the other workers idle.
 
 Only the workers collect the tests, and the controller, which schedules, sees only their
 ids. So each worker writes which ids are marked (`record_marks`) before it reports its

@@ -17,7 +17,9 @@ from tests.servers import empty_database, free_port, migrated_database, served, 
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
-pytestmark = [pytest.mark.slow, pytest.mark.alone]
+# Alone (tests marked so below): the tests that kill a Postgres, or a serve using the run's
+# cluster, against bounds of seconds. The others use a cluster of their own, or time nothing.
+pytestmark = pytest.mark.slow
 
 
 def embedded_env(data_dir: Path) -> dict[str, str]:
@@ -120,6 +122,7 @@ def serve_processes(serve_pid: int) -> list[psutil.Process]:
     return psutil.Process(serve_pid).children(recursive=True)
 
 
+@pytest.mark.alone
 def test_serve_owns_its_embedded_database(tmp_path):
     """Restarts a killed Postgres with the committed writes, shares it with a second serve
     on the same data, and leaves nothing running when it is killed itself."""
@@ -200,6 +203,7 @@ def test_play_with_a_url_never_opens_the_local_database(tmp_path):
     assert not (tmp_path / "postgres").exists()
 
 
+@pytest.mark.alone
 def test_the_next_serve_removes_the_metrics_directory_of_a_killed_one(tmp_path):
     temp = tmp_path / "tmp"
     temp.mkdir()

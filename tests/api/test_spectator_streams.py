@@ -99,11 +99,21 @@ def test_delayed_streams_beat_alike_and_stay_counted_whatever_the_deal_in_play_d
     assert abs(len(held) - len(alone)) <= 1
     assert [m for _, m in held[:beats]] == [{"comment": "keep-alive"}] * beats
     assert [m for _, m in alone[:beats]] == [{"comment": "keep-alive"}] * beats
-    # A beat a period from the opening, on both: the moments agree beat for beat.
-    opened = held[0][0]
-    for number, ((first, _), (second, _)) in enumerate(zip(held, alone, strict=False)):
-        assert abs(first - second) < PERIOD / 2, (number, first - second)
-        assert abs(first - opened - number * PERIOD) < PERIOD / 2, (number, first - opened)
+    # The moments, by sequence rather than against the wall clock, as a busy machine makes any
+    # beat late: no beat comes before its period since its stream opened (a wake-up never
+    # brings one forward), and each beat of either stream comes with one of the other, within
+    # half a period (the two streams share one event loop, so a late loop delays both alike).
+    for stream in (held, alone):
+        opened = stream[0][0]
+        early = [n for n, (at, _) in enumerate(stream) if at - opened < (n - 0.5) * PERIOD]
+        assert early == [], [round(at - opened, 2) for at, _ in stream]
+    unpaired = {
+        name: [at for at, _ in stream if min(abs(at - other) for other, _ in others) >= PERIOD / 2]
+        for name, stream, others in (("in_play", held, alone), ("quiet", alone, held))
+    }
+    # One beat apiece at most, which the count above allows too: a beat a loaded machine made
+    # more than a period late, skipped on one stream alone.
+    assert all(len(moments) <= 1 for moments in unpaired.values()), unpaired
 
 
 async def _open_and_close(url: str, code: str) -> None:

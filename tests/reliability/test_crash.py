@@ -37,7 +37,8 @@ DROP_EVERY = 8
 # Only a safety net against a hang; no assertion depends on timing.
 GIVE_UP_SECONDS = 240
 
-pytestmark = [pytest.mark.slow, pytest.mark.alone]
+# Not alone: it kills only its own gunicorn, a client of the run's cluster, and times nothing.
+pytestmark = pytest.mark.slow
 
 
 @pytest.fixture

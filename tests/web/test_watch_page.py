@@ -92,16 +92,24 @@ def test_after_a_showdown_the_watch_page_speaks_each_language_and_draws_the_hand
     expect(spanish.locator("#watching")).to_have_text("Mirando en directo")
     expect(spanish).to_have_title("As-Nas: mirando")
     shown = spanish.locator("#deal-panel .hand-row .mini").filter(has=spanish.locator(".card"))
-    hand = shown.first
-    expect(hand.locator(".card")).to_have_count(5)
-    # Measured at once: the page draws itself again when its stream opens.
-    boxes = hand.locator(".card").evaluate_all(
-        "cards => cards.map((c) => ({ width: c.getBoundingClientRect().width,"
-        " y: c.getBoundingClientRect().y }))"
+    expect(shown.first.locator(".card")).to_have_count(5)
+    # Found and measured in one evaluation: the page draws itself again when its stream opens,
+    # and cards found by a locator before that redraw and measured after it are detached
+    # (no width, no place).
+    cards = spanish.evaluate(
+        """() => {
+        const hand = [...document.querySelectorAll("#deal-panel .hand-row .mini")]
+          .find((mini) => mini.querySelector(".card"));
+        return [...hand.querySelectorAll(".card")].map((card) => ({
+          width: card.getBoundingClientRect().width,
+          y: card.getBoundingClientRect().y,
+          name: card.querySelector(".name")?.innerText,
+        }));
+      }"""
     )
-    assert min(box["width"] for box in boxes) >= 32
-    assert len({round(box["y"]) for box in boxes}) == 1, "the hand wraps"
-    names = hand.locator(".card .name").all_inner_texts()
+    assert min(card["width"] for card in cards) >= 32
+    assert len({round(card["y"]) for card in cards}) == 1, "the hand wraps"
+    names = [card["name"] for card in cards if card["name"] is not None]
     assert len(names) == 5 and set(names) <= {"As", "Shah", "Bibi", "Sarbaz", "Couli"}
     assert spanish.evaluate("document.documentElement.scrollWidth") <= 360
     leaks = {"es": english_leaks(spanish, "es")}
