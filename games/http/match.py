@@ -14,7 +14,7 @@ from edge.api import DescribedPagination, valid
 from edge.schema import NOT_FOUND, UNAUTHORIZED, VALIDATION_ERROR, problem_response
 from edge.serializers import RequestBodySerializer
 from games.ai import AI_LEVELS, DEFAULT_AI_LEVEL
-from games.engine import SEATS
+from games.engine import SEATS, SpectatorMode
 from games.http import stream_reads
 from games.http.fields import (
     ACTION_NAMES,
@@ -47,7 +47,6 @@ from games.http.shapes import (
 from games.http.views import MatchWrite, found_match
 from games.match import commands as match_commands
 from games.match import queries as match_queries
-from games.spectating.commands import SPECTATORS_OFF
 from players.auth import credential_hash
 
 
@@ -177,7 +176,7 @@ class MatchCreate(MatchWrite):
             # generated clients' types. The turn clock's depends on how many humans play.
             humans = data.setdefault("humans", 1)
             data.setdefault("turn_seconds", match_commands.default_turn_seconds(humans))
-            data.setdefault("spectators", SPECTATORS_OFF)
+            data.setdefault("spectators", SpectatorMode.OFF.value)
             data.setdefault("client_seed", "")
             data.setdefault("open", False)
             for optional in ("seed", "commitment", "verifiable", "fill_after"):

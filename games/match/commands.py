@@ -27,6 +27,7 @@ from games.engine import (
     NextDeal,
     Resign,
     Restart,
+    SpectatorMode,
     StartMatch,
     Status,
     Step,
@@ -38,7 +39,7 @@ from games.fairness.commands import first_seeds, next_server_seed
 from games.match import log, reactions, store
 from games.match.loaded import LoadedMatch
 from games.match.queries import match_write_view
-from games.spectating.commands import SPECTATORS_OFF, watch_code_draw
+from games.spectating.commands import watch_code_draw
 from games.tables.queries import table_admitting
 from players import selectors as player_selectors
 from players.models import Player
@@ -69,7 +70,7 @@ def match_create(
     commitment: uuid.UUID | None = None,
     client_seed: str = "",
     verifiable: bool | None = None,
-    spectators: str = SPECTATORS_OFF,
+    spectators: str = SpectatorMode.OFF,
     open: bool = False,
     fill_after: int | None = None,
 ) -> LoadedMatch:
@@ -107,7 +108,7 @@ def match_create(
         )
     )
     run_ai_seats(step, ai.chooser(ai_level))
-    watch_code = watch_code_draw() if spectators != SPECTATORS_OFF else None
+    watch_code = watch_code_draw() if spectators != SpectatorMode.OFF else None
     match = reactions.insert(
         players=players,
         ai_level=ai_level,

@@ -58,7 +58,7 @@ _MATCH_WITH_SEATS = (
     f" FROM {Seat._meta.db_table} s LEFT JOIN {Player._meta.db_table} p ON p.id = s.player_id"
     " WHERE s.match_id = m.id)::text,"
     # Counted only where spectators may watch: most matches pay nothing for it.
-    " CASE WHEN m.spectators = 'off' THEN 0 ELSE"
+    f" CASE WHEN m.spectators = '{SpectatorMode.OFF}' THEN 0 ELSE"
     f" (SELECT count(*) FROM {WatchStream._meta.db_table} w"
     " WHERE w.match_id = m.id AND w.expires_at > now()) END"
     f" FROM {Match._meta.db_table} m WHERE m.id = %s"

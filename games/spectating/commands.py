@@ -13,7 +13,7 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
-from games.engine import DomainError
+from games.engine import DomainError, SpectatorMode
 from games.match import store as match_store
 from games.match.loaded import LoadedMatch
 from games.match.queries import match_view
@@ -21,7 +21,6 @@ from games.spectating import store
 from players.models import Player
 from players.tokens import hash_token
 
-SPECTATORS_OFF = "off"
 WATCH_CODE_BYTES = 24
 """192 random bits, like an invite: a watch code cannot be guessed."""
 
@@ -45,7 +44,7 @@ def match_spectators_set(
     if match.viewer_seat != 0:
         raise DomainError("not_owner", "Only the match's owner chooses who may watch.")
     code_hash = match.row.watch_code_hash
-    if spectators == SPECTATORS_OFF:
+    if spectators == SpectatorMode.OFF:
         code_hash = ""
     elif new_code or not code_hash:
         match.watch_code = watch_code_draw()
