@@ -36,6 +36,7 @@ FORBIDDEN = [
     ("top-level packages form no cycles", "players/selectors.py", "import bench"),
     ("layers", "games/engine/cards.py", "import games.ai"),
     ("layers", "games/match/queries.py", "import games.http.match"),
+    ("layers", "games/live/wakeups.py", "import players.services"),
 ]
 
 
