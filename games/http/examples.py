@@ -1,7 +1,7 @@
 """The schema's success examples: one real seeded match played to its end, and one resigned,
 by a script that drives any `Table`. The schema plays it on `InMemoryTable`, which plays
 through the engine's turn loop with the commands' AI and the match queries, without a database;
-tests/api/test_schema_examples.py plays it through the HTTP API and checks that both answer
+tests/http/test_schema_examples.py plays it through the HTTP API and checks that both answer
 alike, so the examples cannot drift from what the API answers."""
 
 import json

@@ -1,7 +1,5 @@
 import pytest
 
-from tests.api.conftest import client, make_client, new_match  # noqa: F401 (shared fixtures)
-
 GENEROUS = "1000/min"
 
 

@@ -2,7 +2,7 @@
 
 import asyncio
 
-from tests.api.test_errors import assert_problem
+from tests.http.test_errors import assert_problem
 
 
 def assert_edge_problem(response, status: int, code: str) -> dict:

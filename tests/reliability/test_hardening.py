@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from games.models import Match
-from tests.api.problems import assert_problem
+from tests.http.problems import assert_problem
 
 pytestmark = pytest.mark.django_db
 

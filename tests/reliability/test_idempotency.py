@@ -9,7 +9,7 @@ from django.db import connection, transaction
 
 from games.http import idempotency
 from games.models import EventBatch, IdempotencyRecord, Match
-from tests.api.problems import assert_problem
+from tests.http.problems import assert_problem
 
 pytestmark = pytest.mark.django_db
 

@@ -1,6 +1,6 @@
 """Over real HTTP (Django's live server): no response body and no event shows a card its
 viewer may not see, and no token opens another player's match, its events or its stored
-idempotent replies. The card checks are those of tests/api/secrecy.py."""
+idempotent replies. The card checks are those of tests/http/secrecy.py."""
 
 import random
 import uuid
@@ -9,8 +9,8 @@ import httpx
 import pytest
 
 from games.ai import AI_LEVELS
-from tests.api.play import play_match
-from tests.api.secrecy import check_result, check_view, hands_in
+from tests.http.play import play_match
+from tests.http.secrecy import check_result, check_view, hands_in
 
 pytestmark = [pytest.mark.slow, pytest.mark.django_db(transaction=True)]
 
@@ -33,7 +33,7 @@ def keys_in(value):
 class Wire:
     """A player's HTTP client that keeps every JSON body it receives and sends every POST
     with an Idempotency-Key of its own. Its post() takes the test client's arguments, so
-    tests.api.play can drive it."""
+    tests.http.play can drive it."""
 
     def __init__(self, base_url: str, token: str | None = None):
         headers = {"Authorization": f"Bearer {token}"} if token else {}

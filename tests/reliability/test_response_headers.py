@@ -6,7 +6,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from tests.api.problems import assert_problem
+from tests.http.problems import assert_problem
 
 pytestmark = pytest.mark.django_db
 

@@ -27,7 +27,7 @@ pytestmark = [pytest.mark.slow, pytest.mark.django_db]
 
 SCHEMA = schemathesis.openapi.from_wsgi("/api/schema/", application)
 # An event stream never ends and needs an ASGI server's event loop: over WSGI, in this
-# thread, it would hang. tests/api/test_streams.py and test_streams_server.py test them.
+# thread, it would hang. tests/live/test_streams.py and test_streams_server.py test them.
 STREAMS = {
     "GET /api/v1/matches/{match_id}/stream",
     "GET /api/v1/players/me/stream",
@@ -251,7 +251,7 @@ def test_every_operation_conforms_to_the_schema(label, world, record_property):
         if isinstance(case.query, dict) and str(case.query.get("wait", "")).isdigit():
             # A long-poll's wait runs on an ASGI server's event loop and reads in another
             # thread, which cannot see this test's transaction; it is tested over ASGI in
-            # tests/api/test_streams.py. Here its validation is, and an answer at once.
+            # tests/live/test_streams.py. Here its validation is, and an answer at once.
             case.query["wait"] = 0
         response = run(case)
         generated_statuses[response.status_code] += 1

@@ -8,7 +8,7 @@ verifiable), no message but the operator's holds a player id (the events name wh
 where, #32), and a delayed spectator gets nothing of a deal still being played. A human who
 left sees the match as a live spectator from the event after their player_left (#31): at
 each table one leaves during a random deal before the last, and the AI plays the seat on.
-The card checks are those of tests/api/secrecy.py; the counts are printed (pytest -s) for
+The card checks are those of tests/http/secrecy.py; the counts are printed (pytest -s) for
 the issues' closing notes."""
 
 import json
@@ -22,9 +22,9 @@ import pytest
 from rest_framework.test import APIClient
 
 from games.models import Deal, Match
-from tests.api.play import _post
-from tests.api.secrecy import check_event, check_record, check_result, check_view, eyes, hands_in
-from tests.live import LiveClient, bearer
+from tests.http.play import _post
+from tests.http.secrecy import check_event, check_record, check_result, check_view, eyes, hands_in
+from tests.live_client import LiveClient, bearer
 
 pytestmark = [pytest.mark.slow, pytest.mark.django_db(transaction=True)]
 

@@ -12,7 +12,7 @@ from asnas_api.models import RateCounter
 from games.models import IdempotencyRecord
 from players.api import PlayerViewSet
 from players.services import player_create
-from tests.api.problems import assert_problem
+from tests.http.problems import assert_problem
 
 pytestmark = pytest.mark.django_db
 
