@@ -1,5 +1,7 @@
 import pytest
 
+from tests.http.clients import client, make_client, new_match  # noqa: F401 (shared fixtures)
+
 GENEROUS = "1000/min"
 
 
