@@ -3,10 +3,14 @@
 Each test module is one unit, run whole on one worker, so a module's fixtures start once. The
 tests marked `alone` (they kill or stop a Postgres, or a serve on the run's cluster, or time
 processes against bounds of a few seconds) are one unit together, run first, one after
-another on one worker while the other workers wait: beside other tests, they failed theirs
-and others' (the run's shared cluster dropped every connection once while they ran). Then
-come the modules with a `slow` test, then the rest, so that no long module is left running
-at the end while the other workers idle.
+another on one worker: beside other tests, they failed theirs and others' (the run's shared
+cluster dropped every connection once while they ran). Meanwhile the other workers take only
+the modules of `BESIDE_THE_ALONE`, which use no database and start no server, so what the
+alone tests stop cannot touch them, and they no longer idle for minutes. The alone worker
+takes one unit more, which an xdist worker needs to run its last test, and no other: when the
+alone tests end, the workers that waited come first to the rest. Then come the modules with a
+`slow` test, then the rest, so that no long module is left running at the end while the other
+workers idle.
 
 Only the workers collect the tests, and the controller, which schedules, sees only their
 ids. So each worker writes which ids are marked (`record_marks`) before it reports its
@@ -21,6 +25,9 @@ import pytest
 from xdist.scheduler import LoadScopeScheduling
 
 ALONE_UNIT = "tests marked alone"
+BESIDE_THE_ALONE = ("tests/engine/", "tests/ai/")
+"""The folders whose modules may run while the alone tests do: the rules engine's and the AI's
+tests, which touch no database and start no server (tests/test_scheduling.py keeps them so)."""
 
 
 def marks_file(run_dir: Path, worker_id: str) -> Path:
@@ -67,24 +74,39 @@ class AloneTogetherScheduling(LoadScopeScheduling):
         super().schedule()
 
     def _assign_work_unit(self, node) -> None:
-        if not self._waits_for_the_alone_tests(node):
-            super()._assign_work_unit(node)
+        if self._runs_the_alone_tests(node) and len(self.assigned_work[node]) > 1:
+            # An xdist worker holds back its last test until it is sent more, so the alone
+            # worker needs one unit after them; more would take the others' share meanwhile.
+            return
+        if self._waits_for_the_alone_tests(node):
+            beside = next(
+                (unit for unit in self.workqueue if unit.startswith(BESIDE_THE_ALONE)), None
+            )
+            if beside is None:
+                return
+            self.workqueue.move_to_end(beside, last=False)  # the unit the base class takes
+        super()._assign_work_unit(node)
 
     def mark_test_complete(self, node, item_index: int, duration: float = 0) -> None:
-        super().mark_test_complete(node, item_index, duration)
         nodeid = self.registered_collections[node][item_index]
-        if nodeid in self.alone and not self._waits_for_the_alone_tests(None):
+        if nodeid not in self.alone:
+            super().mark_test_complete(node, item_index, duration)
+            return
+        self.assigned_work[node][ALONE_UNIT][nodeid] = True
+        if not self._runs_the_alone_tests(node):
+            # The other workers waited for them: they come first to what is left.
             for other in self.nodes:
                 if other is not node:
                     self._reschedule(other)
+        self._reschedule(node)
+
+    def _runs_the_alone_tests(self, node) -> bool:
+        work = self.assigned_work.get(node, {})
+        return ALONE_UNIT in work and not all(work[ALONE_UNIT].values())
 
     def _waits_for_the_alone_tests(self, node) -> bool:
         """Whether another node than `node` still runs alone tests."""
-        return any(
-            ALONE_UNIT in work and not all(work[ALONE_UNIT].values())
-            for other, work in self.assigned_work.items()
-            if other is not node
-        )
+        return any(self._runs_the_alone_tests(other) for other in self.nodes if other is not node)
 
     def _split_scope(self, nodeid: str) -> str:
         if nodeid in self.alone:
