@@ -14,7 +14,8 @@ from tests.http.secrecy import check_result, check_view, hands_in
 
 pytestmark = [pytest.mark.slow, pytest.mark.django_db(transaction=True)]
 
-SEEDS = range(12)
+# A match at each AI level in the default run; three times as many with -m simulation.
+DEFAULT_MATCHES, SIMULATED_MATCHES = 4, 12
 REPLAYS_PER_MATCH = 4
 SECRET_KEYS = {"deck", "seed", "token", "token_hash"}
 
@@ -93,9 +94,18 @@ def check_events(events: list[dict], match_id) -> int:
 
 
 def test_no_body_or_event_over_the_wire_shows_a_hidden_card(connect):
-    player = connect("Roya")
+    scan_matches(DEFAULT_MATCHES, connect("Roya"))
+
+
+@pytest.mark.simulation
+def test_no_body_or_event_over_the_wire_shows_a_hidden_card_in_many_matches(connect):
+    scan_matches(SIMULATED_MATCHES, connect("Roya"))
+
+
+def scan_matches(matches: int, player) -> None:
+    """`matches` random matches played over the wire, every body and event checked."""
     shown = events_checked = replays = 0
-    for seed in SEEDS:
+    for seed in range(matches):
         level = AI_LEVELS[seed % len(AI_LEVELS)]
         view = player.post("/api/v1/matches", {"seed": seed, "ai_level": level}).json()
         url, first_post = f"/api/v1/matches/{view['id']}", len(player.posts) - 1
@@ -133,7 +143,7 @@ def test_no_body_or_event_over_the_wire_shows_a_hidden_card(connect):
         if "your_cards" not in body and "events" not in body:
             assert not list(hands_in(body)), body
     print(
-        f"\nleaks over the wire: {len(SEEDS)} matches, {len(player.bodies)} bodies "
+        f"\nleaks over the wire: {matches} matches, {len(player.bodies)} bodies "
         f"({len(views)} views, {replays} replays), {events_checked} events, "
         f"{shown} other hands shown where allowed, 0 leaks"
     )
