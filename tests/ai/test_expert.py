@@ -114,12 +114,18 @@ def test_every_share_is_certified_within_the_bound(expert):
         assert 0 < header["shares"][key] <= EPS_DENOMINATOR
 
 
-@pytest.mark.slow
-@pytest.mark.parametrize("assignment", [("easy",) * 3, ("normal",) * 3, ("hard", "hard", "easy")])
-def test_a_mix_measured_again_is_within_the_bound(expert, assignment):
+@pytest.fixture(scope="module")
+def builder():
+    """The expert's builder, made once: it measures its blueprint as it starts, and mixing
+    copies its rows."""
     from games.ai.expert_training import Builder
 
-    builder = Builder()
+    return Builder()
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("assignment", [("easy",) * 3, ("normal",) * 3, ("hard", "hard", "easy")])
+def test_a_mix_measured_again_is_within_the_bound(expert, builder, assignment):
     rows = builder.mix_of(expert.choices[assignment], expert.shares[assignment])
     measured = builder.exploitability(rows)
     assert measured == pytest.approx(
