@@ -17,6 +17,8 @@ from terminal.table import TableState, invitation, is_over, next_tick, waiting_r
 
 ACTION_KEYS = {"look": "l", "call": "c", "hold": "h", "raise": "r", "fold": "f"}
 AI_LEVEL_KEYS = {"e": "easy", "n": "normal", "h": "hard", "x": "expert"}
+CANCEL = {"c": "cancel"}
+"""The one key that backs out of every question: no level's key, and no answer's."""
 HINT = {"?": "hint"}
 QUIT = {"q": "quit (resume later)"}
 JOIN_KEYS = {"j": "join this table", "q": "quit without joining"}
@@ -339,18 +341,18 @@ def _move(screen: Screen, table: TableState, view: dict, key: str) -> tuple[str,
     body = {"expected_version": view["version"]}
     # Restart and leave come only with a series in play, which either then rates as resigned.
     if key == "s":
-        levels = {**AI_LEVEL_KEYS, "x": "cancel"}
+        levels = {**AI_LEVEL_KEYS, **CANCEL}
         notice = f"Restart: a new series of 12 deals. {RATED_AS_RESIGNATION} AI level?"
         screen.show(table.render(view, levels, notice, fit_to=screen.fit_to))
         level = AI_LEVEL_KEYS.get(screen.key(levels))
         return (f"{path}/restart", {**body, "ai_level": level}) if level else None
     if key == "g" and _shared(view):
-        sure = {"y": "yes, leave", "x": "cancel"}
+        sure = {"y": "yes, leave", **CANCEL}
         notice = f"Leave? The AI plays your seat for the rest of the match. {RATED_AS_RESIGNATION}"
         screen.show(table.render(view, sure, notice, fit_to=screen.fit_to))
         return (f"{path}/leave", body) if screen.key(sure) == "y" else None
     if key == "g":
-        sure = {"y": "yes, resign", "x": "cancel"}
+        sure = {"y": "yes, resign", **CANCEL}
         notice = "Resign? The match ends now, totals as they are."
         screen.show(table.render(view, sure, notice, fit_to=screen.fit_to))
         return (f"{path}/resign", body) if screen.key(sure) == "y" else None

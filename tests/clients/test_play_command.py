@@ -104,8 +104,8 @@ def test_play_shows_the_coachs_hint_on_a_key(server_env, server_url, tmp_path):
 def test_play_restarts_at_another_level_and_resigns(server_env, server_url, tmp_path):
     state = tmp_path / "play.json"
     args = ("--url", server_url, "--state", str(state), "--name", "Quitter", "--ai-level", "hard")
-    # Look, then restart at level easy; a resign cancelled with x changes nothing; quit.
-    first = play(server_env, *args, keys="l\ns\ne\ng\nx\nq\n")
+    # Look, then restart at level easy; a resign cancelled with c changes nothing; quit.
+    first = play(server_env, *args, keys="l\ns\ne\ng\nc\nq\n")
     restart = "Restart: a new series of 12 deals. The series in play is rated as your resignation."
     assert restart in first
     assert "series 2 · AI easy" in first

@@ -13,7 +13,7 @@ class Prompted:
     fit_to = None
 
     def __init__(self, answer: str):
-        self.answer, self.shown = answer, []
+        self.answer, self.shown, self.listed = answer, [], {}
 
     def render(self, view, keys, notice, fit_to=None) -> str:
         return notice
@@ -22,6 +22,7 @@ class Prompted:
         self.shown.append(screen)
 
     def key(self, keys, wake=None, tick=None) -> str:
+        self.listed = keys
         return self.answer
 
 
@@ -36,3 +37,25 @@ def test_a_leave_or_restart_says_it_is_rated_as_a_resignation_before_it_goes(vie
     (asked,) = prompted.shown
     assert "rated as your resignation" in asked
     assert path == f"/matches/m/{'leave' if key == 'g' else 'restart'}"
+
+
+@pytest.mark.parametrize(("view", "key"), [(ALONE, "s"), (SHARED, "g"), (ALONE, "g")])
+def test_each_key_a_question_lists_does_what_it_says(view, key):
+    """Restart, leave and resign: every key shown is pressed once. Cancel sends nothing (at
+    the restart it once restarted at expert, whose key it shared); any other sends its move."""
+    question = Prompted("?")  # a key no question lists, to see which keys it lists
+    assert _move(question, question, view, key) is None
+    listed = question.listed
+    assert "cancel" in listed.values() and len(set(listed.values())) == len(listed)
+    for pressed, label in listed.items():
+        prompted = Prompted(pressed)
+        move = _move(prompted, prompted, view, key)
+        if label == "cancel":
+            assert move is None, (pressed, label)
+            continue
+        path, body = move
+        if key == "s":
+            assert (path, body["ai_level"]) == ("/matches/m/restart", label)
+        else:
+            assert path == f"/matches/m/{'leave' if view is SHARED else 'resign'}"
+            assert label.startswith("yes")
