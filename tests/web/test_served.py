@@ -53,3 +53,14 @@ def test_every_catalogue_has_every_string_of_the_english_one():
     assert len(english) > 100
     for language in ("es", "pl", "da", "fr", "fa"):
         assert keys(language) == english, language
+
+
+def test_every_page_has_an_icon_and_the_site_answers_favicon_ico():
+    # Without one, each page's load logged a 404 for /favicon.ico (admin and docs pages too).
+    client = Client()
+    for page in ("index.html", "watch.html"):
+        html = (settings.WHITENOISE_ROOT / page).read_text()
+        assert '<link rel="icon" href="favicon.svg" type="image/svg+xml">' in html, page
+    for path, kind in (("/favicon.svg", "image/svg+xml"), ("/favicon.ico", "image/")):
+        icon = client.get(path)
+        assert icon.status_code == 200 and icon.headers["Content-Type"].startswith(kind), path
