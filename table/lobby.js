@@ -218,7 +218,7 @@ function listTables(list, tables) {
       const players = new Intl.ListFormat(locale(), { type: "unit" }).format(table.seats.map((seat) => isolate(seatName(seat))));
       const line = tr("table_line", {
         owner: table.owner,
-        free: table.seats_free,
+        n: table.seats_free,
         humans: table.humans,
         clock,
         level: levelName(table.ai_level),

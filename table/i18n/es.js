@@ -112,7 +112,7 @@ export default {
   fill_after: "La IA ocupa los asientos libres tras (segundos)",
   verifiable_choice: "Repartos verificables: la semilla de cada serie se revela al final, manos retiradas incluidas",
   client_seed: "Tu semilla de cliente (opcional)",
-  table_line: "Mesa de {owner} · {free} de {humans} asientos libres · {clock} · IA {level}",
+  table_line: "Mesa de {owner} · {n} de {humans} asientos libres · {clock} · IA {level}",
   turn_clock: "{n} s por turno",
   verifiable_table: "repartos verificables",
   watchable: "se admiten espectadores",

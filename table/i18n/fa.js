@@ -112,7 +112,7 @@ export default {
   fill_after: "هوش مصنوعی جاهای خالی را پس از (ثانیه) می‌گیرد",
   verifiable_choice: "دست‌های قابل وارسی: بذر هر دور در پایانش آشکار می‌شود، با دست‌های خوابانده",
   client_seed: "بذر شما (اختیاری)",
-  table_line: "میز {owner} · {free} از {humans} جا خالی · {clock} · هوش مصنوعی {level}",
+  table_line: "میز {owner} · {n} از {humans} جا خالی · {clock} · هوش مصنوعی {level}",
   turn_clock: "{n} ثانیه برای هر نوبت",
   verifiable_table: "دست‌های وارسی‌پذیر",
   watchable: "تماشاگران خوش آمدند",

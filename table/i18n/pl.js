@@ -112,7 +112,7 @@ export default {
   fill_after: "SI zajmie wolne miejsca po (sekundach)",
   verifiable_choice: "Sprawdzalne rozdania: ziarno każdej serii jest ujawniane na jej końcu, także spasowane ręce",
   client_seed: "Twoje ziarno klienta (opcjonalne)",
-  table_line: "Stół gracza {owner} · wolne miejsca: {free} z {humans} · {clock} · SI {level}",
+  table_line: "Stół gracza {owner} · wolne miejsca: {n} z {humans} · {clock} · SI {level}",
   turn_clock: "{n} s na ruch",
   verifiable_table: "weryfikowalne rozdania",
   watchable: "widzowie mile widziani",

@@ -32,7 +32,7 @@ def test_an_open_table_appears_in_the_lobby_and_one_click_joins_it(open_table, a
     table = open_table_of(api_origin, "Babak", turn_seconds=90, fill_after=600)
     # No reload: the lobby asks again while it is shown.
     row = lobby.locator(f'li[data-table-id="{table["id"]}"]')
-    expect(row).to_contain_text("Babak's table · 2 of 3 seats free", timeout=15_000)
+    expect(row).to_contain_text("Babak’s table · 2 of 3 seats free", timeout=15_000)
     expect(row).to_contain_text("90 s a turn")
     expect(row).to_contain_text("The AI takes the free seats at")
     shot = screenshot(page, "lobby-open-tables")

@@ -188,7 +188,7 @@ def test_an_invite_shows_a_verifiable_table_and_cancel_leaves_it_as_it_was(
     expect(preview).to_contain_text("AI level: Hard")
     expect(preview).to_contain_text("Who may watch: Live")
     expect(friend.locator("#invitation-fairness")).to_contain_text(
-        "Verifiable: each series' seed is revealed when it ends"
+        "Verifiable: each series’ seed is revealed when it ends"
     )
     # A language switch draws the preview again in the new words; it stays a preview.
     friend.locator("#lang").select_option("fa")

@@ -64,3 +64,17 @@ def test_every_page_has_an_icon_and_the_site_answers_favicon_ico():
     for path, kind in (("/favicon.svg", "image/svg+xml"), ("/favicon.ico", "image/")):
         icon = client.get(path)
         assert icon.status_code == 200 and icon.headers["Content-Type"].startswith(kind), path
+
+
+def test_the_catalogues_keep_each_language_s_typography():
+    """Curly apostrophes everywhere; in French a no-break space before : ; ! ? (never a plain
+    one, where a line could break) and plural forms rather than "place(s)"."""
+    for language in ("en", "es", "pl", "da", "fr", "fa"):
+        catalogue = (settings.WHITENOISE_ROOT / "i18n" / f"{language}.js").read_text()
+        texts = re.findall(r'"((?:[^"\\]|\\.)*)"', catalogue)
+        assert len(texts) > 100, language
+        assert [text for text in texts if "'" in text] == [], language
+        if language == "fr":
+            assert [text for text in texts if re.search(r" [:;!?]", text)] == []
+            assert [text for text in texts if "(s)" in text] == []
+            assert r"\u00a0:" in catalogue and r"\u202f?" in catalogue
