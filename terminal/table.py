@@ -437,24 +437,32 @@ def _figure(text: str) -> str:
     return ("+" if value > 0 else "") + text if len(text) <= 8 else f"≈{float(value):+.2f}"
 
 
+def _percent(text: str) -> str:
+    """An exact fraction as a percentage: exact to a tenth, else "≈" and rounded."""
+    value = Fraction(text) * 100
+    if (value * 10).denominator == 1:
+        return f"{float(value):g}%"
+    return f"≈{float(value):.1f}%"
+
+
 def _hint_table(hint: dict) -> Group:
-    """The coach's advice: hard's probability and the exact expected score of each action,
-    and the hand's strength once looked."""
+    """The coach's advice in words: the hand's strength once looked, how often the hard AI
+    plays each action here, and each action's exact expected score."""
     strength = (
-        f"hand rank {hint['hand_rank']} of 121 · beats three random hands "
-        f"{hint['showdown_win']} (ties {hint['showdown_tie']})"
+        f"your hand ranks {hint['hand_rank']} of 121: it beats three random hands "
+        f"{_percent(hint['showdown_win'])} of the time (ties {_percent(hint['showdown_tie'])})"
         if hint["hand_rank"] is not None
         else "look first: it is free"
     )
     table = Table(
-        caption="expected score of this deal against the AI seats: exact fractions, "
-        "shown to 4 places",
+        caption="how often the hard AI plays each action here, and the expected score of "
+        "this deal against the AI seats (exact fractions, shown to 4 places)",
         caption_justify="left",
     )
-    for column in ("Action", "hard plays it", "Expected score"):
+    for column in ("Action", "Hard AI plays it", "Expected score"):
         table.add_column(column, justify="left" if column == "Action" else "right")
     for advice in hint["actions"]:
         value = advice["expected_value"]
         shown = "–" if value is None else f"{float(Fraction(value)):+.4f}"
-        table.add_row(advice["action"], advice["hard_probability"], shown)
+        table.add_row(advice["action"], _percent(advice["hard_probability"]), shown)
     return Group(Text(f"Hint · {strength}", style="bold magenta"), table)

@@ -94,10 +94,12 @@ def test_play_shows_the_coachs_hint_on_a_key(server_env, server_url, tmp_path):
     output = play(server_env, *args, "--ai-level", "normal", "--seed", "2", keys="?\nl\n?\nq\n")
     assert "? hint" in output
     blind, seen = output.split("Hint · ")[1:]
-    assert blind.startswith("look first") and re.search(r"look\W+1\W+–", blind)
+    assert blind.startswith("look first") and re.search(r"look\W+100%\W+–", blind)
     # The chance is an exact fraction: 0 or 1 for the weakest and strongest hands.
-    assert re.match(r"hand rank \d+ of 121 · beats three random hands \d+(/\d+)?", seen)
-    assert re.search(r"(call|hold)\W+(\d+/\d+|0|1)\W+[+-]\d+\.\d{4}\b", seen), seen
+    percent = r"≈?\d+(\.\d)?%"
+    beats = rf"your hand ranks \d+ of 121: it beats three random hands {percent} of the time"
+    assert re.match(beats, seen), seen
+    assert re.search(rf"(call|hold)\W+{percent}\W+[+-]\d+\.\d{{4}}\b", seen), seen
 
 
 @pytest.mark.slow

@@ -104,6 +104,16 @@ def test_the_hint_fits_beside_a_shortened_log():
     assert "-1.2346" in screen and LONG_VALUE[:20] not in screen, screen  # to 4 places
 
 
+def test_the_hint_speaks_in_percentages_exact_to_a_tenth_else_rounded():
+    hint = {**HINT, "showdown_win": "1/2", "showdown_tie": "1/2345678"}
+    hint["actions"] = [{**HINT["actions"][0], "hard_probability": "1"}, *HINT["actions"][1:]]
+    screen = shown(TableState().render(view("in_deal"), {"c": "call"}, "", hint))
+    words = " ".join(screen.split())  # the sentences as read, across the lines they wrap on
+    assert "beats three random hands 50% of the time (ties ≈0.0%)" in words, screen
+    assert re.search(r"call\W+100%\W+-1\.2346", screen) and "12.3%" in screen, screen
+    assert "how often the hard AI plays each action" in words, screen
+
+
 def test_a_tall_terminal_shows_the_whole_log_and_a_printed_screen_is_never_cut():
     tall = Console(file=io.StringIO(), width=120, height=60)
     table = table_with_log()
