@@ -15,9 +15,11 @@ seed, plays it to the end (or resigns), then checks, from what the server answer
     python examples/verify_from_spec.py http://127.0.0.1:8000 [--client-seed TEXT]
         [--resign-after DEALS] [--tamper seed|card] [--save-record FILE]
 
-`--resign-after N` resigns in deal N + 1 instead of playing all twelve deals.
-`--tamper` changes what was fetched before checking it (a wrong seed, or one card of one
-shown hand): the check must then fail. Exits 0 when everything agrees, 1 otherwise.
+`--resign-after N` resigns in deal N + 1 instead of playing all twelve deals (with `--tamper
+card`, not before a hand has been shown: deals can end before the player's turn, leaving no
+card to change). `--tamper` changes what was fetched before checking it (a wrong seed, or one
+card of the first hand shown): the check must then fail. Exits 0 when everything agrees, 1
+otherwise.
 """
 
 import argparse
@@ -134,11 +136,12 @@ class Seen:
                     self.hands.append(("showdown", at, seat["seat"], seat["hand"]))
 
 
-def play(api: Api, view: dict, seen: Seen, resign_after: int | None) -> dict:
+def play(api: Api, view: dict, seen: Seen, resign_after: int | None, needs_a_hand: bool) -> dict:
     url = f"/matches/{view['id']}"
     seen.view(view)
     while view["status"] not in ("finished", "resigned"):
-        if resign_after is not None and view["deal_number"] > resign_after:
+        resigns = resign_after is not None and view["deal_number"] > resign_after
+        if resigns and (seen.hands or not needs_a_hand):
             view = api.call("POST", f"{url}/resign", {})
         elif view["status"] == "deal_over":
             view = api.call("POST", f"{url}/next-deal", {})
@@ -225,10 +228,12 @@ def check(committed: dict, client_seed: str, final: dict, events: list, record: 
 
 def tamper(how: str, final: dict, seen: Seen) -> str:
     """Change what was fetched; say what was changed, as the check's finding will name it (the
-    first hand seen may be of deal 1 or, when deal 1 ended before the player's turn, deal 2)."""
+    first hand seen is of whichever deal first showed one)."""
     if how == "seed":
         final["fairness"]["server_seed"] = secrets.token_hex(32)
         return "seed"
+    if not seen.hands:
+        sys.exit("no hand was shown in the whole match: no card to change")
     source, at, seat, hand = seen.hands[0]
     other = next(rank for rank in RANKS_IN_ORDER if rank not in hand)
     seen.hands[0] = (source, at, seat, [other, *hand[1:]])
@@ -255,7 +260,7 @@ def main() -> int:
     )
     print(f"match {view['id']}, client seed {options.client_seed!r}")
     seen = Seen()
-    final = play(api, view, seen, options.resign_after)
+    final = play(api, view, seen, options.resign_after, needs_a_hand=options.tamper == "card")
     api.reveal_from = len(api.bodies) - 1  # the answer that ended the series
     final = api.call("GET", f"/matches/{final['id']}")
     events = api.call("GET", f"/matches/{final['id']}/events")["events"]

@@ -57,8 +57,8 @@ def test_the_script_fails_on_a_tampered_seed(server_url, tmp_path):
 
 
 def test_the_script_fails_on_the_very_card_it_swapped(server_url, tmp_path):
-    # Whichever hand was seen first, of deal 1 or of deal 2 (deal 1 may end before the
-    # player's turn): the one finding names the hand the script says it changed.
+    # Whichever deal first showed a hand (deals may end before the player's turn, so the
+    # script resigns only once one was shown): the one finding names the hand it changed.
     result = run(server_url, tmp_path, "--resign-after", "1", "--tamper", "card")
     assert result.returncode == 1, result.stdout + result.stderr
     swapped = re.search(r"^tampered: card, (.+: deal \d+ seat \d+)$", result.stdout, re.M)
