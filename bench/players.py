@@ -51,7 +51,14 @@ class Client:
         """The response (read), its body and the seconds it took, whatever its status."""
         data = None if body is None else json.dumps(body)
         started = time.perf_counter()
-        self.connection.request(method, path, body=data, headers=self.headers)
+        try:
+            self.connection.request(method, path, body=data, headers=self.headers)
+        except (BrokenPipeError, ConnectionResetError):
+            # The server closed the kept-alive connection while it was idle (a busy machine can
+            # hold a client past the keep-alive): the request never reached it, so send it
+            # once more on a new connection.
+            self.connection.close()
+            self.connection.request(method, path, body=data, headers=self.headers)
         response = self.connection.getresponse()
         raw = response.read()
         return response, raw, time.perf_counter() - started
