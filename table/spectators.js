@@ -10,24 +10,22 @@ const MODES = ["off", "delayed", "live"];
 /** @param {string} id */
 const storeKey = (id) => `asnas-watch-${id}`;
 
+/** The matches whose folded control the owner opened: the table is drawn anew at each event. */
+const unfolded = new Set();
+
 /**
- * The panel for `match`: its owner's (seat 0) controls, or for the others only the count.
+ * The panel for `match`, as a list of none or one: with spectators off, the owner (seat 0) gets
+ * one folded control and the others nothing; with spectators on, the owner's controls, or for
+ * the others only the count.
  * @param {MatchView} match @param {Api} api @param {(view: MatchView) => void} show a new view
  * @param {(key: any, vars?: Record<string, string | number>) => string} tr the page's catalogue
+ * @returns {HTMLElement[]}
  */
 export function spectatorsPanel(match, api, show, tr) {
   if (match.watch_code) sessionStorage.setItem(storeKey(match.id), match.watch_code);
   if (match.spectators === "off") sessionStorage.removeItem(storeKey(match.id));
-  const count = document.createElement("p");
-  count.id = "watchers";
-  count.textContent = tr("watching", { n: match.watchers }).replace(/[\u2068\u2069]/g, "");
-  const panel = document.createElement("section");
-  panel.className = "panel";
-  panel.id = "spectators";
-  const title = document.createElement("h2");
-  title.textContent = tr("spectators_title");
-  panel.append(title, count);
-  if (match.your_seat !== 0) return panel;
+  const owner = match.your_seat === 0;
+  if (match.spectators === "off" && !owner) return [];
 
   /** @param {string} mode @param {boolean} newCode */
   const choose = async (mode, newCode) => {
@@ -38,8 +36,29 @@ export function spectatorsPanel(match, api, show, tr) {
   select.setAttribute("aria-label", tr("who_may_watch"));
   for (const mode of MODES) select.add(new Option(tr(`watch_${mode}`), mode, false, mode === match.spectators));
   select.addEventListener("change", () => choose(select.value, false));
+  if (match.spectators === "off") {
+    const folded = document.createElement("details");
+    folded.className = "look";
+    folded.id = "spectators";
+    folded.open = unfolded.has(match.id);
+    folded.addEventListener("toggle", () => (folded.open ? unfolded.add(match.id) : unfolded.delete(match.id)));
+    const summary = document.createElement("summary");
+    summary.textContent = `${tr("spectators_title")} · ${tr("watch_off")}`;
+    folded.append(summary, select);
+    return [folded];
+  }
+
+  const count = document.createElement("p");
+  count.id = "watchers";
+  count.textContent = tr("watching", { n: match.watchers }).replace(/[\u2068\u2069]/g, "");
+  const panel = document.createElement("section");
+  panel.className = "panel";
+  panel.id = "spectators";
+  const title = document.createElement("h2");
+  title.textContent = tr("spectators_title");
+  panel.append(title, count);
+  if (!owner) return [panel];
   panel.append(select);
-  if (match.spectators === "off") return panel;
 
   const renew = document.createElement("button");
   renew.type = "button";
@@ -60,5 +79,5 @@ export function spectatorsPanel(match, api, show, tr) {
     ? `${location.origin}${location.pathname.replace(/[^/]*$/, "")}watch.html${query}#watch=${encodeURIComponent(code)}`
     : tr("watch_link_once");
   panel.append(line);
-  return panel;
+  return [panel];
 }

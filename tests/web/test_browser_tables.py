@@ -110,6 +110,10 @@ def test_two_friends_play_one_table_live_each_seeing_only_their_own_cards(open_t
     expect(owner.locator('[data-seat="1"] h3')).to_have_text("Darius")
     expect(owner.locator("#invite")).to_have_count(0)
     expect(friend.locator('[data-seat="0"] h3')).to_have_text("Roya")
+    # Spectators off: the owner has one folded control, the friend nothing at all.
+    expect(owner.locator("details#spectators summary")).to_have_text("Spectators · Nobody")
+    expect(owner.locator("#spectators-mode")).not_to_be_visible()
+    expect(friend.locator("#spectators")).to_have_count(0)
 
     names = {id(owner): "Roya", id(friend): "Darius"}
     moves = 0

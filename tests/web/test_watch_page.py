@@ -16,9 +16,16 @@ from tests.web.test_table_care import SAME_ON_SCREEN, axe_violations, english_wo
 pytestmark = pytest.mark.slow
 
 
+def let_watch(owner, mode: str) -> None:
+    """The owner unfolds the spectators' control, folded while no one may watch, and lets
+    spectators watch (`mode`)."""
+    owner.locator("#spectators summary").click()
+    owner.locator("#spectators-mode").select_option(mode)
+
+
 def share_live(owner) -> str:
     """The owner's watch link, spectators live."""
-    owner.locator("#spectators-mode").select_option("live")
+    let_watch(owner, "live")
     link = owner.locator("#watch-link")
     expect(link).to_have_value(re.compile(r"/watch\.html\?api=.*#watch=[\w-]{32,}$"))
     return link.input_value()
@@ -28,8 +35,8 @@ def test_the_owner_shares_a_watch_link_and_a_spectator_follows(open_table, api_o
     owner = open_table()
     sit_down(owner)
     new_match(owner)
-    expect(owner.locator("#spectators")).to_contain_text("0 watching")
     link = share_live(owner)
+    expect(owner.locator("#spectators")).to_contain_text("0 watching")
     watcher = open_table(url=link)
     expect(watcher.locator("#watching")).to_have_text("Watching live")
     expect(watcher.locator("#seats")).to_contain_text("Roya")
@@ -206,7 +213,7 @@ def test_a_delayed_spectator_sees_a_deal_only_once_it_has_ended(open_table):
     owner = open_table()
     sit_down(owner)
     new_match(owner)
-    owner.locator("#spectators-mode").select_option("delayed")
+    let_watch(owner, "delayed")
     link = owner.locator("#watch-link")
     expect(link).to_have_value(re.compile(r"/watch\.html\?api=.*#watch=[\w-]{32,}$"))
     settled(owner)
