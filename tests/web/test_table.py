@@ -151,10 +151,12 @@ def test_persian_runs_right_to_left(open_table):
     names = set(page.locator(".hand .card").evaluate_all("cs => cs.map(c => c.ariaLabel)"))
     assert names <= {"آس", "شاه", "بی‌بی", "سرباز", "کولی"}
     assert page.evaluate("getComputedStyle(document.getElementById('main')).direction") == "rtl"
-    # Mirrored: the seat after yours sits at the inline end, which is the left in Persian.
-    end = page.locator(".seat-1").bounding_box()
-    start = page.locator(".seat-3").bounding_box()
-    assert end["x"] < start["x"]
+    # The text runs right to left, but the table is the game's: play passes to the right, so
+    # the seat after yours sits on your right, as in every language, its name still in Persian.
+    after_you = page.locator(".seat-1").bounding_box()
+    before_you = page.locator(".seat-3").bounding_box()
+    assert after_you["x"] > before_you["x"]
+    assert page.locator(".seat-1").evaluate("seat => getComputedStyle(seat).direction") == "rtl"
     screenshot(page, "fa-mid-deal")
     assert page.errors == []
 
@@ -296,4 +298,37 @@ def test_the_expert_level_is_offered_and_played(open_table, api_origin):
     fresh_turn(page)
     assert api_get(api_origin, page, f"/matches/{match_id(page)}")["ai_level"] == "expert"
     screenshot(page, "expert-match")
+    assert page.errors == []
+
+
+def test_a_fold_while_hold_is_free_asks_first(at_a_fresh_turn, api_origin):
+    """One key or click must not give up a stake that Hold keeps for nothing: the page asks,
+    sends nothing if cancelled, and folds once confirmed. The server's views are changed on
+    the way to show Hold as free at this turn."""
+    page = at_a_fresh_turn()
+    match = match_id(page)
+
+    def hold_is_free(route):
+        response = route.fetch()
+        view = response.json()
+        if route.request.method == "GET" and view.get("turn") == view.get("your_seat"):
+            view["legal_actions"] = ["hold", "raise", "fold"]
+            view["seats"][view["your_seat"]]["stake"] = view["high_stake"]
+        route.fulfill(response=response, json=view)
+
+    page.route(f"{api_origin}/api/v1/matches/{match}", hold_is_free)
+    page.reload()
+    expect(button(page, "hold")).to_be_visible()
+    sent = []
+    page.on("request", lambda request: sent.append(request.url) if request.method == "POST" else None)
+    button(page, "fold").click()
+    expect(page.locator("#confirm-text")).to_contain_text("Hold is free now")
+    page.locator('#confirm button[value="cancel"]').click()
+    expect(page.locator("#confirm")).not_to_be_visible()
+    assert sent == []
+    page.keyboard.press("F")  # the key asks as the button does
+    expect(page.locator("#confirm-text")).to_contain_text("Hold is free now")
+    with page.expect_request(lambda request: request.method == "POST") as folding:
+        page.locator('#confirm button[value="yes"]').click()
+    assert json.loads(folding.value.post_data)["action"] == "fold"
     assert page.errors == []
