@@ -31,9 +31,17 @@ export function renderActions() {
   };
   const seated = !state.left.has(match.your_seat);
   const mine = seated && match.status === "in_deal" && match.turn === match.your_seat;
+  // A fold while Hold is free gives up the stake for nothing: one key must not do that unasked.
+  const stake = match.seats[match.your_seat]?.stake ?? 0;
+  const sure = async (/** @type {string} */ action) =>
+    action !== "fold" ||
+    !match.legal_actions.includes("hold") ||
+    ask(tr("confirm_fold", { points: tr("points", { n: stake }) }), trAny("fold"));
   const buttons = mine
     ? match.legal_actions.map((action) =>
-        button(action, trAny(action), trAny(`key_${action}`), () => act("/actions", { action }), "play"),
+        button(action, trAny(action), trAny(`key_${action}`), async () => {
+          if (await sure(action)) await act("/actions", { action });
+        }, "play"),
       )
     : [];
   if (seated && match.status === "deal_over") buttons.push(button("next", tr("next_deal"), tr("key_next"), () => act("/next-deal", {}), "play"));

@@ -50,6 +50,7 @@ export default {
   restart: "Start forfra",
   resign: "Opgiv",
   confirm_resign: "Opgive dette spil? Pointene står ved magt.",
+  confirm_fold: "Folde? Hold er gratis nu: du bliver i spillet uden at lægge til, mens en fold efterlader din indsats ({points}) i puljen.",
   hint: "Tip",
   hint_title: "Trænerens tip",
   hint_look: "Se først: det er gratis og viser dig din hånd.",

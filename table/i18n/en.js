@@ -50,6 +50,7 @@ export default {
   restart: "Restart",
   resign: "Resign",
   confirm_resign: "Resign this match? The totals stand.",
+  confirm_fold: "Fold? Hold is free now: you would stay in without adding, while a fold leaves your stake ({points}) in the pot.",
   hint: "Hint",
   hint_title: "The coach’s hint",
   hint_look: "Look first: it is free and shows you your hand.",

@@ -50,6 +50,7 @@ export default {
   restart: "Reiniciar",
   resign: "Abandonar",
   confirm_resign: "¿Abandonar esta partida? Los totales se mantienen.",
+  confirm_fold: "¿Retirarte? Pasar no cuesta nada ahora: seguirías sin poner nada, y al retirarte lo que apostaste ({points}) se queda en el bote.",
   hint: "Pista",
   hint_title: "La pista del entrenador",
   hint_look: "Mira primero: es gratis y te muestra tu mano.",

@@ -50,6 +50,7 @@ export default {
   restart: "Recommencer",
   resign: "Abandonner",
   confirm_resign: "Abandonner cette partie\u202f? Les totaux restent acquis.",
+  confirm_fold: "Se coucher\u202f? Attendre ne coûte rien maintenant\u00a0: vous resteriez sans rien ajouter, alors qu’en vous couchant votre mise ({points}) reste dans le pot.",
   hint: "Conseil",
   hint_title: "Le conseil de l’entraîneur",
   hint_look: "Regardez d’abord\u00a0: c’est gratuit et cela vous montre votre main.",

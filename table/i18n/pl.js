@@ -50,6 +50,7 @@ export default {
   restart: "Od nowa",
   resign: "Poddaj się",
   confirm_resign: "Poddać ten mecz? Wyniki zostają.",
+  confirm_fold: "Spasować? Czekanie nic teraz nie kosztuje: zostajesz bez dokładania, a pas zostawia twoją stawkę ({points}) w puli.",
   hint: "Podpowiedź",
   hint_title: "Podpowiedź trenera",
   hint_look: "Najpierw spójrz: to nic nie kosztuje i pokazuje twoją rękę.",
