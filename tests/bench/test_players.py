@@ -3,7 +3,6 @@
 import socket
 import struct
 import threading
-import time
 
 from bench.players import Client
 
@@ -13,6 +12,7 @@ ANSWER = b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 
 def test_a_request_on_a_kept_alive_connection_the_server_dropped_goes_on_a_new_one():
     listener = socket.create_server(("127.0.0.1", 0))
     requests: list[bytes] = []
+    dropped = threading.Event()
 
     def serve() -> None:
         for _ in range(2):
@@ -23,12 +23,14 @@ def test_a_request_on_a_kept_alive_connection_the_server_dropped_goes_on_a_new_o
             # client is about to write: the client's next write then fails.
             connection.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
             connection.close()
+            dropped.set()
 
     server = threading.Thread(target=serve, daemon=True)
     server.start()
     client = Client(f"http://127.0.0.1:{listener.getsockname()[1]}")
     assert client.call("GET", "/first")[0] == {}
-    time.sleep(0.2)  # the reset has arrived
+    # Once the server has dropped it, the reset has arrived: on loopback it comes at once.
+    assert dropped.wait(timeout=10)
     assert client.call("POST", "/second", {"action": "call"})[0] == {}
     server.join(timeout=10)
     listener.close()
