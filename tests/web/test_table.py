@@ -320,7 +320,7 @@ def test_a_fold_while_hold_is_free_asks_first(at_a_fresh_turn, api_origin):
     page.reload()
     expect(button(page, "hold")).to_be_visible()
     sent = []
-    page.on("request", lambda request: sent.append(request.url) if request.method == "POST" else None)
+    page.on("request", lambda request: request.method == "POST" and sent.append(request.url))
     button(page, "fold").click()
     expect(page.locator("#confirm-text")).to_contain_text("Hold is free now")
     page.locator('#confirm button[value="cancel"]').click()
