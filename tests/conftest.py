@@ -1,4 +1,5 @@
 import pytest
+from django.conf import settings
 
 from asnas_api import health
 from games.match.commands import match_create
@@ -31,3 +32,10 @@ def migrated_templates():
     """The migrated databases that servers' databases are copied from go with the session."""
     yield
     drop_migrated_templates()
+
+
+def pytest_configure(config):
+    """The tests' users (pytest-django's admin_user, made for each admin test) get a fast
+    password hash: PBKDF2 at Django's strength takes 0.6 s of CPU a user, which the operator's
+    eighty-odd tests paid one after another. No test checks a password a server must read."""
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
