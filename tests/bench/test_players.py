@@ -1,5 +1,6 @@
 """bench's HTTP client (bench/players.py) against a stand-in server on a socket."""
 
+import re
 import socket
 import struct
 import threading
@@ -7,6 +8,19 @@ import threading
 from bench.players import Client
 
 ANSWER = b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\n{}"
+
+
+def read_request(connection: socket.socket) -> bytes:
+    """A whole request, its body too (a client may send it apart from the headers); returns
+    its first line."""
+    received = b""
+    while b"\r\n\r\n" not in received:
+        received += connection.recv(65536)
+    head, body = received.split(b"\r\n\r\n", 1)
+    length = re.search(rb"(?im)^content-length: *(\d+)", head)
+    while length and len(body) < int(length[1]):
+        body += connection.recv(65536)
+    return head.split(b"\r\n", 1)[0]
 
 
 def test_a_request_on_a_kept_alive_connection_the_server_dropped_goes_on_a_new_one():
@@ -17,7 +31,7 @@ def test_a_request_on_a_kept_alive_connection_the_server_dropped_goes_on_a_new_o
     def serve() -> None:
         for _ in range(2):
             connection, _ = listener.accept()
-            requests.append(connection.recv(65536).split(b"\r\n", 1)[0])
+            requests.append(read_request(connection))
             connection.sendall(ANSWER)
             # Dropped at once with a reset, as a server's keep-alive timeout can while the
             # client is about to write: the client's next write then fails.
