@@ -31,11 +31,15 @@ export function spectatorsPanel(match, api, show, tr) {
   const choose = async (mode, newCode) => {
     show(await api.write(`/matches/${match.id}/spectators`, { spectators: mode, new_code: newCode }));
   };
-  const select = document.createElement("select");
-  select.id = "spectators-mode";
-  select.setAttribute("aria-label", tr("who_may_watch"));
-  for (const mode of MODES) select.add(new Option(tr(`watch_${mode}`), mode, false, mode === match.spectators));
-  select.addEventListener("change", () => choose(select.value, false));
+  /** Who may watch: the owner's choice, folded or in the panel. */
+  const modes = () => {
+    const select = document.createElement("select");
+    select.id = "spectators-mode";
+    select.setAttribute("aria-label", tr("who_may_watch"));
+    for (const mode of MODES) select.add(new Option(tr(`watch_${mode}`), mode, false, mode === match.spectators));
+    select.addEventListener("change", () => choose(select.value, false));
+    return select;
+  };
   if (match.spectators === "off") {
     const folded = document.createElement("details");
     folded.className = "look";
@@ -44,7 +48,7 @@ export function spectatorsPanel(match, api, show, tr) {
     folded.addEventListener("toggle", () => (folded.open ? unfolded.add(match.id) : unfolded.delete(match.id)));
     const summary = document.createElement("summary");
     summary.textContent = `${tr("spectators_title")} · ${tr("watch_off")}`;
-    folded.append(summary, select);
+    folded.append(summary, modes());
     return [folded];
   }
 
@@ -58,7 +62,7 @@ export function spectatorsPanel(match, api, show, tr) {
   title.textContent = tr("spectators_title");
   panel.append(title, count);
   if (!owner) return [panel];
-  panel.append(select);
+  panel.append(modes());
 
   const renew = document.createElement("button");
   renew.type = "button";
