@@ -13,7 +13,14 @@ from rich.text import Text
 from terminal.api import Api, ApiProblem, Sessions
 from terminal.follow import Follower
 from terminal.ratings import rating_line
-from terminal.table import TableState, invitation, is_over, next_tick, waiting_room
+from terminal.table import (
+    SCROLL_KEYS,
+    TableState,
+    invitation,
+    is_over,
+    next_tick,
+    waiting_room,
+)
 
 ACTION_KEYS = {"look": "l", "call": "c", "hold": "h", "raise": "r", "fold": "f"}
 AI_LEVEL_KEYS = {"e": "easy", "n": "normal", "h": "hard", "x": "expert"}
@@ -191,7 +198,10 @@ def play(
         key = _next_key(screen, table, view, notice, hint, follower, server)
         if key == TICK:
             continue
-        hint = None
+        if key in SCROLL_KEYS:  # reading back through the deal: the hint stays in view
+            table.scroll(key)
+            continue
+        hint, table.scrolled = None, 0
         if key is None:  # news from the table
             news = follower.news()
             view = api("GET", f"/matches/{view['id']}")
@@ -300,6 +310,7 @@ def _next_key(
         screen.show(waiting_room(view, keys, server))
     else:
         screen.show(table.render(view, keys, notice, hint, fit_to=screen.fit_to))
+        keys = keys | table.scroll_keys
     # While a turn clock runs, the screen is drawn again each second, to count it down.
     tick = next_tick(view)
     if follower is None or _decides(view):

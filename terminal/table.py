@@ -70,8 +70,8 @@ EVENT_LINES = {
     ],
 }
 
-# At most this many of the deal's last actions; fewer where the terminal is too short.
-LOG_LINES = 6
+SCROLL_KEYS = {"[": "earlier moves", "]": "later moves"}
+"""The keys that scroll the deal's log, offered while some of its lines are out of view."""
 # Every status in which the match goes on; any other (finished, abandoned) is an end.
 # not_started: what a delayed spectator sees until deal 1 has ended.
 PLAYING = frozenset({"not_started", "waiting", "in_deal", "deal_over"})
@@ -88,6 +88,12 @@ class TableState:
     def __init__(self):
         self.seen = 0
         self.log: list[str] = []
+        self.scrolled = 0
+        """How many of the log's newest lines are scrolled out of view below it."""
+        self.scroll_keys: dict[str, str] = {}
+        """The scroll keys the last screen drawn offered: those that move the log now."""
+        self.page = 1
+        """How many of the log's lines the last screen drawn showed: a scroll moves by as many."""
         self.deals_won: dict[int, int] = {}
         self.resigned = ""
         """Who resigned the series, the final standings' caption; empty if no one did."""
@@ -114,12 +120,12 @@ class TableState:
     def _note(self, event: dict, names: list[str]) -> None:
         kind = event["type"]
         if kind == "deal_started":
-            self.log = []
+            self.log, self.scrolled = [], 0
         elif kind == "deal_ended":
             for seat in event["winners"]:
                 self.deals_won[seat] = self.deals_won.get(seat, 0) + 1
         elif kind == "match_restarted":
-            self.log, self.deals_won, self.resigned = [], {}, ""
+            self.log, self.deals_won, self.resigned, self.scrolled = [], {}, "", 0
         elif kind == "resigned":
             self.resigned = f"{names[event['seat']]} resigned."
         self.log.extend(EVENT_LINES.get(kind, _unknown)(event, names))
@@ -134,23 +140,37 @@ class TableState:
     ) -> Group:
         """The whole screen; `keys` are the keys that work now, with what each does; `hint`
         the coach's advice, when asked for. On `fit_to`, a terminal, the screen is cut to
-        its height: the oldest log lines go first, then the last showdown of a finished
-        match, so that the keys always show."""
-        log = self.log[-LOG_LINES:] if not is_over(view) else []
+        its height: the log shows as many of the deal's lines as fit, the newest unless
+        scrolled back, then the last showdown of a finished match goes, so that the keys
+        always show; the scroll keys are offered while lines are out of view."""
+        playing = not is_over(view)
+        end = len(self.log) - self.scrolled
+        start = 0
         showdown = view["status"] != "in_deal" and bool(view["last_deal"])
         proof = fairness_line(view)
         while True:
-            screen = self._screen(view, keys, notice, hint, log, showdown, proof)
+            window = _LogWindow(self.log, start, end) if playing else _LogWindow([], 0, 0)
+            offered = window.keys() if fit_to is not None else {}
+            screen = self._screen(view, keys | offered, notice, hint, window, showdown, proof)
             if fit_to is None or _height(screen, fit_to) <= fit_to.height:
+                self.scroll_keys, self.page = offered, max(len(window.lines), 1)
                 return screen
-            if log:
-                log = log[1:]
+            if start < end - 1:
+                start += 1
+            elif playing and start < end:  # not even one line fits: the log goes
+                playing = False
             elif showdown and is_over(view):
                 showdown = False
             elif proof:
                 proof = ""
             else:
+                self.scroll_keys = offered
                 return screen
+
+    def scroll(self, key: str) -> None:
+        """Moves the log's view a screenful back ("[") or on ("]"), within the deal's lines."""
+        step = self.page if key == "[" else -self.page
+        self.scrolled = min(max(self.scrolled + step, 0), max(len(self.log) - 1, 0))
 
     def _screen(
         self,
@@ -158,7 +178,7 @@ class TableState:
         keys: dict[str, str],
         notice: str,
         hint: dict | None,
-        log: list[str],
+        log: "_LogWindow",
         showdown: bool,
         proof: str = "",
     ) -> Group:
@@ -178,8 +198,8 @@ class TableState:
             Text(f"Pot {view['pot']} · high stake {view['high_stake']}{_deadline(view)}"),
             _your_cards(view),
         ]
-        if log:
-            parts.append(Text("\n".join(log), style="dim"))
+        if log.lines:
+            parts.append(log.text())
         if showdown:
             parts.append(_showdown(view))
         if is_over(view):
@@ -350,6 +370,26 @@ def next_tick(view: dict) -> float | None:
     if left is None or left <= 0:
         return None
     return left % 1 + 0.02
+
+
+class _LogWindow:
+    """The lines of the deal's log from `start` to `end` (exclusive), and how many lie out of
+    view before and after them."""
+
+    def __init__(self, log: list[str], start: int, end: int):
+        self.lines = log[start:end]
+        self.before, self.after = start, len(log) - end
+
+    def keys(self) -> dict[str, str]:
+        offered = {"[": SCROLL_KEYS["["]} if self.before else {}
+        return offered | ({"]": SCROLL_KEYS["]"]} if self.after else {})
+
+    def text(self) -> Text:
+        # One line says what is out of view, on both sides: the screen has few to spare.
+        hidden = [f"{n} {side}" for n, side in ((self.before, "earlier"), (self.after, "later"))]
+        said = " · ".join(words for words in hidden if not words.startswith("0 "))
+        lines = [f"… {said} in this deal"] if said else []
+        return Text("\n".join(lines + self.lines), style="dim")
 
 
 def _height(screen: RenderableType, console: Console) -> int:

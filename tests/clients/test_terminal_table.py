@@ -8,9 +8,9 @@ from datetime import UTC, datetime, timedelta
 import pytest
 from rich.console import Console
 
+from terminal.game import _next_key
 from terminal.table import (
     EVENT_LINES,
-    LOG_LINES,
     TableState,
     fairness_line,
     invitation,
@@ -119,7 +119,48 @@ def test_a_tall_terminal_shows_the_whole_log_and_a_printed_screen_is_never_cut()
     table = table_with_log()
     for fit_to in (tall, None):
         screen = shown(table.render(view("in_deal"), {"c": "call"}, fit_to=fit_to))
-        assert screen.count("Kaveh raises to") == LOG_LINES
+        assert screen.count("Kaveh raises to") == len(table.log), screen
+        assert "earlier in this deal" not in screen and "[ earlier" not in screen, screen
+
+
+def test_a_short_terminal_scrolls_back_through_the_whole_deal():
+    """The first move of a long deal (your own raise, say) is never lost off the top of an
+    80 x 24 terminal: "[" and "]" bring every line of the deal back into view."""
+    terminal = Console(file=io.StringIO(), width=80, height=24)
+    table = table_with_log()
+    screen = shown(table.render(view("deal_over"), {"n": "next deal"}, fit_to=terminal))
+    assert "Kaveh raises to 9;" in screen and "Kaveh raises to 0;" not in screen, screen
+    assert "earlier in this deal" in screen and table.scroll_keys == {"[": "earlier moves"}
+    seen = {line for line in table.log if line in screen}
+    while "[" in table.scroll_keys:
+        table.scroll("[")
+        screen = shown(table.render(view("deal_over"), {"n": "next deal"}, fit_to=terminal))
+        assert len(screen.splitlines()) <= 24 and "] later moves" in screen, screen
+        seen |= {line for line in table.log if line in screen}
+    assert seen == set(table.log)
+    while "]" in table.scroll_keys:
+        table.scroll("]")
+        table.render(view("deal_over"), {"n": "next deal"}, fit_to=terminal)
+    assert table.scrolled == 0
+
+
+def test_the_scroll_keys_are_read_where_the_log_is_cut():
+    """The game loop reads "[" as well as the moves while the log is cut."""
+
+    class Screen:
+        fit_to = Console(file=io.StringIO(), width=80, height=18)
+
+        def show(self, screen) -> None:
+            self.screen = shown(screen)
+
+        def key(self, keys, wake=None, tick=None) -> str:
+            self.keys = keys
+            return "["
+
+    screen, table = Screen(), table_with_log()
+    playing = view("in_deal") | {"legal_actions": ["call", "fold"]}
+    assert _next_key(screen, table, playing, "", None, None, "") == "["
+    assert {"c", "f", "["} <= set(screen.keys) and "earlier in this deal" in screen.screen
 
 
 def table_view() -> dict:
