@@ -399,7 +399,9 @@ def _keys(view: dict) -> dict[str, str]:
         keys = {ACTION_KEYS[action]: action for action in view["legal_actions"]}
     if _shared(view):
         return {**keys, "g": "leave", **QUIT}
-    return {**keys, **HINT, "s": "restart", "g": "resign", **QUIT}
+    # The coach speaks only to a decision: between deals it would answer "deal over".
+    hint = HINT if view["status"] == "in_deal" else {}
+    return {**keys, **hint, "s": "restart", "g": "resign", **QUIT}
 
 
 def _shared(view: dict) -> bool:

@@ -3,7 +3,7 @@ a stand-in screen and table: no server."""
 
 import pytest
 
-from terminal.game import _move
+from terminal.game import _keys, _move
 
 
 class Prompted:
@@ -59,3 +59,10 @@ def test_each_key_a_question_lists_does_what_it_says(view, key):
         else:
             assert path == f"/matches/m/{'leave' if view is SHARED else 'resign'}"
             assert label.startswith("yes")
+
+
+@pytest.mark.parametrize(("status", "offered"), [("in_deal", True), ("deal_over", False)])
+def test_the_hint_is_offered_only_where_there_is_a_decision(status, offered):
+    """Between deals the coach has nothing to say: `?` there only answered "the deal is over"."""
+    view = ALONE | {"status": status, "legal_actions": ["call"] if status == "in_deal" else []}
+    assert ("?" in _keys(view)) is offered
