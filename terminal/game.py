@@ -13,14 +13,7 @@ from rich.text import Text
 from terminal.api import Api, ApiProblem, Sessions
 from terminal.follow import Follower
 from terminal.ratings import rating_line
-from terminal.table import (
-    SCROLL_KEYS,
-    TableState,
-    invitation,
-    is_over,
-    next_tick,
-    waiting_room,
-)
+from terminal.table import SCROLL_KEYS, TableState, invitation, is_over, next_tick, waiting_room
 
 ACTION_KEYS = {"look": "l", "call": "c", "hold": "h", "raise": "r", "fold": "f"}
 AI_LEVEL_KEYS = {"e": "easy", "n": "normal", "h": "hard", "x": "expert"}

@@ -152,19 +152,17 @@ class TableState:
             window = _LogWindow(self.log, start, end) if playing else _LogWindow([], 0, 0)
             offered = window.keys() if fit_to is not None else {}
             screen = self._screen(view, keys | offered, notice, hint, window, showdown, proof)
-            if fit_to is None or _height(screen, fit_to) <= fit_to.height:
-                self.scroll_keys, self.page = offered, max(len(window.lines), 1)
-                return screen
-            if start < end - 1:
+            cut = fit_to is not None and _height(screen, fit_to) > fit_to.height
+            if cut and start < end - 1:
                 start += 1
-            elif playing and start < end:  # not even one line fits: the log goes
+            elif cut and playing and start < end:  # not even one line fits: the log goes
                 playing = False
-            elif showdown and is_over(view):
+            elif cut and showdown and is_over(view):
                 showdown = False
-            elif proof:
+            elif cut and proof:
                 proof = ""
             else:
-                self.scroll_keys = offered
+                self.scroll_keys, self.page = offered, max(len(window.lines), 1)
                 return screen
 
     def scroll(self, key: str) -> None:
@@ -386,8 +384,8 @@ class _LogWindow:
 
     def text(self) -> Text:
         # One line says what is out of view, on both sides: the screen has few to spare.
-        hidden = [f"{n} {side}" for n, side in ((self.before, "earlier"), (self.after, "later"))]
-        said = " · ".join(words for words in hidden if not words.startswith("0 "))
+        sides = ((self.before, "earlier"), (self.after, "later"))
+        said = " · ".join(f"{n} {side}" for n, side in sides if n)
         lines = [f"… {said} in this deal"] if said else []
         return Text("\n".join(lines + self.lines), style="dim")
 
