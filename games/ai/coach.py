@@ -30,7 +30,7 @@ import subprocess
 from array import array
 from dataclasses import dataclass
 from fractions import Fraction
-from functools import cache
+from functools import cache, lru_cache
 
 from games.engine import SEATS, SeatView
 
@@ -108,12 +108,7 @@ def coach(view: SeatView, legal: tuple[str, ...], ai_level: str) -> Hint:
     hand = hand_class(view.your_cards)
     position = (view.seat - view.dealer) % SEATS
     node = TREE.index[tuple(action for _, action in view.history if action != "look")]
-    tables = coach_tables.mapped()
-    values = None
-    if tables is not None:
-        values = _mapped_values(tables.sums(_table_of(ai_level), position, hand), node, hand)
-    if values is None:
-        values = _slow_values(node, position, hand, ai_level)
+    values, _ = hand_values(uniform(ai_level), node, hand, coach_tables.mapped())
     row = load_strategy().rows[node][hand]
     advice = []
     for action in legal:
@@ -126,17 +121,91 @@ def coach(view: SeatView, legal: tuple[str, ...], ai_level: str) -> Hint:
     return Hint(tuple(advice), True, N_HANDS - STRENGTH[hand], win, tie)
 
 
+Tables = tuple[str, str, str, str]
+"""The AI table each position plays, by position from the dealer (a level's `_table_of`, or
+`hard` for a human, as a review takes other humans to play); the asking position's own entry
+is never read."""
+
+
+def uniform(ai_level: str) -> Tables:
+    """Every position playing the table of `ai_level`: what the coach plays a match with."""
+    return (_table_of(ai_level),) * SEATS
+
+
+HAND_FACTOR = coach_tables.whole_g()
+"""Per hand class, the factor of its shuffles that the tables' sums leave out."""
+SUMS_SCALE = 24**15
+"""What the tables' sums are scaled by, besides that factor: the opponents' three hands'."""
+
+
+def hand_values(
+    tables: Tables, node: int, hand: int, mapped: coach_tables.CoachTables | None
+) -> tuple[list[Fraction], int]:
+    """At `node`, each of its actions' value (in `TREE.actions[node]` order) for the position
+    to act holding `hand`, against opponents playing `tables`, it continuing as hard would;
+    and the hand's weight given the betting so far: the sum over the deals where it holds
+    `hand` of their shuffles x the opponents' chance of every action they took, in whole
+    65,535ths, x SUMS_SCALE, so that every hand's weight at `node` is on one scale (0 where
+    the opponents never bet so holding what the other cards make). `mapped`: the coach's
+    tables (`coach_tables.mapped()`), or None to sum over the deals; opponents playing
+    different tables are summed for in memory (`coach_tables.position_sums`)."""
+    position = TREE.player[node]
+    sums = _sums_of(tables, position, hand, mapped)
+    if sums is not None:
+        reached = sums[node]
+        if reached:
+            return _mapped_values(sums, node, hand, reached), reached * HAND_FACTOR[hand]
+    values, reached = _slow_values(node, position, hand, tables)
+    return values, reached * SUMS_SCALE
+
+
+def history_weight(
+    tables: Tables, node: int, hand: int, mapped: coach_tables.CoachTables | None
+) -> int:
+    """The hand's weight given the betting to `node`, as `hand_values` gives it, alone."""
+    position = TREE.player[node]
+    sums = _sums_of(tables, position, hand, mapped)
+    if sums is not None:
+        return sums[node] * HAND_FACTOR[hand]
+    hands, weights = deals_holding(position, hand)
+    return sum(_reach_of_history(node, hands, weights, tables)) * SUMS_SCALE
+
+
+def _sums_of(tables: Tables, position: int, hand: int, mapped):
+    opponents = {tables[p] for p in range(SEATS) if p != position}
+    if len(opponents) == 1:
+        return None if mapped is None else mapped.sums(opponents.pop(), position, hand)
+    key = _opponents_only(tables, position)
+    return coach_tables.held_sums(_mixed_sums(key, position), position, hand)
+
+
+def _opponents_only(tables: Tables, position: int) -> tuple:
+    return tuple(None if p == position else table for p, table in enumerate(tables))
+
+
+@lru_cache(maxsize=8)
+def _mixed_sums(key: tuple, position: int) -> list:
+    """The tables' sums against opponents of different tables: about 2 s of CPU for every
+    hand and node of the position, kept for the few that a table of several humans needs."""
+    return coach_tables.position_sums(_mixed_rows(key), position)
+
+
+def _mixed_rows(key: tuple) -> list:
+    """Per node, the rows of the table its player plays (hard's at the asking position's own
+    nodes, which nothing reads)."""
+    return [
+        None if p < 0 else archetype_rows(key[p] or "hard")[n] for n, p in enumerate(TREE.player)
+    ]
+
+
 _DEPTH = [len(history) for history in TREE.history]
 _DEEPEST = max(_DEPTH)
 _POWERS = [SCALE**k for k in range(_DEEPEST + 1)]
 
 
-def _mapped_values(sums, node: int, hand: int) -> list[Fraction] | None:
-    """Each action's value at `node` from the mapped tables (the formula is in
-    `coach_tables`), or None where the AI seats' table never bets as the history says."""
-    reached = sums[node]
-    if not reached:
-        return None
+def _mapped_values(sums, node: int, hand: int, reached: int) -> list[Fraction]:
+    """Each action's value at `node` from the tables' sums (the formula is in
+    `coach_tables`), where the AI seats' table bets as the history says (`reached` > 0)."""
     own = load_strategy().rows
     q = TREE.player[node]
     player, children, folded = TREE.player, TREE.children, TREE.folded
@@ -158,28 +227,30 @@ def _mapped_values(sums, node: int, hand: int) -> list[Fraction] | None:
     return values
 
 
-def _slow_values(node: int, position: int, hand: int, ai_level: str) -> list[Fraction]:
-    """Each action's value at `node`, summed over the deals where `position` holds `hand`."""
+def _slow_values(node: int, position: int, hand: int, tables: Tables) -> tuple[list[Fraction], int]:
+    """Each action's value at `node`, summed over the deals where `position` holds `hand`,
+    and the sum of those deals' reach (0: the opponents never bet so, and the values are over
+    the deals alone)."""
     hands, weights = deals_holding(position, hand)
-    reach = _reach_of_history(node, hands, weights, ai_level)
-    total = sum(reach)
+    reach = _reach_of_history(node, hands, weights, tables)
+    reached = total = sum(reach)
     if not total:  # the AI seats' table never bets so; fall back on the deals alone
         reach, total = list(weights), sum(weights)
     own = load_strategy().rows
-    columns = _columns(ai_level)
+    columns = _columns(tables, position)
     values = []
     for child in TREE.children[node]:
         _, value = subtree_values(own, columns, position, hand, hands, reach, child, scale=SCALE)
         values.append(value / total)
-    return values
+    return values, reached
 
 
-def _reach_of_history(node: int, hands, weights, ai_level: str) -> list[int]:
+def _reach_of_history(node: int, hands, weights, tables: Tables) -> list[int]:
     """Per deal: its weight times the chance that the AI seats, holding that deal's
     hands, bet as the history to `node` says (the human's own bets are given), in
     65,535ths per AI action: whole numbers, with the same denominator for every deal."""
-    columns = _columns(ai_level)
     human = TREE.player[node]
+    columns = _columns(tables, human)
     reach = list(weights)
     n = 0
     for action in TREE.history[node]:
@@ -197,10 +268,20 @@ def _table_of(ai_level: str) -> str:
     return "hard" if ai_level == "expert" else ai_level
 
 
-def _columns(ai_level: str):
-    """The AI seats' table as whole numbers out of SCALE, per node and action, built once for
-    the levels that share it."""
-    return _table_columns(_table_of(ai_level))
+def _columns(tables: Tables, position: int):
+    """The opponents' tables as whole numbers out of SCALE, per node and action: each node's
+    from the table its player plays (the asking position's own nodes are not read)."""
+    opponents = {tables[p] for p in range(SEATS) if p != position}
+    if len(opponents) == 1:
+        return _table_columns(opponents.pop())
+    return _mixed_columns(_opponents_only(tables, position))
+
+
+@lru_cache(maxsize=8)
+def _mixed_columns(key: tuple):
+    return [
+        None if p < 0 else _table_columns(key[p] or "hard")[n] for n, p in enumerate(TREE.player)
+    ]
 
 
 @cache

@@ -119,7 +119,7 @@ def _slot_index(q: int) -> dict[int, int]:
     return {n: i for i, n in enumerate(slots(q))}
 
 
-def _whole_g() -> list[int]:
+def whole_g() -> list[int]:
     """Per hand class, 24^5 / prod(count!) over ranks: exploit's G(c) in whole numbers
     (three of them make 24^15 G G G)."""
     return [prod(24 // factorial(c) for c in counts) for counts in HAND_COUNTS]
@@ -127,8 +127,16 @@ def _whole_g() -> list[int]:
 
 def _sums(table: str, q: int) -> list[list[int]]:
     """Per slot of q: the sum (X or Y, see the module) for each of q's hand classes."""
-    columns = action_columns(archetype_rows(table))
-    g = _whole_g()
+    return position_sums(archetype_rows(table), q)
+
+
+def position_sums(rows, q: int) -> list[list[int]]:
+    """`_sums` against opponents who play `rows` (integer rows out of SCALE per node, as
+    `archetype_rows` gives them; q's own rows are not read): a row may come from a different
+    table at each node, as when the opponents play different tables (a review at a table of
+    several humans, games/ai/review.py), which the file does not hold."""
+    columns = action_columns(rows)
+    g = whole_g()
     index = _slot_index(q)
     out: list = [None] * len(index)
 
@@ -237,6 +245,22 @@ class Sums:
     def __getitem__(self, node: int) -> int:
         at = self.start + self.index[node] * self.width
         return int.from_bytes(self.view[at : at + self.width], "little", signed=True)
+
+
+@dataclass(frozen=True)
+class HeldSums:
+    """One hand's sums from `position_sums`, held in memory, read as the file's `Sums` are."""
+
+    slots: list
+    hand: int
+    index: dict
+
+    def __getitem__(self, node: int) -> int:
+        return self.slots[self.index[node]][self.hand]
+
+
+def held_sums(slots: list, q: int, h: int) -> HeldSums:
+    return HeldSums(slots, h, _slot_index(q))
 
 
 def open_tables(path: Path) -> CoachTables:

@@ -58,13 +58,48 @@ def deal_skill(
 ) -> tuple[Skill, ...]:
     """Each seat's Skill for a deal with these `hands` (by seat) that was dealt by `dealer`
     and played as `history` ((seat, action), looks included, as the engine records it)."""
+    zero = Fraction(0)
+    play, table = [zero] * SEATS, [zero] * SEATS
+    deltas, node, values = _deltas(dealer, hands, history, strategy)
+    for position, delta in deltas:
+        for i in range(SEATS):
+            if i == position:
+                play[i] += delta[i]
+            else:
+                table[i] += delta[i]
+    if _FULL_TREE.player[node] >= 0:
+        raise ValueError(f"the deal {history!r} has not ended")
+    return tuple(
+        Skill(values[0][position], play[position], table[position])
+        for position in ((seat - dealer) % SEATS for seat in range(SEATS))
+    )
+
+
+def decision_deltas(
+    dealer: int, hands: Sequence[Sequence[str]], history: Sequence[tuple[int, str]]
+) -> list[Fraction]:
+    """Per action of `history` (a deal's so far, looks included), the Δ of the seat that took
+    it: what it added to that seat's play (0 for a look)."""
+    deltas, _, _ = _deltas(dealer, hands, history, None)
+    out, betting = [], iter(deltas)
+    for _, action in history:
+        if action == "look":
+            out.append(Fraction(0))
+        else:
+            position, delta = next(betting)
+            out.append(delta[position])
+    return out
+
+
+def _deltas(dealer, hands, history, strategy):
+    """(position, Δ by position) per betting action of `history`, the node it leads to, and
+    the values V."""
     strategy = strategy or load_strategy()
     seat_of = [(dealer + position) % SEATS for position in range(SEATS)]
     classes = [hand_class(tuple(hands[seat])) for seat in seat_of]
     strengths = [evaluate(tuple(hands[seat])).key for seat in seat_of]
     values = _values(strategy, classes, strengths)
-    zero = Fraction(0)
-    play, table = [zero] * SEATS, [zero] * SEATS
+    deltas = []
     node = 0
     for seat, action in history:
         if action == "look":
@@ -73,19 +108,9 @@ def deal_skill(
         if _FULL_TREE.player[node] != position:
             raise ValueError(f"seat {seat} acted out of turn in {history!r}")
         child = _FULL_TREE.children[node][_FULL_TREE.actions[node].index(action)]
-        for i in range(SEATS):
-            delta = values[child][i] - values[node][i]
-            if i == position:
-                play[i] += delta
-            else:
-                table[i] += delta
+        deltas.append((position, [values[child][i] - values[node][i] for i in range(SEATS)]))
         node = child
-    if _FULL_TREE.player[node] >= 0:
-        raise ValueError(f"the deal {history!r} has not ended")
-    return tuple(
-        Skill(values[0][position], play[position], table[position])
-        for position in ((seat - dealer) % SEATS for seat in range(SEATS))
-    )
+    return deltas, node, values
 
 
 def _heights() -> list[int]:
