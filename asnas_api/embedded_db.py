@@ -72,6 +72,24 @@ class AtomicDiskList(DiskList):
 # PostgresServer makes its list through this module-level name.
 _library.DiskList = AtomicDiskList
 
+_library_initdb = _library.initdb
+# Settings the next new cluster is made with (start's `settings`), written by _initdb.
+_new_cluster_settings: dict[str, str] = {}
+
+
+def _initdb(args: list[str], pgdata: Path, **kwargs) -> str:
+    """The library's initdb, then the settings asked for appended to the new cluster's
+    postgresql.conf (the last line of a name wins), so that its first start has them: some,
+    as max_connections, take effect only when the server starts."""
+    output = _library_initdb(args, pgdata=pgdata, **kwargs)
+    with (pgdata / "postgresql.conf").open("a") as conf:
+        conf.writelines(f"{name} = '{value}'\n" for name, value in _new_cluster_settings.items())
+    return output
+
+
+# PostgresServer makes a new cluster through this module-level name.
+_library.initdb = _initdb
+
 _server: PostgresServer | None = None
 
 
@@ -85,15 +103,21 @@ def attach_default() -> str:
     return _server.get_uri()
 
 
-def start(pgdata: Path, cleanup_mode: str = "stop") -> str:
+def start(pgdata: Path, cleanup_mode: str = "stop", settings: dict[str, str] | None = None) -> str:
     """Start the server in `pgdata` (or attach to the running one) and return its URI.
 
     cleanup_mode "stop" keeps the data for the next run; "delete" removes it with the server.
+    `settings` go into postgresql.conf if the cluster is made now; an existing one keeps its own.
     """
     global _server
     pgdata.parent.mkdir(parents=True, exist_ok=True)
     _forget_dead_handles(pgdata)
-    _server = get_server(pgdata, cleanup_mode=cleanup_mode)
+    _new_cluster_settings.clear()
+    _new_cluster_settings.update(settings or {})
+    try:
+        _server = get_server(pgdata, cleanup_mode=cleanup_mode)
+    finally:
+        _new_cluster_settings.clear()
     return _server.get_uri()
 
 

@@ -38,6 +38,9 @@ def _controller_pid() -> int | None:
 IS_WORKER = _controller_pid() is not None
 RUN_DIR = RUNS_DIR / f"run-{_controller_pid() or os.getpid()}"
 AI_CACHE = RUNS_DIR.parent / "ai-cache"
+TESTS_MAX_CONNECTIONS = 400
+# The data directory of the cluster the tests made, unset when DATABASE_URL named one.
+TESTS_PGDATA = "ASNAS_TESTS_PGDATA"
 
 
 @pytest.hookimpl(tryfirst=True)
@@ -71,7 +74,13 @@ def pytest_load_initial_conftests(early_config, parser, args):
 
     if not os.environ.get("DATABASE_URL"):
         pgdata = Path(tempfile.mkdtemp(prefix="asnas-test-pg-"))
-        os.environ["DATABASE_URL"] = embedded_db.start(pgdata, cleanup_mode="delete")
+        os.environ[TESTS_PGDATA] = str(pgdata)
+        # One cluster for every worker and every server they start (each serve process's
+        # pool holds up to ASNAS_DB_POOL_MAX connections while it lives): Postgres's default
+        # of 100 clients ran out in a parallel run ("too many clients already").
+        os.environ["DATABASE_URL"] = embedded_db.start(
+            pgdata, cleanup_mode="delete", settings={"max_connections": str(TESTS_MAX_CONNECTIONS)}
+        )
 
 
 @pytest.hookimpl(tryfirst=True)

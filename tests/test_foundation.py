@@ -193,3 +193,17 @@ def test_static_files_are_served_by_the_app(client, path):
     response = client.get(f"/static/{path}")
     assert response.status_code == 200
     assert b"".join(response.streaming_content)
+
+
+def test_the_tests_cluster_takes_the_clients_of_every_worker_and_their_servers(db):
+    """The cluster the tests share is made with room for every worker's servers: Postgres's
+    default of 100 clients ran out in a parallel run."""
+    from django.db import connection
+
+    from asnas_api.pytest_plugin import TESTS_MAX_CONNECTIONS, TESTS_PGDATA
+
+    if not os.environ.get(TESTS_PGDATA):
+        pytest.skip("the tests run on a cluster DATABASE_URL names, not one they made")
+    with connection.cursor() as cursor:
+        cursor.execute("SHOW max_connections")
+        assert int(cursor.fetchone()[0]) == TESTS_MAX_CONNECTIONS
