@@ -118,6 +118,14 @@ class LiveClient:
 
         return self.run(count()).result(timeout=10)
 
+    def wait_waiting(self, count: int = 1) -> None:
+        """Until `count` streams or long-polls wait on this loop's listener: each has been let
+        in and has read what there was, so a write after it cannot change whether it opens."""
+        deadline = time.monotonic() + 10
+        while self.waiters() < count:
+            assert time.monotonic() < deadline, f"{self.waiters()} of {count} waiting"
+            time.sleep(0.02)
+
     def wait_listening(self) -> None:
         """Until this loop's LISTEN connection listens: a write after it is announced by its
         notice alone (not by the read every waiter makes when the listener connects)."""
