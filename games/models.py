@@ -114,16 +114,24 @@ class Match(models.Model):
                 condition=models.Q(status="waiting", fill_at__isnull=False),
             ),
         ]
-        constraints = [
-            models.UniqueConstraint(
-                fields=["watch_code_hash"],
-                name="match_unique_watch_code",
-                condition=~models.Q(watch_code_hash=""),
-            ),
-        ]
 
     def __str__(self) -> str:
         return f"Match {self.id}"
+
+
+class WatchCode(models.Model):
+    """Which match a watch code opens, by the code's hash: the spectators' way in. A table of
+    its own, keyed by the hash, so that on Citus the lookup goes to one shard (the match row
+    is found by its id), and the codes stay unique without a unique index on the match table,
+    which Citus refuses (it would not contain the match's id). Written only when a code is
+    drawn or dropped, in the same transaction as the match's `watch_code_hash`; no foreign
+    key, as Citus keeps the two tables on different shards."""
+
+    code_hash = models.CharField(max_length=64, primary_key=True, editable=False)
+    match_id = models.UUIDField()
+
+    def __str__(self) -> str:
+        return f"watch code of {self.match_id}"
 
 
 class Seat(models.Model):

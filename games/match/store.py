@@ -29,7 +29,7 @@ from games.live.wakeups import NOTIFY_SQL, notice_payload
 from games.match.loaded import LoadedMatch, SeatInfo
 from games.match.log import match_lines_matching
 from games.match.projection import deal_changes, match_columns, turn_deadline
-from games.models import Deal, EventBatch, Match, Seat, WatchStream
+from games.models import Deal, EventBatch, Match, Seat, WatchCode, WatchStream
 from players.models import Player
 
 # --- Reads ----------------------------------------------------------------------------------
@@ -50,22 +50,24 @@ def _from_db(values: list) -> list:
 
 # Raw SQL: the ORM takes longer to compile this query than Postgres takes to run it, and every
 # action and view runs it (docs/performance.md).
+# Every subquery names the match itself (`match_id = %s`, not `= m.id`): on Citus only a query
+# whose every part names the distribution column's value runs on one shard (docs/scaling.md).
 # An open seat (no player yet) is a human seat.
 _MATCH_WITH_SEATS = (
     f"SELECT {', '.join(f'm.{field.column}' for field in _MATCH_FIELDS)}, "
     "(SELECT json_agg(json_build_object('name', p.name, 'kind', coalesce(p.kind, 'human'),"
     " 'player', s.player_id) ORDER BY s.number)"
     f" FROM {Seat._meta.db_table} s LEFT JOIN {Player._meta.db_table} p ON p.id = s.player_id"
-    " WHERE s.match_id = m.id)::text,"
+    " WHERE s.match_id = %s)::text,"
     # Counted only where spectators may watch: most matches pay nothing for it.
     f" CASE WHEN m.spectators = '{SpectatorMode.OFF}' THEN 0 ELSE"
     f" (SELECT count(*) FROM {WatchStream._meta.db_table} w"
-    " WHERE w.match_id = m.id AND w.expires_at > now()) END"
+    " WHERE w.match_id = %s AND w.expires_at > now()) END"
     f" FROM {Match._meta.db_table} m WHERE m.id = %s"
 )
 _SEATED = (
     f" AND EXISTS (SELECT 1 FROM {Seat._meta.db_table} s"
-    " WHERE s.match_id = m.id AND s.player_id = %s)"
+    " WHERE s.match_id = %s AND s.player_id = %s)"
 )
 
 
@@ -77,7 +79,7 @@ def match_load(
     transaction ends: every write takes that lock first."""
     sql = _MATCH_WITH_SEATS + (_SEATED if player is not None else "")
     sql += " FOR UPDATE OF m" if lock else ""
-    params = [match_id] if player is None else [match_id, player.pk]
+    params = [match_id] * 3 if player is None else [match_id] * 4 + [player.pk]
     with connection.cursor() as cursor:
         cursor.execute(sql, params)
         found = cursor.fetchone()
@@ -127,35 +129,49 @@ def match_lock_due(
     transaction ends; None when there is none. Due: a present human's turn whose deadline is
     before `turns_before`, a clocked match whose deal ended before `deals_over_before`, or
     a waiting table whose `fill_at` is before `fills_before`.
-    Rows another transaction holds are skipped (SKIP LOCKED): that one is acting on them, so
-    several clocks share the work and never act on one turn twice. So are the `skip` ones."""
-    matches = (
-        Match.objects.select_for_update(skip_locked=True)
-        .exclude(id__in=skip)
-        .values_list("id", "version")
-    )
-    due = (
-        matches.filter(turn_deadline__lte=turns_before).order_by("turn_deadline").first()
-        or matches.filter(
+    The search takes no lock: on Citus a search across matches asks every shard, where a
+    lock is refused. The one chosen is then locked by its id, and one that another
+    transaction holds is passed over for the next (SKIP LOCKED): that one is acting on it,
+    so several clocks share the work and never act on one turn twice. So are the `skip` ones.
+    A match that changed between the search and the lock has another version than the one
+    returned, which the caller checks."""
+    matches = Match.objects.exclude(id__in=skip).values_list("id", "version")
+    queues = [
+        matches.filter(turn_deadline__lte=turns_before).order_by("turn_deadline"),
+        matches.filter(
             status=Status.DEAL_OVER.value,
             turn_seconds__isnull=False,
             updated_at__lte=deals_over_before,
+        ).order_by("updated_at"),
+    ]
+    if fills_before is not None:
+        queues.append(
+            matches.filter(status=Status.WAITING.value, fill_at__lte=fills_before).order_by(
+                "fill_at"
+            )
         )
-        .order_by("updated_at")
-        .first()
-        or (
-            matches.filter(status=Status.WAITING.value, fill_at__lte=fills_before)
-            .order_by("fill_at")
-            .first()
-            if fills_before is not None
-            else None
-        )
-    )
-    if due is None:
-        return None
-    match_id, version = due
-    # Locked already: this reads the row as the lock found it.
-    return match_load(match_id=match_id, player=None, lock=True), version
+    for queue in queues:
+        for match_id, version in queue[:_DUE_CANDIDATES]:
+            if _lock_unless_held(match_id):
+                return match_load(match_id=match_id, player=None, lock=True), version
+    return None
+
+
+# How many due matches of a queue a clock tries to lock before it looks at the next queue:
+# the others are held by other clocks, which act on them.
+_DUE_CANDIDATES = 8
+_LOCK_UNLESS_HELD = (
+    f"SELECT 1 FROM {Match._meta.db_table} WHERE {Match._meta.pk.column} = %s"
+    " FOR UPDATE SKIP LOCKED"
+)
+
+
+def _lock_unless_held(match_id: uuid.UUID) -> bool:
+    """Lock the match's row until the transaction ends, unless another transaction holds it
+    (or it is gone): whether this one has it now."""
+    with connection.cursor() as cursor:
+        cursor.execute(_LOCK_UNLESS_HELD, [match_id])
+        return cursor.fetchone() is not None
 
 
 def match_list(*, player: Player, status: str | None = None) -> QuerySet[Match]:
@@ -399,6 +415,11 @@ def match_insert(
             _insert([Seat(match=row, number=n, player=player) for n, player in enumerate(players)]),
             *_deal_writes(row, 1, events, now, None, figures),
             _insert([_events_batch(row, 1, events, now)]),
+            *(
+                [_insert([WatchCode(code_hash=watch_code_hash, match_id=row.id)])]
+                if watch_code_hash
+                else []
+            ),
         ],
         notice=notice_payload(row.pk, row.version, _humans(seats)),
     )

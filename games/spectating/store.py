@@ -1,6 +1,6 @@
 """The spectating room's store: who may watch a match and the hash of its watch code (on the
-match row), the watch tickets, and the watch streams counted across server processes
-(docs/spectators.md)."""
+match row, and which match a code opens in a table of its own), the watch tickets, and the
+watch streams counted across server processes (docs/spectators.md)."""
 
 import uuid
 from datetime import datetime
@@ -10,23 +10,34 @@ from django.db import connection
 from games.engine import SpectatorMode
 from games.match.loaded import LoadedMatch
 from games.match.store import match_announce
-from games.models import Match, WatchStream, WatchTicket
+from games.models import Match, WatchCode, WatchStream, WatchTicket
 
 
 def match_id_watched(*, watch_code_hash: str) -> uuid.UUID | None:
-    """The match whose watch code has this hash, if its spectators are not off."""
-    found = Match.objects.filter(watch_code_hash=watch_code_hash).exclude(
+    """The match whose watch code has this hash, if its spectators are not off. Two reads by
+    key (the code's row, then the match by its id), so that on Citus each asks one shard."""
+    if not watch_code_hash:
+        return None
+    code = WatchCode.objects.filter(code_hash=watch_code_hash).values_list("match_id", flat=True)
+    match_id = code.first()
+    found = Match.objects.filter(id=match_id, watch_code_hash=watch_code_hash).exclude(
         spectators=SpectatorMode.OFF
     )
-    return found.values_list("id", flat=True).first() if watch_code_hash else None
+    return None if match_id is None else found.values_list("id", flat=True).first()
 
 
 def match_set_spectators(*, match: LoadedMatch, spectators: str, watch_code_hash: str) -> None:
     """Store who may watch and the hash of the watch code, and wake the match's streams (a
     watch stream whose code no longer works ends). Call on a match loaded with its lock."""
+    before = match.row.watch_code_hash
     Match.objects.filter(id=match.row.id).update(
         spectators=spectators, watch_code_hash=watch_code_hash
     )
+    if before != watch_code_hash:
+        if before:
+            WatchCode.objects.filter(code_hash=before).delete()
+        if watch_code_hash:
+            WatchCode.objects.create(code_hash=watch_code_hash, match_id=match.row.id)
     match.row.spectators, match.row.watch_code_hash = spectators, watch_code_hash
     match_announce(match_id=match.row.id, version=match.row.version, seats=match.seats)
 

@@ -97,23 +97,44 @@ def tables_open(*, filters: TableFilters, limit: int) -> list[OpenTable]:
     ]
 
 
+# How many of the oldest fitting tables quick play tries, one after another, before it opens one.
+_CANDIDATES = 8
+
+
 def table_lock_oldest_fitting(*, filters: TableFilters, player: Player) -> LoadedMatch | None:
     """The open table still waiting that fits `filters` and has waited longest, among those
     `player` does not sit at, locked until the transaction ends; None when there is none.
-    The lock waits for a join in progress: if that join took the last seat, Postgres
-    checks the row again, finds it no longer waiting and takes the next one, so exactly
-    one of them gets the last seat."""
+    The search takes no lock (on Citus it asks every shard, where a lock is refused); then
+    each table found, oldest first, is locked by its id with its fit checked again. The lock
+    waits for a join in progress: if that join took the last seat, Postgres checks the row
+    again, finds it no longer waiting and the next one is tried, so exactly one of them gets
+    the last seat."""
     fitting, params = _fitting(filters)
-    sql = (
-        f"SELECT m.id FROM {Match._meta.db_table} m WHERE {fitting}"
-        f" AND NOT EXISTS (SELECT 1 FROM {Seat._meta.db_table} s"
-        " WHERE s.match_id = m.id AND s.player_id = %s)"
-        " ORDER BY m.created_at, m.id LIMIT 1 FOR UPDATE OF m"
-    )
     with connection.cursor() as cursor:
-        cursor.execute(sql, [*params, player.pk])
-        found = cursor.fetchone()
-    return None if found is None else match_load(match_id=found[0], player=None, lock=True)
+        cursor.execute(_OLDEST_FITTING.format(fitting=fitting), [*params, player.pk, _CANDIDATES])
+        candidates = [match_id for (match_id,) in cursor.fetchall()]
+        for match_id in candidates:
+            cursor.execute(
+                _LOCK_FITTING.format(fitting=fitting), [match_id, *params, match_id, player.pk]
+            )
+            if cursor.fetchone() is not None:
+                return match_load(match_id=match_id, player=None, lock=True)
+    return None
+
+
+_OLDEST_FITTING = (
+    f"SELECT m.id FROM {Match._meta.db_table} m WHERE {{fitting}}"
+    f" AND NOT EXISTS (SELECT 1 FROM {Seat._meta.db_table} s"
+    " WHERE s.match_id = m.id AND s.player_id = %s)"
+    " ORDER BY m.created_at, m.id LIMIT %s"
+)
+# Every part names the match, so that on Citus it runs on the match's shard alone.
+_LOCK_FITTING = (
+    f"SELECT m.id FROM {Match._meta.db_table} m WHERE m.id = %s AND {{fitting}}"
+    f" AND NOT EXISTS (SELECT 1 FROM {Seat._meta.db_table} s"
+    " WHERE s.match_id = %s AND s.player_id = %s)"
+    " FOR UPDATE OF m"
+)
 
 
 QUICK_PLAY_LOCK = "quick-play:open"
