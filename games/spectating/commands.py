@@ -130,13 +130,14 @@ def watch_stream_open(*, match: LoadedMatch, address: str) -> uuid.UUID:
     return stream_id
 
 
-def watch_stream_renew(*, stream_id: uuid.UUID) -> None:
-    store.watch_stream_renew(stream_id=stream_id, expires_at=timezone.now() + _watch_stream_life())
+def watch_stream_renew(*, match_id: uuid.UUID, stream_id: uuid.UUID) -> None:
+    expires_at = timezone.now() + _watch_stream_life()
+    store.watch_stream_renew(match_id=match_id, stream_id=stream_id, expires_at=expires_at)
 
 
 @transaction.atomic
 def watch_stream_close(*, match: LoadedMatch, stream_id: uuid.UUID) -> None:
-    store.watch_stream_delete(stream_id=stream_id)
+    store.watch_stream_delete(match_id=match.row.id, stream_id=stream_id)
     match_store.match_announce(match_id=match.row.id, version=match.row.version, seats=match.seats)
 
 

@@ -96,12 +96,13 @@ def watch_stream_insert(
     ).id
 
 
-def watch_stream_renew(*, stream_id: uuid.UUID, expires_at: datetime) -> None:
-    WatchStream.objects.filter(id=stream_id).update(expires_at=expires_at)
+# The match's id beside the stream's: on Citus it finds the row's shard (docs/scaling.md).
+def watch_stream_renew(*, match_id: uuid.UUID, stream_id: uuid.UUID, expires_at: datetime) -> None:
+    WatchStream.objects.filter(match_id=match_id, id=stream_id).update(expires_at=expires_at)
 
 
-def watch_stream_delete(*, stream_id: uuid.UUID) -> None:
-    WatchStream.objects.filter(id=stream_id).delete()
+def watch_stream_delete(*, match_id: uuid.UUID, stream_id: uuid.UUID) -> None:
+    WatchStream.objects.filter(match_id=match_id, id=stream_id).delete()
 
 
 def watch_streams_purge(*, now: datetime) -> int:
