@@ -196,6 +196,12 @@ class Cluster:
             for node in self.nodes[1:]:
                 connection.execute("SELECT citus_add_node('127.0.0.1', %s)", [self.ports[node]])
 
+    def postmasters(self) -> list[int]:
+        """The pids of the nodes' postmasters, coordinator first."""
+        return [
+            int((self.root / node / "postmaster.pid").read_text().split()[0]) for node in self.nodes
+        ]
+
     def stop(self) -> None:
         for node in reversed(self.nodes):
             data = self.root / node

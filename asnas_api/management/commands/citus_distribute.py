@@ -22,6 +22,7 @@ class Command(BaseCommand):
     )
 
     def handle(self, *args, **options):
+        say = self.stdout.write if options["verbosity"] > 0 else lambda _: None
         with connection.cursor() as cursor:
             cursor.execute("SELECT 1 FROM pg_extension WHERE extname = 'citus'")
             if cursor.fetchone() is None:
@@ -33,7 +34,7 @@ class Command(BaseCommand):
         todo = [t for t in reference if placed.get(t) != "reference"]
         todo += [t for t in distributed if placed.get(t) != "distributed"]
         if not todo:
-            self.stdout.write("Every table is placed already.")
+            say("Every table is placed already.")
             return
         tables = [*reference, *distributed]
         with transaction.atomic(), connection.cursor() as cursor:
@@ -54,9 +55,7 @@ class Command(BaseCommand):
                         "SELECT create_distributed_table(%s, %s, colocate_with => %s)",
                         [table, column, colocated or "default"],
                     )
-                self.stdout.write(
-                    f"{table}: {'reference' if table in reference else 'by ' + column}"
-                )
+                say(f"{table}: {'reference' if table in reference else 'by ' + column}")
             for table, name, definition in keys:
                 cursor.execute(f'ALTER TABLE "{table}" ADD CONSTRAINT "{name}" {definition}')
-        self.stdout.write(f"Placed {len(todo)} tables; {len(keys)} foreign keys kept.")
+        say(f"Placed {len(todo)} tables; {len(keys)} foreign keys kept.")
