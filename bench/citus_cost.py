@@ -120,6 +120,8 @@ def main() -> None:
     from asnas_api.citus import Cluster
 
     os.environ.setdefault("SECRET_KEY", "bench")
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "asnas_api.settings")
+    os.environ["ALLOWED_HOSTS"] = "testserver"  # Django's test client's host
     os.environ.setdefault("ASNAS_ALLOW_CLIENT_SEED", "1")
     for scope in ("TOKEN", "IP", "PLAYER_CREATE", "MATCH_CREATE"):
         os.environ.setdefault(f"ASNAS_RATE_{scope}", "1000000/min")
@@ -151,8 +153,9 @@ def main() -> None:
                     env={**os.environ, "DATABASE_URL": url},
                     capture_output=True,
                     text=True,
-                    check=True,
                 )
+                if child.returncode:
+                    sys.exit(f"the {side} round failed:\n{child.stderr}")
                 results[side].append(json.loads(child.stdout.strip().splitlines()[-1]))
                 print(f"round {round_number + 1}, {side}: {results[side][-1]}", flush=True)
         _report(results)
