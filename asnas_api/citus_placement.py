@@ -4,8 +4,9 @@ citus_distribute` applies it, and tests/scaling check it against the schema.
 Every row of a match, and the match itself, is distributed by the match's id and co-located,
 so a match lives wholly on one shard and every query that names it runs on one node. The
 small tables read on every request and written rarely are reference tables, a copy on every
-node. The rest are distributed by the key they are always found by. Django's own tables
-(auth_*, django_*) stay on the coordinator: only the staff's admin uses them.
+node. The rest are distributed by the key they are always found by, but for the rate
+counters, which stay on the coordinator with Django's own tables (auth_*, django_*, which
+only the staff's admin uses).
 """
 
 from asnas_api.models import RateCounter
@@ -32,12 +33,22 @@ BY_MATCH = [Seat, Deal, EventBatch, Hint, WatchStream, RatingChange]
 # Found by one key, never with a match: each by that key.
 BY_KEY = {
     IdempotencyRecord: "player_id",  # a create's key exists before its match
-    RateCounter: "key",
     StreamTicket: "ticket_hash",  # a player's own stream has no match
     WatchTicket: "ticket_hash",
     Commitment: "id",  # drawn before any match exists
     WatchCode: "code_hash",  # the spectator has the code, not the match
 }
+
+
+# Plain tables of the coordinator, as Django's own are. The rate counters are counted by one
+# upsert of every request, outside any match's transaction: distributed, the upsert of a
+# request's two or three keys would reach as many shards and commit on several nodes each
+# time; on the coordinator it is one local statement (and stays UNLOGGED).
+COORDINATOR = [RateCounter]
+
+
+def coordinator_tables() -> list[str]:
+    return [model._meta.db_table for model in COORDINATOR]
 
 
 def reference_tables() -> list[str]:

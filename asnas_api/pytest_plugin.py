@@ -210,7 +210,7 @@ def _alive(pid: int) -> bool:
 
 def _postgres_running_in(run: Path) -> bool:
     # A killed run's Postgres may outlive it; its data must not vanish under it.
-    for postmaster in run.glob("*/postmaster.pid"):
+    for postmaster in [*run.glob("*/postmaster.pid"), *run.glob("citus/*/postmaster.pid")]:
         try:
             if _alive(int(postmaster.read_text().split()[0])):
                 return True

@@ -135,6 +135,8 @@ def match_lock_due(
     so several clocks share the work and never act on one turn twice. So are the `skip` ones.
     A match that changed between the search and the lock has another version than the one
     returned, which the caller checks."""
+    with connection.cursor() as cursor:
+        cursor.execute(f"SELECT {SEQUENTIAL}")  # the AI's players may be created after it
     matches = Match.objects.exclude(id__in=skip).values_list("id", "version")
     queues = [
         matches.filter(turn_deadline__lte=turns_before).order_by("turn_deadline"),
@@ -156,6 +158,12 @@ def match_lock_due(
                 return match_load(match_id=match_id, player=None, lock=True), version
     return None
 
+
+# On Citus: the transaction's searches across shards take one connection a node, for Citus
+# refuses to write a reference table (the AI's players, made the first time they sit)
+# after a search over several connections a node in the same transaction. Postgres alone
+# keeps the setting as a placeholder and ignores it.
+SEQUENTIAL = "set_config('citus.multi_shard_modify_mode', 'sequential', true)"
 
 # How many due matches of a queue a clock tries to lock before it looks at the next queue:
 # the others are held by other clocks, which act on them.

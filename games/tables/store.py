@@ -10,7 +10,7 @@ from datetime import datetime
 from django.db import connection
 
 from games.match.loaded import LoadedMatch, SeatInfo
-from games.match.store import match_load
+from games.match.store import SEQUENTIAL, match_load
 from games.models import Match, Seat
 from games.tables.filters import TableFilters
 from players.models import Player
@@ -142,6 +142,11 @@ QUICK_PLAY_LOCK = "quick-play:open"
 
 def quick_play_lock() -> None:
     """Quick plays one at a time, until the transaction ends: each finds the tables the ones
-    before it opened or filled."""
+    before it opened or filled. On Citus the transaction also asks every shard over one
+    connection a node (SEQUENTIAL): after a search over several connections a node, Citus
+    refuses to write a reference table in the same transaction, and a quick play may create
+    the AI's players (a setting Postgres alone keeps and ignores)."""
     with connection.cursor() as cursor:
-        cursor.execute("SELECT pg_advisory_xact_lock(hashtext(%s))", [QUICK_PLAY_LOCK])
+        cursor.execute(
+            f"SELECT pg_advisory_xact_lock(hashtext(%s)), {SEQUENTIAL}", [QUICK_PLAY_LOCK]
+        )

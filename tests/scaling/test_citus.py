@@ -94,6 +94,8 @@ def test_every_table_is_placed_as_declared_and_placing_again_changes_nothing(cap
         placed = {name: (kind, column, group) for name, kind, column, group in cursor.fetchall()}
     for table in citus_placement.reference_tables():
         assert placed[table][0] == "reference", table
+    for table in citus_placement.coordinator_tables():
+        assert table not in placed, table
     distributed = citus_placement.distributed_tables()
     for table, (column, colocated) in distributed.items():
         assert placed[table][:2] == ("distributed", column), table
