@@ -15,6 +15,7 @@ import threading
 import time
 import uuid
 from collections.abc import Callable
+from datetime import timedelta
 
 import psycopg
 from django.conf import settings
@@ -23,8 +24,9 @@ from django.utils import timezone
 
 from asnas_api import metrics
 from asnas_api.housekeeping import purge_expired
+from games.http.fields import MIN_FILL_AFTER, MIN_TURN_SECONDS
 from games.live.wakeups import direct_params
-from games.match.commands import ClockMove, ClockMoveFailed, match_clock_tick
+from games.match.commands import ClockMove, ClockMoveFailed, clock_due_next, match_clock_tick
 
 logger = logging.getLogger(__name__)
 # A clock stops between two moves; one move takes milliseconds.
@@ -48,11 +50,17 @@ def clock_run(*, stop: threading.Event, leading: Callable[[], bool] = lambda: Tr
             stop.wait(settings.ASNAS_CLOCK_POLL_SECONDS)
             continue
         failed = {match_id: at for match_id, at in failed.items() if at > time.monotonic()}
+        wait = settings.ASNAS_CLOCK_POLL_SECONDS
         try:
+            searched_at = timezone.now()
             while not stop.is_set() and (
                 move := match_clock_tick(now=timezone.now(), skip=list(failed))
             ):
                 _count(move)
+                searched_at = timezone.now()
+            if _on_citus():
+                next_due = clock_due_next(searched_at=searched_at, within=_citus_horizon())
+                wait = max(wait, (next_due - timezone.now()).total_seconds())
         except ClockMoveFailed as error:
             logger.exception("the turn clock could not move in match %s", error.match_id)
             failed[error.match_id] = time.monotonic() + FAILED_MATCH_PAUSE
@@ -63,7 +71,28 @@ def clock_run(*, stop: threading.Event, leading: Callable[[], bool] = lambda: Tr
         if time.monotonic() >= purge_due:
             purge_due = time.monotonic() + settings.ASNAS_PURGE_INTERVAL_SECONDS
             purge_if_unlocked()
-        stop.wait(settings.ASNAS_CLOCK_POLL_SECONDS)
+        stop.wait(min(wait, max(purge_due - time.monotonic(), settings.ASNAS_CLOCK_POLL_SECONDS)))
+
+
+_citus: list[bool] = []
+
+
+def _on_citus() -> bool:
+    """Whether the database is a Citus coordinator: there the clock's search asks every shard,
+    so it searches only when something can be due (clock_due_next), not at every poll."""
+    if not _citus:
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT EXISTS (SELECT 1 FROM pg_extension WHERE extname = 'citus')")
+            _citus.append(cursor.fetchone()[0])
+    return _citus[0]
+
+
+def _citus_horizon() -> timedelta:
+    """The soonest a match written after a search can fall due: a turn gets at least the
+    API's shortest clock (plus the grace), a deal over waits ASNAS_NEXT_DEAL_SECONDS, a table
+    fills at the earliest after the API's shortest `fill_after`."""
+    turn = MIN_TURN_SECONDS + settings.ASNAS_CLOCK_GRACE_SECONDS
+    return timedelta(seconds=min(turn, settings.ASNAS_NEXT_DEAL_SECONDS, MIN_FILL_AFTER))
 
 
 def purge_if_unlocked() -> bool:

@@ -103,6 +103,7 @@ class ClientSeedField(serializers.CharField):
 
 
 MIN_FILL_AFTER, MAX_FILL_AFTER = 10, 3600
+MIN_TURN_SECONDS = 10
 FILL_AFTER_DOC = (
     f"A table only: seconds ({MIN_FILL_AFTER} to {MAX_FILL_AFTER}) after which, if seats are "
     "still open, the AI takes them for the whole match (a `seats_filled` event) and deal 1 "

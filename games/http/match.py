@@ -23,6 +23,7 @@ from games.http.fields import (
     MAX_FILL_AFTER,
     MAX_SEED,
     MIN_FILL_AFTER,
+    MIN_TURN_SECONDS,
     SPECTATOR_MODES,
     SPECTATORS_DOC,
     ChoiceField,
@@ -118,7 +119,7 @@ class MatchCreate(MatchWrite):
             "(`waiting`) until the last one joins.",
         )
         turn_seconds = serializers.IntegerField(
-            min_value=10,
+            min_value=MIN_TURN_SECONDS,
             max_value=86_400,
             allow_null=True,
             required=False,

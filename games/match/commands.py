@@ -337,6 +337,20 @@ def match_clock_tick(*, now: datetime, skip: Collection[uuid.UUID] = ()) -> Cloc
     return ClockMove(match.row.id, deadline)
 
 
+def clock_due_next(*, searched_at: datetime, within: timedelta) -> datetime:
+    """When the clock next has something to do, after a search at `searched_at` that left
+    nothing due: the first moment a match now stored falls due, and at the latest `within`
+    after the search, the soonest a match written since could fall due."""
+    grace = timedelta(seconds=settings.ASNAS_CLOCK_GRACE_SECONDS)
+    pause = timedelta(seconds=settings.ASNAS_NEXT_DEAL_SECONDS)
+    turn, deal_over, fill = store.match_due_first()
+    moments = [searched_at + within]
+    moments += [turn + grace] if turn else []
+    moments += [deal_over + pause] if deal_over else []
+    moments += [fill] if fill else []
+    return min(moments)
+
+
 def _clock_plays(match: LoadedMatch) -> None:
     step = _step_from_stored(match)
     clock_move(step, ai.chooser(match.row.ai_level))

@@ -182,6 +182,24 @@ def _lock_unless_held(match_id: uuid.UUID) -> bool:
         return cursor.fetchone() is not None
 
 
+_FIRST_DUE = (
+    f"SELECT (SELECT min(turn_deadline) FROM {Match._meta.db_table}"
+    " WHERE turn_deadline IS NOT NULL),"
+    f" (SELECT min(updated_at) FROM {Match._meta.db_table}"
+    " WHERE status = %s AND turn_seconds IS NOT NULL),"
+    f" (SELECT min(fill_at) FROM {Match._meta.db_table} WHERE status = %s AND fill_at IS NOT NULL)"
+)
+
+
+def match_due_first() -> tuple[datetime | None, datetime | None, datetime | None]:
+    """What the clock's three queues hold first: the earliest turn deadline, the earliest
+    end of a clocked deal over (its `updated_at`) and the earliest `fill_at` of a waiting
+    table, each None when its queue is empty."""
+    with connection.cursor() as cursor:
+        cursor.execute(_FIRST_DUE, [Status.DEAL_OVER.value, Status.WAITING.value])
+        return cursor.fetchone()
+
+
 def match_list(*, player: Player, status: str | None = None) -> QuerySet[Match]:
     """The matches `player` sits at."""
     matches = Match.objects.filter(seats__player=player)

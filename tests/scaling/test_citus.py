@@ -8,6 +8,7 @@ documented list of queries that ask every shard, each with its reason."""
 
 import random
 import re
+import threading
 import time
 from datetime import timedelta
 
@@ -18,9 +19,11 @@ from django.utils import timezone
 from rest_framework.test import APIClient
 
 from asnas_api import citus_placement
+from asnas_api.clock import clock_run
 from asnas_api.pytest_plugin import CITUS_DIR, TESTS_CITUS
 from games.match import store as match_store
 from games.match.commands import match_clock_tick
+from games.models import Match
 from tests.http.play import play_match, play_table
 from tests.live_client import bearer
 
@@ -49,6 +52,15 @@ MULTI_SHARD = {
     r" \"games_match\"\.\"(turn_deadline|fill_at|updated_at)\"": (
         "the turn clock's search for due matches: across matches by nature, without a lock;"
         " the match chosen is then locked and moved on its own shard"
+    ),
+    r"^DELETE FROM \"(games_commitment|games_idempotencyrecord|players_streamticket|"
+    r"games_watchticket|games_watchstream)\" WHERE \"\w+\"\.\"(expires_at|created_at)\" <=? \$1$": (
+        "the clock's purge of expired rows, every ASNAS_PURGE_INTERVAL_SECONDS: by age,"
+        " across every match and player"
+    ),
+    r"SELECT \(SELECT min\(turn_deadline\) FROM games_match": (
+        "the turn clock's look at when its queues next fall due, after a search that found"
+        " nothing: what lets it search again then, rather than every half second"
     ),
     r"FROM games_watchstream WHERE expires_at > now\(\) AND \(match_id = \$\d+ OR address": (
         "a watch stream's opening: its address's and its server process's caps count their"
@@ -198,3 +210,28 @@ def test_a_per_match_query_that_loses_its_match_is_caught(monkeypatch):
     since = log_position()
     assert match_store.match_load(match_id=match.row.id, player=None) is not None
     assert multi_shard_statements(since) == []
+
+
+def test_the_clock_searches_when_something_can_be_due_not_at_every_poll():
+    """On Citus each search for due matches asks every shard: a clock searches again at the
+    first moment a stored match falls due, or at the soonest one written since could (5 s
+    here), not every ASNAS_CLOCK_POLL_SECONDS (0.5 s). A turn that runs out in between is
+    still taken when it does."""
+    roya, babak = _client("Roya"), _client("Babak")
+    table = _post(roya, "matches", {"seed": 5, "humans": 2, "turn_seconds": 30}, status=201)
+    joined = _post(babak, f"matches/{table['id']}/join", {"invite": table["invite"]})
+    Match.objects.filter(id=table["id"]).update(turn_deadline=timezone.now() + timedelta(seconds=2))
+    since = log_position()
+    stop = threading.Event()
+    clock = threading.Thread(target=clock_run, kwargs={"stop": stop})
+    clock.start()
+    time.sleep(6)
+    stop.set()
+    clock.join(timeout=30)
+    moved = Match.objects.get(id=table["id"]).version
+    searches = [s for s in multi_shard_statements(since) if '"turn_deadline" ASC LIMIT' in s]
+    assert moved > joined["version"]  # the clock played the turn that ran out
+    # At 0.5 s a poll, 12 searches; here one at the start, one when the turn ran out (and
+    # one after the move), one when the 5 s were up.
+    assert 2 <= len(searches) <= 5, searches
+    assert sorted(set(undocumented(multi_shard_statements(since)))) == []
