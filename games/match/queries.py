@@ -28,6 +28,7 @@ from games.engine import (
 from games.engine.record import build_record
 from games.match import log, store
 from games.match.loaded import LoadedMatch
+from games.match.log import StreamsRead
 from games.models import Match
 from players.models import Player
 
@@ -195,10 +196,10 @@ def visible_figures(
 
 def events_seen(events: list[tuple[int, Event]], match: LoadedMatch) -> list[dict]:
     """`events` as the player `match` was loaded for may see each of them."""
-    return visible_events(events, _reader(match))
+    return visible_events(events, reader(match))
 
 
-def _reader(match: LoadedMatch) -> Viewer:
+def reader(match: LoadedMatch) -> Viewer:
     """The player `match` was loaded for, at their seat, as the events see them."""
     return Viewer.at_seat(match.viewer_seat, left_at=match.viewer_left_at)
 
@@ -239,6 +240,44 @@ def events_page_while_token(
     return None if rows is None else _events_page(match, rows, limit)
 
 
+def events_for_streams(
+    *, match_id: uuid.UUID, asks: list[tuple[int, str | None]]
+) -> StreamsRead | None:
+    """One read for every stream of a match in a process (games.live.shared), each ask a
+    stream's (cursor, hash of the token it lives by, or None): the events after the earliest
+    cursor, with what each needs to judge them for its viewer (`events_page_of`,
+    games.spectating.queries.watch_page_of); None when there is no such match."""
+    return log.match_events_for_streams(
+        match_id=match_id,
+        after=min(after for after, _ in asks),
+        limit=EVENTS_PAGE_LIMIT,
+        token_hashes={token_hash for _, token_hash in asks if token_hash is not None},
+    )
+
+
+def events_page_of(
+    read: StreamsRead | None, *, match: LoadedMatch, after: int, token_hash: str
+) -> dict | None:
+    """`events_page_while_token`, taken from a read shared by the match's streams: the same
+    page but for `has_more`, which may also say so when the read was cut short after
+    these events (the next page is then read at once, and may be empty)."""
+    if read is None or token_hash not in read.working_tokens:
+        return None
+    rows, _ = read_after(read, after)
+    return {
+        "version": match.row.version,
+        "has_more": read.full,
+        "events": events_seen(rows, match),
+    }
+
+
+def read_after(read: StreamsRead, after: int) -> tuple[list[tuple[int, Event]], int | None]:
+    """A shared read's events after `after` (no more than a page), and the seq of the event
+    after them if it may exist (None when none was written by the time of the read)."""
+    rows = [(seq, event) for seq, event in read.events if seq > after]
+    return rows, (read.events[-1][0] + 1 if read.full else None)
+
+
 def _events_page(match: LoadedMatch, rows: list[tuple[int, Event]], limit: int) -> dict:
     return {
         "version": match.row.version,
@@ -264,7 +303,7 @@ def match_record(*, match: LoadedMatch) -> dict:
         for number, seat in enumerate(match.seats)
     ]
     events = log.match_events(match_id=row.id)
-    record = build_record(events, _reader(match), meta, seats)
+    record = build_record(events, reader(match), meta, seats)
     for series in record["series"]:
         figures = None
         for deal in series["deals"]:

@@ -109,7 +109,7 @@ def watch_stream_open(*, match: LoadedMatch, address: str) -> uuid.UUID:
     per match, per address and per process (settings ASNAS_WATCH_STREAMS_PER_*): over one,
     `watch_limit_*` (429). The address's and the match's advisory locks make their counts
     exact across servers.
-    Returns the stream's id, for watch_stream_renew and watch_stream_close."""
+    Returns the stream's id, for watch_streams_renew and watch_stream_close."""
     address_hash = hash_token(address)
     per_match, per_address, per_process = store.watch_streams_counted(
         match_id=match.row.id, address_hash=address_hash, process=PROCESS
@@ -130,8 +130,12 @@ def watch_stream_open(*, match: LoadedMatch, address: str) -> uuid.UUID:
     return stream_id
 
 
-def watch_stream_renew(*, stream_id: uuid.UUID) -> None:
-    store.watch_stream_renew(stream_id=stream_id, expires_at=timezone.now() + _watch_stream_life())
+def watch_streams_renew(*, stream_ids: list[uuid.UUID]) -> None:
+    """Keep the rows of the watch streams still open counted, all in one statement: a process
+    renews its streams together once a period (games.live.shared.renewed_together)."""
+    store.watch_streams_renew(
+        stream_ids=stream_ids, expires_at=timezone.now() + _watch_stream_life()
+    )
 
 
 @transaction.atomic

@@ -85,8 +85,8 @@ def watch_stream_insert(
     ).id
 
 
-def watch_stream_renew(*, stream_id: uuid.UUID, expires_at: datetime) -> None:
-    WatchStream.objects.filter(id=stream_id).update(expires_at=expires_at)
+def watch_streams_renew(*, stream_ids: list[uuid.UUID], expires_at: datetime) -> None:
+    WatchStream.objects.filter(id__in=stream_ids).update(expires_at=expires_at)
 
 
 def watch_stream_delete(*, stream_id: uuid.UUID) -> None:
