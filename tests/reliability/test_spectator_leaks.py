@@ -31,6 +31,7 @@ pytestmark = [pytest.mark.slow, pytest.mark.django_db(transaction=True)]
 # without the reveal); sixteen with -m simulation, for a closing note's figures.
 DEFAULT_MATCHES, SIMULATED_MATCHES = 4, 16
 DEALS_PER_MATCH = 3
+STREAMS_PER_SEAT, SPECTATOR_STREAMS = 2, 3
 NAMES = ("Roya", "Babak", "Nima", "Sara")
 
 
@@ -148,11 +149,34 @@ class Watched:
         self.logged = len(log.lines)
         self.spectator = APIClient()
         self.code, self.watch_headers = code, {"Watch-Code": code}
-        self.streams = {
-            seat: live.open(f"/api/v1/matches/{self.match_id}/stream", bearer(client.token))
-            for seat, client in enumerate(self.clients)
-        }
-        self.streams[self.mode] = live.open("/api/v1/watch/stream", self.watch_headers)
+        # Many streams of the match on the one loop (#41: they share its reads): two of each
+        # seat and three spectators' from the start, more opened later at other cursors
+        # (open_late), each filtered for its own viewer from the same read.
+        self.streams: dict[str, tuple] = {}
+        for _ in range(STREAMS_PER_SEAT):
+            for seat, client in enumerate(self.clients):
+                self.open_stream(
+                    seat, f"/api/v1/matches/{self.match_id}/stream", bearer(client.token)
+                )
+        for _ in range(SPECTATOR_STREAMS):
+            self.open_stream(self.mode, "/api/v1/watch/stream", self.watch_headers)
+        self.opened_late = False
+
+    def open_stream(self, role, url: str, headers: dict) -> None:
+        self.streams[f"{role} #{len(self.streams)}"] = (role, self.live.open(url, headers))
+
+    def open_late(self) -> None:
+        """A stream of each seat still taken and one spectator's, resuming a few events back
+        while the others are at the latest: streams at different cursors in one read."""
+        self.opened_late = True
+        back = max(0, self.view["version"] - 3)
+        for seat, client in enumerate(self.clients):
+            if seat not in self.left:
+                url = f"/api/v1/matches/{self.match_id}/stream?after={back}"
+                self.open_stream(seat, url, bearer(client.token))
+        horizon = self.watch_view()["version"]
+        url = f"/api/v1/watch/stream?after={max(0, horizon - 2)}"
+        self.open_stream(self.mode, url, self.watch_headers)
 
     def seen(self, role, transport: str, body) -> None:
         """Count one message, and check it holds no server seed it may not: the next
@@ -189,16 +213,19 @@ class Watched:
         """The stream messages that came so far; with a `timeout`, to each stream's end. A
         seat's message is checked against its seq alone, so one that comes late is checked at
         the next drain as well as now; the spectator's is checked against the deal in play, so
-        its stream gets a moment to deliver before the next move."""
-        for role, messages in list(self.streams.items()):
-            wait = timeout or (0.05 if role == self.mode else 0)
+        its streams get a moment to deliver before the next move."""
+        waited = False
+        for name, (role, messages) in list(self.streams.items()):
+            # The spectators' streams share their reads: a moment for the first is theirs all.
+            wait = timeout or (0.05 if role == self.mode and not waited else 0)
+            waited = waited or role == self.mode
             while True:
                 try:
                     message = messages.get(timeout=wait) if wait else messages.get_nowait()
                 except queue.Empty:
                     break
                 if message is None:  # the stream ended
-                    del self.streams[role]
+                    del self.streams[name]
                     break
                 if "json" in message:
                     self.seen(self.role(role, message["id"]), "stream", message)
@@ -329,6 +356,8 @@ class Watched:
                 present = next(seat for seat in range(4) if seat not in self.left)
                 self.write(self.clients[present], f"/api/v1/matches/{self.match_id}/next-deal")
                 continue
+            if not self.opened_late and self.view["version"] > 12:
+                self.open_late()
             if self.rng.random() < 0.2:
                 self.refusals(self.view["turn"])
             client = self.clients[self.view["turn"]]
