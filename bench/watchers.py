@@ -31,7 +31,8 @@ SIZES = (0, 1, 10, 100, 1000)
 """Watchers of the match; 0 measures what the writes cost by themselves."""
 CAP = "100000"
 """The watch-stream caps, for the bench: above any size it opens."""
-OPENING_AT_ONCE = 50
+OPENING_AT_ONCE = 10
+RETRY_SECONDS = 0.5
 COUNTED = (
     "SELECT coalesce(sum(calls), 0)::bigint FROM pg_stat_statements"
     " WHERE query NOT LIKE '%pg_stat_statements%'"
@@ -79,6 +80,8 @@ class Watchers:
         self.url, self.code, self.count = url, code, count
         self.last: list[int] = [0] * count
         self.messages = 0
+        self.refused = 0
+        """Openings answered 503 and tried again."""
         self.loop = asyncio.new_event_loop()
         self.thread = threading.Thread(target=self.loop.run_forever, daemon=True)
         self.tasks: list[asyncio.Task] = []
@@ -101,17 +104,25 @@ class Watchers:
 
     async def _hold(self, number: int, opened: asyncio.Semaphore, opening: asyncio.Semaphore):
         headers = {"Watch-Code": self.code}
-        async with self.client.stream("GET", "/api/v1/watch/stream", headers=headers) as answer:
-            answer.raise_for_status()
-            first = True
-            async for line in answer.aiter_lines():
-                if first:  # the server's first comment: the stream is open
-                    opened.release()
-                    opening.release()
-                    first = False
-                if line.startswith("id: "):
-                    self.last[number] = int(line[4:])
-                    self.messages += 1
+        while True:
+            async with self.client.stream("GET", "/api/v1/watch/stream", headers=headers) as answer:
+                if answer.status_code == 503:
+                    # The server's pool had no connection in time (the old side opening many
+                    # at once): a client tries again, as a browser's EventSource does.
+                    self.refused += 1
+                    await asyncio.sleep(RETRY_SECONDS)
+                    continue
+                answer.raise_for_status()
+                first = True
+                async for line in answer.aiter_lines():
+                    if first:  # the server's first comment: the stream is open
+                        opened.release()
+                        opening.release()
+                        first = False
+                    if line.startswith("id: "):
+                        self.last[number] = int(line[4:])
+                        self.messages += 1
+                return
 
     def wait_all_at(self, seq: int, timeout: float = 300) -> float:
         """Until every stream has the event `seq`; returns the moment it came to the last."""
@@ -174,12 +185,14 @@ def measure(served: ServedSide, statements: Statements, watchers: int, writes: i
             spent = cpu_spent(before_cpu, served.cpu_ns())
             delivered = streams.messages - messages_before
             after_statements = statements.quiet()
+            refused = streams.refused
     return {
         "watchers": watchers,
         "writes": writes,
         "events": events,
         "statements_per_write": (after_statements - before_statements) / writes,
         "messages": delivered,
+        "openings_refused": refused,
         "serve_cpu_ms": spent["serve"] / 1e6,
         "postgres_cpu_ms": spent["postgres"] / 1e6,
         "serve_cpu_ms_per_write": spent["serve"] / 1e6 / writes,
