@@ -246,7 +246,8 @@ def show_watchers(console: Console, result: dict) -> None:
         table.add_row(
             row["side"],
             str(row["watchers"]),
-            _figure(row["statements_per_write"], 1),
+            # *: Postgres was not quiet around the writes; the count may hold other reads.
+            _figure(row["statements_per_write"], 1) + ("" if row.get("quiet", True) else " *"),
             _figure(row.get("stream_statements_per_write"), 1),
             str(row["messages"]),
             str(row.get("openings_refused", 0)),

@@ -57,16 +57,17 @@ class Statements:
     def count(self) -> int:
         return self.connection.execute(COUNTED).fetchone()[0]
 
-    def quiet(self, period: float = 0.5, timeout: float = 30) -> int:
-        """The count once no statement ran for `period` seconds (or after `timeout`)."""
+    def quiet(self, period: float = 0.5, timeout: float = 120) -> tuple[int, bool]:
+        """The count once no statement ran for `period` seconds, and True; or the count after
+        `timeout`, and False (the figures of a size measured so are flagged)."""
         last, deadline = self.count(), time.monotonic() + timeout
         while time.monotonic() < deadline:
             time.sleep(period)
             now = self.count()
             if now == last:
-                return now
+                return now, True
             last = now
-        return last
+        return last, False
 
     def close(self) -> None:
         self.connection.close()
@@ -170,7 +171,7 @@ def measure(served: ServedSide, statements: Statements, watchers: int, writes: i
         code = match["watch_code"]
         with Watchers(served.url, code, watchers) as streams:
             streams.wait_all_at(0)
-            before_statements = statements.quiet()
+            before_statements, quiet_before = statements.quiet()
             before_cpu = served.cpu_ns()
             messages_before = streams.messages
             latencies, fan_outs, events = [], [], 0
@@ -184,7 +185,7 @@ def measure(served: ServedSide, statements: Statements, watchers: int, writes: i
                     fan_outs.append((streams.wait_all_at(match["version"]) - answered) * 1000)
             spent = cpu_spent(before_cpu, served.cpu_ns())
             delivered = streams.messages - messages_before
-            after_statements = statements.quiet()
+            after_statements, quiet_after = statements.quiet()
             refused = streams.refused
     return {
         "watchers": watchers,
@@ -193,6 +194,9 @@ def measure(served: ServedSide, statements: Statements, watchers: int, writes: i
         "statements_per_write": (after_statements - before_statements) / writes,
         "messages": delivered,
         "openings_refused": refused,
+        # False: the statements of the streams' opening, or of the writes' last reads, may
+        # not have ended when counted (Postgres was never quiet for half a second in 2 min).
+        "quiet": quiet_before and quiet_after,
         "serve_cpu_ms": spent["serve"] / 1e6,
         "postgres_cpu_ms": spent["postgres"] / 1e6,
         "serve_cpu_ms_per_write": spent["serve"] / 1e6 / writes,
@@ -252,6 +256,9 @@ def summarize(results: list[dict]) -> list[dict]:
             row = {"side": side, "watchers": size, "rounds": len(found)}
             for figure in found[0]:
                 if figure in ("round", "side", "watchers"):
+                    continue
+                if figure == "quiet":
+                    row[figure] = all(r[figure] for r in found)
                     continue
                 values = [r[figure] for r in found if r[figure] is not None]
                 row[figure] = percentile(values, 50) if values else None

@@ -84,6 +84,7 @@ def _result(side, size, statements, cpu_per_write, messages, round_number=1):
         "write_max_ms": 20.0,
         "fan_out_p50_ms": None if size == 0 else 5.0,
         "fan_out_max_ms": None if size == 0 else 9.0,
+        "quiet": True,
     }
 
 
@@ -105,6 +106,10 @@ def test_the_summary_takes_the_writes_own_cost_out_of_the_streams_share():
     assert old["stream_cpu_ms_per_message"] == pytest.approx(0.25)
     assert new["stream_cpu_ms_per_message"] == pytest.approx(0.01)
     assert "stream_cpu_ms_per_message" not in rows["baseline", 0]
+    assert old["quiet"] and new["quiet"]
+    results[2]["quiet"] = False  # one round of the two was never quiet: the size is flagged
+    flagged = {(row["side"], row["watchers"]): row for row in watchers.summarize(results)}
+    assert not flagged["baseline", 100]["quiet"] and flagged["working tree", 100]["quiet"]
 
 
 def test_the_table_gives_both_sides_at_each_size():
