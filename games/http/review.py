@@ -188,4 +188,3 @@ class ReviewSerializer(serializers.Serializer):
     def to_representation(self, instance) -> dict:
         # The fields above are the schema; the body is stored already shaped (games.review).
         return instance
-
