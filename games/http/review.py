@@ -3,9 +3,15 @@ lost, a class and an accuracy, per deal and per match (docs/review.md, "The revi
 API"). The body is worked out and stored after the write that ends each deal; a read shapes
 what is stored."""
 
-from drf_spectacular.utils import extend_schema_serializer
-from rest_framework import serializers
+import json
+from pathlib import Path
 
+from drf_spectacular.utils import OpenApiExample, extend_schema, extend_schema_serializer
+from rest_framework import serializers
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from edge.schema import NOT_FOUND, UNAUTHORIZED, problem_response
 from edge.serializers import PointsField
 from games.ai import AI_LEVELS
 from games.ai.review import BASIS_OF_LEVEL, GRADES, HUMAN
@@ -21,7 +27,11 @@ from games.http.fields import (
     STAKE_DOC,
     ChoiceField,
 )
+from games.review import queries as review_queries
 
+REVIEW_EXAMPLE = json.loads((Path(__file__).parent / "review_example.json").read_text())
+"""One deal's review (seat 0 of `manage.py review_counts`'s match of seed 5 at `normal`, its
+deal 2), as docs/review.md shows it: a whole match's would be twelve times as long."""
 GRADE_NAMES = tuple(name for name, _ in GRADES)
 BASES = (*dict.fromkeys(BASIS_OF_LEVEL.values()), HUMAN)
 TABLES = ("hard", "normal", "easy")
@@ -188,3 +198,38 @@ class ReviewSerializer(serializers.Serializer):
     def to_representation(self, instance) -> dict:
         # The fields above are the schema; the body is stored already shaped (games.review).
         return instance
+
+
+class MatchReview(APIView):
+    name = "Review"  # what OPTIONS names it
+
+    @extend_schema(
+        operation_id="matches_review",
+        summary="The review of your decisions: each action's exact value, points lost, accuracy",
+        description="For every decision of your seat in the deals that ended: each legal "
+        "action's exact expected value (playing on as `hard` would, against the AI seats' "
+        "strategies; before you looked, over the hands you could hold), the points your "
+        "choice lost, its class, and the position as you saw it; per deal and per match, the "
+        "points lost and an accuracy from 0 to 100 (docs/review.md). Against the AI, each "
+        "deal's review as soon as it is worked out after the deal ends; at a table of several "
+        "humans, once the match is over. Another human's decisions only where you may see "
+        "every hand they held (a verifiable series once it ended). Reads only what is stored: "
+        "while a deal's review is being worked out, 503 `review_pending` with Retry-After.",
+        responses={
+            200: ReviewSerializer,
+            401: UNAUTHORIZED,
+            404: NOT_FOUND,
+            409: problem_response(
+                "A table of several humans whose match is not over yet.", "review_not_yet"
+            ),
+            503: problem_response(
+                "A deal's review is still being worked out, or the database is unavailable; "
+                "retry after Retry-After.",
+                "review_pending",
+                "database_unavailable",
+            ),
+        },
+        examples=[OpenApiExample("One deal's review", value=REVIEW_EXAMPLE, response_only=True)],
+    )
+    def get(self, request, match_id):
+        return Response(review_queries.review_answer(match_id=match_id, player=request.user))

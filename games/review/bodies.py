@@ -51,9 +51,10 @@ class EndedDeal:
     moves: list[_Move]
 
     def reviewed_seats(self) -> list[int]:
-        """The seats a human decided for (its player or the clock): AI seats have nothing
-        to review."""
-        return sorted({m.seat for m in self.moves if m.by != Actor.AI})
+        """The human seats as the deal started, and any seat a human decided for (its player
+        or the clock): AI seats have nothing to review."""
+        humans = {seat for seat in range(SEATS) if not self.ai_seats[seat]}
+        return sorted(humans | {m.seat for m in self.moves if m.by != Actor.AI})
 
     def seen(self, seat: int) -> bool:
         """Whether the seat's player (or the clock for them) looked at its hand."""
