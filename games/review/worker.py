@@ -8,7 +8,7 @@ import queue
 import threading
 import uuid
 
-from django.db import DatabaseError, connection
+from django.db import connection
 
 logger = logging.getLogger(__name__)
 
@@ -51,12 +51,12 @@ def _run() -> None:
             _, left = commands.reviews_compute(match_id=match_id)
             if left:
                 submit(match_id)
-        except DatabaseError:
-            logger.exception("reviewing match %s failed; the sweep tries again", match_id)
-            connection.close()
         except Exception:
             logger.exception("reviewing match %s failed; the sweep tries again", match_id)
         finally:
+            if _queue.empty():
+                # Idle: hold no database connection (a server's pool, a test database's drop).
+                connection.close()
             _done()
 
 
