@@ -9,14 +9,14 @@ import { h } from "./words.js";
 /** @typedef {Review['seats'][number]['deals'][number]} ReviewDeal */
 
 /** The review of match `id`: while the server answers review_pending (a deal just ended), the
- * status line says so and it is asked for again after Retry-After, 20 times at most.
+ * status line says so and it is asked for again after Retry-After, 60 times at most.
  * @param {string} id @returns {Promise<Review>} */
 export async function reviewWhenReady(id) {
   for (let attempt = 1; ; attempt++) {
     try {
       return await api.get(`/matches/${id}/review`);
     } catch (error) {
-      if (!(error instanceof Problem) || error.code !== "review_pending" || attempt >= 20) throw error;
+      if (!(error instanceof Problem) || error.code !== "review_pending" || attempt >= 60) throw error;
       say(() => tr("review_waiting"));
       await new Promise((resolve) => setTimeout(resolve, 1000 * (error.retryAfter || 1)));
     }

@@ -66,7 +66,7 @@ function overview() {
         "section",
         { "aria-label": `${tr("deal")} ${label(deal)}` },
         h("h3", { text: `${tr("deal")} ${label(deal)}: ${tr("points_lost")} ${rounded(deal.lost_rounded)} · ${tr("accuracy")} ${accuracy(deal.accuracy_rounded)}` }),
-        h("ol", {}, ...deal.decisions.map((d) => h("li", { "data-grade": d.grade ?? "" }, `${trAny(d.action)}${d.looked ? "" : `, ${tr("blind")}`}: ${d.grade ? grade(d.grade) + (d.lost_rounded ? `, ${rounded(-d.lost_rounded, true)}` : "") : by(d.by)}`, d.values.length ? values(d) : ""))),
+        h("ol", {}, ...deal.decisions.map((d) => h("li", { "data-grade": d.grade ?? "" }, `${trAny(d.action)}${d.looked || d.action === "look" ? "" : `, ${tr("blind")}`}: ${d.grade ? grade(d.grade) + (d.lost_rounded ? `, ${rounded(-d.lost_rounded, true)}` : "") : by(d.by)}`, d.values.length ? values(d) : ""))),
       ),
     ),
   );
@@ -128,7 +128,7 @@ function practice(at) {
     h("ul", {}, ...seats),
     hand,
     h("h3", { text: tr("before_you") }),
-    h("ol", {}, ...spot.moves.map((move) => h("li", { text: `${name(move.seat)}: ${trAny(move.action)}${move.by === "player" ? "" : ` (${by(move.by)})`}` }))),
+    h("ol", {}, ...spot.moves.map((move) => h("li", { text: `${name(move.seat)}: ${trAny(move.action)}${move.by === "player" || state.match?.seats[move.seat].kind === "ai" ? "" : ` (${by(move.by)})`}` }))),
     ...(view.chosen ? outcome(decision, view.chosen) : [h("p", { id: "choose-title", text: tr("choose_again") }), h("div", { class: "actions", role: "group", "aria-labelledby": "choose-title" }, ...choices)]),
     h("div", { class: "row" }, ...next, button("back-to-review", tr("back_to_review"), go({ at: null }), "quiet")),
   );

@@ -265,7 +265,7 @@ export default {
   basis_model_looks_averaged: "contra el juego guardado de Fácil, con sus miradas promediadas",
   basis_blueprint: "contra el plan base de Experto, Difícil",
   basis_human_as_hard: "los demás humanos jugando como Difícil",
-  grade_best: "la mejor",
+  grade_best: "mejor",
   grade_good: "buena",
   grade_inaccuracy: "imprecisión",
   grade_mistake: "error",

@@ -21,6 +21,9 @@ from terminal.review import (
     verdict,
     whole_review,
 )
+from tests.clients.http import call
+from tests.clients.plays import play, play_command
+from tests.servers import BASE_DIR
 
 DOCS = Path(__file__).resolve().parents[2] / "docs" / "review.md"
 
@@ -112,3 +115,51 @@ def test_a_review_not_yet_open_is_not_waited_for():
     with pytest.raises(ApiProblem) as refused:
         fetch_review(api, "m-1", lambda line: None, sleep=slept.append)
     assert refused.value.code == "review_not_yet" and slept == []
+
+
+@pytest.mark.slow
+def test_a_finished_match_offers_its_review_and_play_review_prints_it(
+    server_env, server_url, tmp_path, terminal, artifacts
+):
+    """Under tmux at 80 × 24: a deal played (look, fold), the next one resigned, then v shows
+    the review a page at a time on the table's screen, nothing scrolled; `play --review ID`
+    prints the same review whole, as the server has it."""
+    state = ["--state", str(tmp_path / "play.json"), "--name", "Reviewer", "--ai-level", "normal"]
+    terminal.start(play_command("--url", server_url, "--seed", "5", *state), server_env, BASE_DIR)
+    terminal.pane("Keys: l look")
+    for key, showing in (("l", "Your cards: "), ("f", "n next deal"), ("n", "deal 2 of 12")):
+        terminal.keys(key)
+        terminal.pane(showing)
+    terminal.keys("g")
+    terminal.pane("Resign?")
+    terminal.keys("y")
+    terminal.pane("v review your decisions")
+    terminal.keys("v")
+    pane = terminal.pane("Keys: ] next page   b back")
+    assert "Review of your decisions" in pane and "Points lost per deal" in pane
+    assert terminal.scrolled() == 0, "nothing scrolled off the screen"
+    (artifacts / "review-tmux-summary.txt").write_text(pane)
+    terminal.keys("]")
+    pane = terminal.pane("Keys: [ previous page   b back")
+    assert re.search(r"Deal 1: points lost \d\.\d\d, accuracy", pane), pane
+    assert "1. look (blind): best" in pane and re.search(r"2\. fold: \w+", pane), pane
+    (artifacts / "review-tmux-deal.txt").write_text(pane)
+    terminal.keys("b")
+    terminal.pane("v review your decisions")
+    terminal.keys("n")
+    terminal.pane("Final standings")
+
+    token = json.loads((tmp_path / "play.json").read_text())[server_url]["token"]
+    match = call(server_url, "GET", "/matches", token)["results"][0]["id"]
+    review = call(server_url, "GET", f"/matches/{match}/review", token)
+    printed = play(server_env, "--url", server_url, *state, "--review", match, keys="")
+    you = review["seats"][0]
+    assert f"Accuracy {you['accuracy_rounded']:.1f} · points lost {you['lost_rounded']:.2f}" in (
+        printed
+    )
+    fold = you["deals"][0]["decisions"][-1]
+    values = " · ".join(
+        f"{v['action']} {v['value_rounded']:+.2f}{'*' * v['best']}".replace("+0.00", "0.00")
+        for v in fold["values"]
+    )
+    assert values in printed, printed

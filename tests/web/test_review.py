@@ -50,10 +50,17 @@ def review_of(api_origin, page) -> dict:
             time.sleep(0.5)
 
 
+def reviewed(page) -> str:
+    """settled(), given time for a deal's review: the server's first in a process maps the
+    coach's tables, and the page waits for it as Retry-After asks."""
+    expect(page.locator("body")).not_to_have_attribute("aria-busy", "true", timeout=60_000)
+    return settled(page)
+
+
 def play_to_the_end(page, api_origin) -> list[str]:
     """Plays the twelve deals; returns each deal's verdict line as the table showed it."""
     verdicts = []
-    while (status := settled(page)) != "finished":
+    while (status := reviewed(page)) != "finished":
         if status == "in_deal":
             misplay(page, api_origin)
             continue
