@@ -73,11 +73,11 @@ def summary(review: dict) -> Group:
     )
 
 
-def chart(review: dict) -> Table:
+def chart(review: dict) -> Group:
     """Points lost per deal, a bar each: the text is the chart, so it reads aloud too."""
     deals = review["seats"][0]["deals"]
     top = max([0.5, *(deal["lost_rounded"] for deal in deals)])
-    table = Table(box=None, pad_edge=False, title="Points lost per deal", title_justify="left")
+    table = Table(box=None, pad_edge=False)
     for column, justify in (("Deal", "right"), ("", "left"), ("Lost", "right"), ("", "left")):
         table.add_column(column, justify=justify)
     for deal in deals:
@@ -89,7 +89,7 @@ def chart(review: dict) -> Table:
             _points(deal["lost_rounded"]),
             f"{bad} mistake{'s' * (bad != 1)}" if bad else "",
         )
-    return table
+    return Group(Text("Points lost per deal"), table)
 
 
 def _values(decision: dict) -> str:
