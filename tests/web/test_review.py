@@ -11,7 +11,16 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.web.conftest import screenshot
-from tests.web.play import api_get, button, match_id, new_match, seeded, settled, sit_down
+from tests.web.play import (
+    api_get,
+    button,
+    match_id,
+    new_match,
+    record_status,
+    seeded,
+    settled,
+    sit_down,
+)
 from tests.web.test_screens_load import fetched
 from tests.web.test_table_care import axe_violations
 
@@ -50,6 +59,29 @@ def review_of(api_origin, page) -> dict:
             time.sleep(0.5)
 
 
+def pending_once(page) -> None:
+    """The first read of the review answers as the server does while a deal's review is being
+    worked out (503 review_pending, Retry-After 1); the rest reach the server."""
+    answered = []
+
+    def route(route):
+        if answered:
+            return route.continue_()
+        answered.append(route.request.url)
+        route.fulfill(
+            status=503,
+            headers={
+                "Retry-After": "1",
+                "Access-Control-Allow-Origin": "*",
+                "Access-Control-Expose-Headers": "Retry-After",
+            },
+            content_type="application/problem+json",
+            body='{"status": 503, "code": "review_pending", "title": "Service Unavailable"}',
+        )
+
+    page.route(re.compile(r".*/api/v1/matches/[\w-]+/review$"), route)
+
+
 def reviewed(page) -> str:
     """settled(), given time for a deal's review: the server's first in a process maps the
     coach's tables, and the page waits for it as Retry-After asks."""
@@ -82,8 +114,15 @@ def test_a_match_s_review_and_two_mistakes_played_again(
 ):
     page = open_table(lang=lang, width=width, height=height, before=seeded(SEED))
     sit_down(page)
+    if lang == "en":
+        pending_once(page)
+        record_status(page)
     new_match(page, level="normal")
     verdicts = play_to_the_end(page, api_origin)
+    if lang == "en":  # the page waited out the 503, saying so, then showed the verdict
+        said = page.evaluate("window.said")
+        waited = said.index("The review of the deal is being worked out…")
+        assert any(re.search(r"decisions?, \d+ mistakes?", line) for line in said[waited:])
     review = review_of(api_origin, page)
     mine = review["seats"][0]
     assert len(verdicts) == len(mine["deals"]) == 12
