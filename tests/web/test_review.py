@@ -22,7 +22,7 @@ from tests.web.play import (
     sit_down,
 )
 from tests.web.test_screens_load import fetched
-from tests.web.test_table_care import axe_violations
+from tests.web.test_table_care import SAME_ON_SCREEN, axe_violations, english_words
 
 pytestmark = pytest.mark.slow
 
@@ -188,11 +188,31 @@ def test_a_match_s_review_and_two_mistakes_played_again(
         if number == 0:
             screenshot(page, f"mistake-{lang}-{width}")
             page.locator("#next-mistake").click()
+    if lang == "es":
+        in_every_language(page, "a mistake graded")
     page.locator("#back-to-review").click()
     expect(page.locator("#review-title")).to_be_focused()
+    if lang == "es":
+        in_every_language(page, "the review")
     page.locator("#back-to-table").click()
     expect(page.locator("#standings")).to_be_visible()
     assert page.errors == []
+
+
+def in_every_language(page, where: str) -> None:
+    """The screen drawn again by the language menu in each other language, with none of the
+    English catalogue's words; in Persian, no Latin letter or digit but the player's name."""
+    english = english_words()
+    found = {}
+    for language in ("fr", "pl", "da", "fa", "es"):
+        page.locator("#lang").select_option(language)
+        expect(page.locator("html")).to_have_attribute("lang", language)
+        shown = set(re.findall(r"[A-Za-z]{4,}", page.locator("#main").inner_text()))
+        found[language] = (shown & english) - SAME_ON_SCREEN.get(language, set())
+        if language == "fa":
+            persian = page.locator("#main").inner_text().replace("Roya", "")
+            assert re.findall(r"[A-Za-z0-9]", persian) == [], persian
+    assert {language: words for language, words in found.items() if words} == {}, where
 
 
 def test_the_page_grades_as_the_server_does():
