@@ -128,7 +128,10 @@ class ReviewDecisionSerializer(serializers.Serializer):
         many=True,
         help_text="Every legal action's value, in the order the API lists actions; empty for `ai`.",
     )
-    position = ReviewPositionSerializer()
+    position = ReviewPositionSerializer(
+        help_text="The position exactly as the seat saw it when it decided, so that a client "
+        "can lay the table out again without another request."
+    )
 
 
 class ReviewOpponentSerializer(serializers.Serializer):
