@@ -1,6 +1,7 @@
 """The turn clock: a loop that acts for every present human whose turn ran out, deals the next
 deal of clocked matches whose deal ended a while ago, and every ASNAS_PURGE_INTERVAL_SECONDS
-deletes expired rows (asnas_api.housekeeping), so that no request does.
+deletes expired rows (asnas_api.housekeeping), so that no request does, and hands the
+process's review worker the reviews a dead process left due (it never works one out itself).
 
 Under `manage.py serve` it runs as a thread in every granian worker, and acts only in the one
 that leads (ClockLeadership): no process of its own. `manage.py run_clock` runs it in a
@@ -25,6 +26,7 @@ from asnas_api import metrics
 from asnas_api.housekeeping import purge_expired
 from games.live.wakeups import direct_params
 from games.match.commands import ClockMove, ClockMoveFailed, match_clock_tick
+from games.review import commands as review_commands
 
 logger = logging.getLogger(__name__)
 # A clock stops between two moves; one move takes milliseconds.
@@ -63,6 +65,7 @@ def clock_run(*, stop: threading.Event, leading: Callable[[], bool] = lambda: Tr
         if time.monotonic() >= purge_due:
             purge_due = time.monotonic() + settings.ASNAS_PURGE_INTERVAL_SECONDS
             purge_if_unlocked()
+            reviews_left_due()
         stop.wait(settings.ASNAS_CLOCK_POLL_SECONDS)
 
 
@@ -82,6 +85,17 @@ def purge_if_unlocked() -> bool:
         logger.exception("Purging expired rows failed")
         connection.close()
         return False
+
+
+def reviews_left_due() -> None:
+    """Hand this process's review worker the reviews left due (a process died before its
+    worker stored them): two short statements here; the worker's thread works them out,
+    never this one (games.review.worker). A failure is logged: the next sweep tries again."""
+    try:
+        review_commands.reviews_resubmit()
+    except DatabaseError:
+        logger.exception("Sweeping the reviews left due failed")
+        connection.close()
 
 
 class ClockLeadership:

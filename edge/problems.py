@@ -82,6 +82,11 @@ PROBLEMS: dict[str, Problem] = {
         "A hint in a match with more than one human: the coach is for single-player matches.",
         "Hints are for single-player matches; this one has 2.",
     ),
+    "review_not_yet": Problem(
+        409,
+        "The review of a table of several humans before the match is over.",
+        "At a table of several humans the review is shown once the match is over.",
+    ),
     "stale_version": Problem(
         409,
         "`expected_version` is not the match's version.",
@@ -275,6 +280,13 @@ PROBLEMS: dict[str, Problem] = {
         "A hint that this server would have to compute while it computes as many as it does"
         " at once (`ASNAS_HINTS_AT_ONCE` per worker); retry after `Retry-After`.",
         "This server is computing 1 hint(s), as many as it does at once; retry shortly.",
+        retry_after=1,
+    ),
+    "review_pending": Problem(
+        503,
+        "A review while the review of a deal that ended is still being worked out (a second"
+        " or so after the deal ends); never a half-made review: retry after `Retry-After`.",
+        "The review of 1 deal(s) is being worked out; retry soon.",
         retry_after=1,
     ),
     "database_unavailable": Problem(

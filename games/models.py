@@ -190,6 +190,43 @@ class Deal(models.Model):
         return f"Series {self.series} deal {self.deal_number}"
 
 
+class DealReview(models.Model):
+    """An ended deal's review of its human seats' decisions (docs/review.md): made due (no
+    body) by the write that ends the deal, in that write's one statement, and filled after it
+    commits by the review room's worker. Only games/review/store.py touches it."""
+
+    match = models.ForeignKey(
+        Match, on_delete=models.CASCADE, related_name="deal_reviews", db_index=False
+    )
+    series = models.PositiveIntegerField()
+    deal_number = models.PositiveSmallIntegerField()
+    due_at = models.DateTimeField(help_text="When the write that ended the deal made it due.")
+    reviewed_at = models.DateTimeField(null=True, blank=True)
+    body = models.JSONField(
+        null=True,
+        blank=True,
+        help_text="By seat (a string key), each human seat's review of the deal as the API "
+        "shows it; null while due.",
+    )
+
+    class Meta:
+        ordering = ["match", "series", "deal_number"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["match", "series", "deal_number"], name="deal_review_unique_number"
+            ),
+        ]
+        indexes = [
+            # The sweep's queue: reviews still due, oldest first.
+            models.Index(
+                fields=["due_at"], name="deal_review_due", condition=models.Q(body__isnull=True)
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"Review of series {self.series} deal {self.deal_number}"
+
+
 class EventBatch(models.Model):
     """The events of one write, in seq order, as the lines of `events` (their compact form,
     games/engine/codec.py). Keyed by (match, seq), `seq` being the seq of its last event, so

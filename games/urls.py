@@ -1,6 +1,6 @@
 from django.urls import path
 
-from games.http import coaching, fairness, match, spectating, streams, tables
+from games.http import coaching, fairness, match, review, spectating, streams, tables
 
 # The paths and names the router gave the viewsets before: a view per operation now.
 urlpatterns = [
@@ -10,6 +10,7 @@ urlpatterns = [
     path("matches/<uuid:match_id>/actions", match.MatchAct.as_view(), name="match-act"),
     path("matches/<uuid:match_id>/events", match.MatchEvents.as_view(), name="match-events"),
     path("matches/<uuid:match_id>/hint", coaching.MatchHint.as_view(), name="match-hint"),
+    path("matches/<uuid:match_id>/review", review.MatchReview.as_view(), name="match-review"),
     path(
         "matches/<uuid:match_id>/invitation",
         tables.MatchInvitation.as_view(),

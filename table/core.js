@@ -41,6 +41,7 @@ export const state = {
   /** Which screen is shown, drawn again on a language switch; none until the first is fetched. @type {ScreenName | null} */ screen: null,
   /** The status line's words, said again in a new language. @type {(() => string) | null} */ said: null,
   /** The seat that resigned the open match, if one did. @type {number | null} */ resigned: null,
+  /** Your review of the open match, as last read (docs/review.md). @type {import('./match-review.js').Review | null} */ review: null,
   /** The clock's last seconds already announced, for the turn it ends. @type {string | null} */ warned: null,
 };
 
@@ -50,6 +51,7 @@ const FETCH = {
   lobby: () => import("./lobby.js"),
   invitation: () => import("./invitation.js"),
   match: () => import("./match.js"),
+  review: () => import("./review.js"),
 };
 /** @typedef {keyof typeof FETCH} ScreenName */
 /** @typedef {{ [K in ScreenName]: Awaited<ReturnType<typeof FETCH[K]>> }} Screens */
@@ -183,7 +185,7 @@ export const clockTime = (iso) => new Date(iso).toLocaleTimeString(locale(), { h
 /** Closes the open match's live feed and forgets the match. */
 export function leaveMatch() {
   state.live?.stop();
-  Object.assign(state, { match: null, live: null, pending: [], log: [], deals: [], left: new Set(), hint: null, resigned: null });
+  Object.assign(state, { match: null, live: null, pending: [], log: [], deals: [], left: new Set(), hint: null, resigned: null, review: null });
 }
 
 /** A few words on the game's tradition, with its Wikipedia article. */

@@ -8,6 +8,7 @@ import { reducedMotion } from "./look.js";
 import { renderActions, tickClock } from "./match-controls.js";
 import { fairnessPanel, hintPanel, invitePanel, logged, logLine, logPanel } from "./match-panels.js";
 import { dealWords, finalWords, resultWords, scoreboard, standings } from "./match-scores.js";
+import { readReview, verdictPanel } from "./match-review.js";
 import { dealPanel } from "./result.js";
 import { spectatorsPanel } from "./spectators.js";
 import { eventTypes, h } from "./words.js";
@@ -107,7 +108,10 @@ export async function act(path, body) {
   // Before the API sent `events` with each write answer, they were one GET away.
   const events = answer.events ?? (await eventsAfter(before.id, before.version));
   await show(answer, events);
-  if (events.some((event) => event.type === "deal_ended")) await readFigures(answer);
+  if (events.some((event) => event.type === "deal_ended")) {
+    await readFigures(answer);
+    if (await readReview()) redraw();
+  }
 }
 
 /** A write's answer carries no skill figures (docs/skill.md: a read shows them):
@@ -118,10 +122,15 @@ async function readFigures(answer) {
   const current = state.match;
   if (!current || current.id !== read.id || current.version !== read.version) return; // it moved on
   if (!read.skill && !read.last_deal?.seats.some((seat) => seat.skill)) return;
-  // Drawn again with the figures: the keyboard's place (the standings' heading, once the
-  // match ended) must not be lost with the old elements.
-  const focused = document.activeElement?.id;
   state.match = read;
+  redraw();
+}
+
+/** Draws the table again with what a read brought (skill figures, the review's verdict): the
+ * keyboard's place (the standings' heading, once the match ended) must not be lost with the
+ * old elements. */
+function redraw() {
+  const focused = document.activeElement?.id;
   render();
   if (focused) document.getElementById(focused)?.focus({ preventScroll: true });
 }
@@ -281,6 +290,7 @@ export function render() {
     ...((match.humans > 1 && state.log.length) || state.log.some((event) => "by" in event && event.by === "clock") ? [logPanel(match)] : []),
     ...(state.hint && state.hint.version === match.version ? [hintPanel(state.hint)] : []),
     ...(match.status !== "in_deal" && match.last_deal ? [dealPanel(match.last_deal, resultWords(match))] : []),
+    ...(match.status !== "in_deal" ? verdictPanel() : []),
     ...(match.status === "finished" ? [standings(match)] : []),
     ...(match.status === "waiting" ? [] : [fairnessPanel(match)]),
     h("div", { id: "match-tools", class: "tools" }),

@@ -208,7 +208,7 @@ class TableState:
             parts.append(_hint_table(hint))
         if notice:
             parts.append(Text(notice, style="bold red"))
-        parts.append(_keys_line(keys))
+        parts.append(keys_line(keys))
         return Group(*parts)
 
     def standings(self, view: dict) -> Table:
@@ -272,7 +272,7 @@ def waiting_room(view: dict, keys: dict[str, str], server: str) -> Group:
             Text("A friend joins with:"),
             Text(f"  uv run manage.py play --url {server} \\\n    --join {invite}", no_wrap=True),
         ]
-    parts.append(_keys_line(keys))
+    parts.append(keys_line(keys))
     return Group(*parts)
 
 
@@ -306,7 +306,7 @@ def invitation(table: dict, keys: dict[str, str]) -> Group:
         _tables_grid([table]),
         Text(fairness),
         Text(f"Spectators: {table['spectators']}."),
-        _keys_line(keys),
+        keys_line(keys),
     )
 
 
@@ -336,7 +336,7 @@ def _tables_grid(tables: list[dict]) -> Table:
     return grid
 
 
-def _keys_line(keys: dict[str, str]) -> Text:
+def keys_line(keys: dict[str, str]) -> Text:
     return Text("Keys: " + "   ".join(f"{k} {what}" for k, what in keys.items()), style="cyan")
 
 

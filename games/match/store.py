@@ -30,6 +30,7 @@ from games.match.loaded import LoadedMatch, SeatInfo
 from games.match.log import match_lines_matching
 from games.match.projection import deal_changes, match_columns, turn_deadline
 from games.models import Deal, EventBatch, Match, Seat, WatchStream
+from games.review import store as review_store
 from players.models import Player
 
 # --- Reads ----------------------------------------------------------------------------------
@@ -175,6 +176,11 @@ def match_ids_unfinished(*, player: Player, limit: int) -> list[uuid.UUID]:
     ended = [status.value for status in Status if status.ended]
     unfinished = match_list(player=player).exclude(status__in=ended)
     return list(unfinished.values_list("id", flat=True)[:limit])
+
+
+def match_ai_level(*, match_id: uuid.UUID) -> str | None:
+    """The match's AI level, or None when there is no such match."""
+    return Match.objects.filter(id=match_id).values_list("ai_level", flat=True).first()
 
 
 def deal_skills(*, match_id: uuid.UUID, series: int) -> dict[int, dict | None]:
@@ -331,6 +337,13 @@ def _deal_writes(
     return statements
 
 
+def _reviews_due(row: Match, figures: dict[tuple[int, int], dict], now: datetime) -> list:
+    """The statement that makes the reviews of the deals the write ends due (games.review):
+    `figures` has a key for each, as skill.settled gives them."""
+    statement = review_store.due_statement(match_id=row.pk, keys=figures, now=now)
+    return [statement] if statement else []
+
+
 def _run_as_one(statements: list[Statement], notice: str | None = None) -> None:
     """Run the write's statements as one, the first ones as data-modifying CTEs: one round
     trip. Foreign keys are checked at the end of the statement, so a row may refer to one
@@ -398,6 +411,7 @@ def match_insert(
             _insert([row]),
             _insert([Seat(match=row, number=n, player=player) for n, player in enumerate(players)]),
             *_deal_writes(row, 1, events, now, None, figures),
+            *_reviews_due(row, figures, now),
             _insert([_events_batch(row, 1, events, now)]),
         ],
         notice=notice_payload(row.pk, row.version, _humans(seats)),
@@ -464,6 +478,7 @@ def match_append(
             _update_projection(match.row, _WITH_SKILL if figures else _PROJECTION),
             *seat_writes,
             *_deal_writes(match.row, first_seq, events, now, before, figures),
+            *_reviews_due(match.row, figures, now),
             _insert([_events_batch(match.row, first_seq, events, now)]),
         ],
         notice=notice_payload(match.row.pk, match.row.version, _humans(match.seats)),

@@ -5,6 +5,7 @@ import random
 import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
+from fractions import Fraction
 
 import httpx
 import httpx_sse
@@ -24,6 +25,7 @@ def test_generated_client_plays_a_whole_match(asnas_client, server_url):
         matches_list,
         matches_next_deal,
         matches_resign,
+        matches_review,
         players_create,
         players_me,
         players_tokens_issue,
@@ -45,6 +47,7 @@ def test_generated_client_plays_a_whole_match(asnas_client, server_url):
         PlayerCreateRequest,
         PlayerProfile,
         Problem,
+        Review,
     )
 
     player = players_create.sync(
@@ -104,6 +107,20 @@ def test_generated_client_plays_a_whole_match(asnas_client, server_url):
 
     # The writes' answers carried every event, each as its union member.
     assert [event.to_dict() for event in replies] == [event.to_dict() for event in events]
+
+    # The review: worked out by the server's worker after each deal ended, so it is ready
+    # within seconds of the last one (503 review_pending, a typed Problem, until then).
+    waited_until = time.monotonic() + 30
+    while isinstance(review := matches_review.sync(view.id, client=client), Problem):
+        assert review.code == "review_pending" and time.monotonic() < waited_until, review
+        time.sleep(0.2)
+    assert isinstance(review, Review) and review.your_seat == 0, review
+    (mine,) = review.seats
+    assert [deal.deal_number for deal in mine.deals] == list(range(1, 13))
+    decisions = [decision for deal in mine.deals for decision in deal.decisions]
+    assert decisions and all(d.by.value == "player" and d.grade is not None for d in decisions)
+    assert sum(mine.counts.to_dict().values()) == len(decisions)
+    assert Fraction(mine.lost) == sum(Fraction(d.lost) for d in decisions)
 
     given_up = ok(
         matches_resign.sync(

@@ -5,6 +5,7 @@ and two humans at one table, each following its own event streams."""
 import json
 import re
 import shutil
+from fractions import Fraction
 
 import pytest
 
@@ -41,6 +42,13 @@ def test_typescript_client_compiles_strict_and_plays_a_whole_match(build, server
     assert re.fullmatch(r"\d+/\d+|0|1", hint["showdown_win"])
     for advice in hint["actions"]:
         assert re.fullmatch(r"\w+ (\d+/\d+|0|1) (-?\d+/\d+|-?\d+)", advice), advice
+    review = summary["review"]
+    assert review["seats"] == [0] and review["deals"] == list(range(1, 13))
+    assert re.fullmatch(r"-?\d+(/\d+)?", review["lost"])
+    assert abs(review["lost_rounded"] - float(Fraction(review["lost"]))) <= 0.005
+    for decision in review["decisions"]:
+        grades = "best|good|inaccuracy|mistake|blunder"
+        assert re.fullmatch(rf"\w+ ({grades}) (\d+/\d+|\d+) [1-5]", decision), decision
     assert summary["resigned"][0] == "seat 0 resigned"
     assert summary["resigned"][1].startswith("finished, totals 0 0 0 0")
     # Only the resigned match was unseeded: it alone is rated, its resignation last.

@@ -118,3 +118,30 @@ def check_record(record: dict, match_id, viewer: int, left_at: int | None = None
                 shown = result is not None and result["seats"][seat]["hand"] is not None
                 assert hand == (list(hands[seat]) if shown else None), (deal, seat)
     return figures
+
+
+def check_review(review: dict, match_id, viewer: int, revealed: bool = False) -> int:
+    """A review (GET /matches/{id}/review) for the seat `viewer`: another seat's decisions
+    only where every hand may be seen (`revealed`: a verifiable series that ended); a hand only
+    in a decision's position, the reviewed seat's own as dealt, and only once its player (or
+    the clock for them) looked at it, never after a look the AI made for a human who left.
+    How many hands it showed."""
+    shown = 0
+    for index, seat in enumerate(review["seats"]):
+        assert seat["seat"] == viewer if index == 0 else revealed, (seat["seat"], viewer)
+        for path, _ in hands_in({key: value for key, value in seat.items() if key != "deals"}):
+            raise AssertionError(f"a hand outside the decisions: {path}")
+        for deal in seat["deals"]:
+            hands = true_hands(match_id, deal["series"], deal["deal_number"])
+            for decision in deal["decisions"]:
+                position = decision["position"]
+                for path, hand in hands_in(decision):
+                    assert path == ("position", "hand"), path
+                    assert hand == list(hands[seat["seat"]])
+                    shown += 1
+                looked = any(
+                    move["seat"] == seat["seat"] and move["action"] == "look" and move["by"] != "ai"
+                    for move in position["moves"]
+                )
+                assert (position["hand"] is not None) is looked, decision
+    return shown

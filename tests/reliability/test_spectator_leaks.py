@@ -1,15 +1,16 @@
-"""The property of issue #25, part 2: over many random tables, every role (each seat, a
-human who left the table, a live spectator, a delayed spectator, the operator) and every
-transport (the view, an events page, a long-poll, the SSE stream, a write's answer, the
-record, the skill figures, a refusal's problem body, the player's stream of notices, the
-admin's pages, the log lines), no message shows a card before its viewer may see it, no
-message holds a server seed before its series ended (and never where the table is not
-verifiable), no message but the operator's holds a player id (the events name who sits
-where, #32), and a delayed spectator gets nothing of a deal still being played. A human who
-left sees the match as a live spectator from the event after their player_left (#31): at
-each table one leaves during a random deal before the last, and the AI plays the seat on.
-The card checks are those of tests/http/secrecy.py; the counts are printed (pytest -s) for
-the issues' closing notes."""
+"""The property of issue #25, part 2: over many random tables, every role (each seat, a human
+who left the table, a live spectator, a delayed spectator, the operator) and every transport
+(the view, an events page, a long-poll, the SSE stream, a write's answer, the record, the
+skill figures, the review (refused before the match is over, then each seat's own and, once
+a verifiable series revealed its seed, the other humans'), a refusal's problem body, the
+player's stream of notices, the admin's pages, the log lines), no message shows a card
+before its viewer may see it, no message holds a server seed before its series ended (and
+never where the table is not verifiable), no message but the operator's holds a player id
+(the events name who sits where, #32), and a delayed spectator gets nothing of a deal still
+being played. A human who left sees the match as a live spectator from the event after their
+player_left (#31): at each table one leaves during a random deal before the last, and the AI
+plays the seat on. The card checks are those of tests/http/secrecy.py; the counts are
+printed (pytest -s) for the issues' closing notes."""
 
 import json
 import logging
@@ -22,7 +23,15 @@ from rest_framework.test import APIClient
 
 from games.models import Deal, Match
 from tests.http.play import _post
-from tests.http.secrecy import check_event, check_record, check_result, check_view, eyes, hands_in
+from tests.http.secrecy import (
+    check_event,
+    check_record,
+    check_result,
+    check_review,
+    check_view,
+    eyes,
+    hands_in,
+)
 from tests.live_client import LiveClient, bearer
 
 pytestmark = [pytest.mark.slow, pytest.mark.django_db(transaction=True)]
@@ -49,6 +58,7 @@ class Scan:
         self.messages: dict[tuple[str, str], int] = {}
         self.matches = 0
         self.verifiable = 0
+        self.reviews_shown = 0
 
     def count(self, role: str, transport: str, number: int = 1) -> None:
         self.messages[role, transport] = self.messages.get((role, transport), 0) + number
@@ -146,6 +156,7 @@ class Watched:
         seeds = Match.objects.get(pk=self.match_id).state["seeds"]
         self.server_seed, self.next_server_seed = seeds["server_seed"], seeds["next_server_seed"]
         self.ended = False  # set as the last player leaves: the series ends, abandoned
+        self.reviews_shown = 0
         self.logged = len(log.lines)
         self.spectator = APIClient()
         self.code, self.watch_headers = code, {"Watch-Code": code}
@@ -264,6 +275,7 @@ class Watched:
             for event in page["events"]:
                 check_event(event, self.match_id, eyes(seat, left_at, event["seq"]))
             self.seen(role, "events", page)
+            self.check_review(seat, client)
             record = client.get(f"/api/v1/matches/{self.match_id}/record").json()
             figures = check_record(record, self.match_id, seat, left_at)
             self.seen(role, "record", record)
@@ -283,6 +295,29 @@ class Watched:
             self.seen("admin", "admin page", page.content.decode())
         self.drain_streams()
         self.check_log()
+
+    def check_review(self, seat: int, client) -> None:
+        """A table of several humans: no review before the match is over (a problem body);
+        once it is, as soon as the worker made it, each seat's own decisions, and the other
+        seats' only where the series' seed is revealed."""
+        url = f"/api/v1/matches/{self.match_id}/review"
+        answer = client.get(url)
+        if not self.ended:
+            assert answer.status_code == 409, answer.content
+            self.seen(self.role(seat), "review", answer.json())
+            return
+        waited_until = time.monotonic() + 60
+        while answer.status_code == 503:
+            assert answer.json()["code"] == "review_pending", answer.content
+            assert time.monotonic() < waited_until, "the review stayed pending"
+            time.sleep(0.1)
+            answer = client.get(url)
+        assert answer.status_code == 200, answer.content
+        review = answer.json()
+        self.reviews_shown += check_review(review, self.match_id, seat, self.verifiable)
+        if self.verifiable:  # every hand may be seen: every human seat's review
+            assert len(review["seats"]) > 1
+        self.seen(self.role(seat), "review", review)
 
     def long_polls(self, version: int) -> list:
         """A long-poll for each role, waiting for the next event it may see."""
@@ -374,6 +409,9 @@ class Watched:
         assert not self.streams, "a stream did not end with the match"
         # The watch stream ended with the match: its count is the leaver's last notice.
         self.drain_notices(until_unwatched=True)
+        for seat, client in enumerate(self.clients):
+            self.check_review(seat, client)
+        self.scan.reviews_shown += self.reviews_shown
         for seat in (present[0], self.leaver):  # the seed is revealed to the leaver too
             revealed = self.clients[seat].get(f"/api/v1/matches/{self.match_id}/record").json()
             assert revealed["series"][0]["server_seed"] == (
@@ -411,12 +449,13 @@ def scan_tables(matches: int, make_client, live, admin_client, capsys) -> None:
         print(
             f"\nleak scan: {scan.matches} matches ({scan.verifiable} verifiable, their seeds "
             f"revealed at the end), {len(roles)} roles, {len(transports)} "
-            f"transports, {total} messages scanned"
+            f"transports, {total} messages scanned, {scan.reviews_shown} hands in reviews where "
+            "allowed"
         )
         for role, transport in sorted(scan.messages):
             print(f"  {role:>8} {transport:<13} {scan.messages[role, transport]}")
     assert roles == {"0", "1", "2", "3", "leaver", "live", "delayed", "admin"}
-    everywhere = {"view", "events", "long-poll", "stream", "write", "record", "error"}
+    everywhere = {"view", "events", "long-poll", "stream", "write", "record", "error", "review"}
     assert transports == {*everywhere, "skill figures", "notices", "admin page", "log line"}
     assert {transport for role, transport in scan.messages if role == "leaver"} == {
         *everywhere,

@@ -317,6 +317,8 @@ def test_problems_read_from_the_catalogue_by_code_and_a_switch_redraws_all(
 # everywhere: the names of the cards and of the AI seats, the brand, format-only strings.
 SAME_EVERYWHERE = {"dir", "event_action", "brand", "As", "Shah", "Bibi", "Sarbaz", "Couli"}
 SAME_EVERYWHERE |= {"ai_Darius", "ai_Shirin", "ai_Kaveh", "leaderboard_row"}
+# Placeholders and punctuation only: "{decisions}, {mistakes}: {lost}".
+SAME_EVERYWHERE |= {"verdict"}
 SAME = {
     "es": {"normal_level", "total", "key_next"},
     "fr": {"normal_level", "expert", "pot", "total", "hint_action", "grain", "points"},
@@ -442,7 +444,8 @@ def english_words() -> set[str]:
 SAME_ON_SCREEN = {
     "es": {"Total", "Normal", "Full", "total"},
     "fr": {"Grain", "Total", "Normal", "Full", "Action", "point", "points", "Iran"}
-    | {"Lions", "table", "Expert", "fractions", "score", "total", "pots", "compare", "client"},
+    | {"Lions", "table", "Expert", "fractions", "score", "total", "pots", "compare", "client"}
+    | {"Points", "face"},
     "pl": {"Full", "Iran"},
     "da": {"Hold", "Fold", "Showdown", "point", "Iran", "Lobby", "Normal", "score"},
     "fa": set(),

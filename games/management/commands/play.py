@@ -12,10 +12,12 @@ from pathlib import Path
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 from rich.console import Console
+from rich.text import Text
 
 from terminal.api import Api, ApiProblem, Sessions
 from terminal.game import Invite, NewMatch, QuickPlay, play, sign_in
 from terminal.ratings import ratings_screen
+from terminal.review import fetch_review, whole_review
 from terminal.screens import screen_for
 from terminal.table import lobby
 from terminal.watch import watch as watch_match
@@ -55,6 +57,7 @@ class Command(BaseCommand):
         leaderboard,
         tables,
         quick_play,
+        review,
         **options,
     ):
         _refuse_what_does_not_go_together(
@@ -67,6 +70,8 @@ class Command(BaseCommand):
             verifiable=options["verifiable"],
             open_table=options["open"],
         )
+        if review and any((humans, join, watch, quick_play, leaderboard, tables)):
+            raise CommandError("--review shows a match's review and stops: it goes alone.")
         console = Console()
         if tables:
             _print_tables(console, url=url, state=state, name=name)
@@ -103,6 +108,8 @@ class Command(BaseCommand):
                     watch_match(Api(base_url), screen, watch)
                 elif leaderboard:
                     _leaderboard(Api(base_url), sessions, screen, name=name)
+                elif review:
+                    _review(Api(base_url), sessions, screen, review, name=name)
                 else:
                     play(
                         Api(base_url),
@@ -125,6 +132,13 @@ def _leaderboard(api: Api, sessions: Sessions, screen, *, name: str | None) -> N
     """Your rating and the leaderboard, signed in as this server's player of yours."""
     sign_in(api, sessions, screen, name=name)
     screen.leave(ratings_screen(api))
+
+
+def _review(api: Api, sessions: Sessions, screen, match_id: str, *, name: str | None) -> None:
+    """The review of your decisions in match `match_id` (docs/review.md), printed whole."""
+    sign_in(api, sessions, screen, name=name)
+    review = fetch_review(api, match_id, lambda line: screen.show(Text(line)))
+    screen.leave(whole_review(review))
 
 
 def _new_match_arguments(parser) -> None:
@@ -210,6 +224,12 @@ def _table_arguments(parser) -> None:
         metavar="CODE",
         help="watch a match as a spectator, without an account: the watch code its owner "
         "shared, or the whole watch link (needs --url)",
+    )
+    parser.add_argument(
+        "--review",
+        metavar="MATCH_ID",
+        help="print the review of your decisions in match MATCH_ID (docs/review.md): "
+        "accuracy, points lost per deal, each decision's class and each action's value",
     )
     parser.add_argument(
         "--leaderboard",

@@ -2,7 +2,7 @@
 // openapi-typescript generates from openapi.yaml into schema.ts (`npm run generate`).
 // Usage: node build/play.js http://127.0.0.1:8000 [seed]
 // Prints a one-line JSON summary of the finished match.
-import { Api, type Schemas } from "./api";
+import { Api, ProblemError, type Schemas } from "./api";
 import { choose } from "./choose";
 
 type MatchEvent = Schemas["MatchEvent"];
@@ -76,6 +76,17 @@ async function main(): Promise<void> {
       hint = await call("matches_hint", "GET", `/matches/${view.id}/hint`);
     }
   }
+  // The review, worked out by the server after each deal: 503 review_pending until then.
+  let review: Schemas["Review"] | undefined;
+  for (const until = Date.now() + 30_000; !review; ) {
+    try {
+      review = await call("matches_review", "GET", `/matches/${view.id}/review`);
+    } catch (error) {
+      if (!(error instanceof ProblemError) || error.problem.code !== "review_pending") throw error;
+      if (Date.now() > until) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+  }
   const resigned = await call("matches_create", "POST", "/matches", { ai_level: "normal" });
   const gaveUp = await call("matches_resign", "POST", `/matches/${resigned.id}/resign`, {});
   // The unseeded match is rated as it finishes (a seeded one is not): typed as the schema's.
@@ -108,6 +119,16 @@ async function main(): Promise<void> {
       },
       winners: view.winners,
       totals: view.seats.map((seat) => seat.total),
+      review: {
+        seats: review.seats.map((seat) => seat.seat),
+        deals: review.seats[0].deals.map((deal) => deal.deal_number),
+        lost: review.seats[0].lost,
+        lost_rounded: review.seats[0].lost_rounded,
+        accuracy: review.seats[0].accuracy,
+        decisions: review.seats[0].deals.flatMap((deal) =>
+          deal.decisions.map((d) => `${d.action} ${d.grade} ${d.lost} ${d.values.length}`),
+        ),
+      },
       hint: hint && {
         exact: hint.values_are_exact,
         hand_rank: hint.hand_rank,
