@@ -167,8 +167,12 @@ class SeriesSeeds:
     """By seat; "" where none was given."""
     revealed: bool = False
     """The series ended and its server seed was revealed."""
+    held: bool = False
+    """A tournament's match: the seed is revealed at the tournament's close (seed_revealed),
+    not when the series ends."""
 
     def to_dict(self) -> dict:
+        held = {"held": True} if self.held else {}  # states stored before it stay the same
         return {
             "scheme": self.scheme,
             "verifiable": self.verifiable,
@@ -176,6 +180,7 @@ class SeriesSeeds:
             "next_server_seed": self.next_server_seed,
             "client_seeds": list(self.client_seeds),
             "revealed": self.revealed,
+            **held,
         }
 
     @classmethod

@@ -132,6 +132,7 @@ export default {
   event_player_left: "{name} forlod bordet; AI’en spiller videre",
   event_seat_freed: "En gæst gik før første runde; pladsen er ledig igen",
   event_seats_filled: "AI tog de ledige pladser",
+  event_seed_revealed: "Turneringen er lukket: dens frø er afsløret, og hver runde kan kontrolleres",
   log: "Denne runde",
   time_left: "Tid tilbage",
   leave: "Forlad bordet",

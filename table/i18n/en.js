@@ -132,6 +132,7 @@ export default {
   event_player_left: "{name} left the table; the AI plays on",
   event_seat_freed: "A guest left before the first deal; the seat is open again",
   event_seats_filled: "The AI took the free seats",
+  event_seed_revealed: "The tournament closed: its seed is revealed, and every deal can be checked",
   log: "This deal",
   time_left: "Time left",
   leave: "Leave",

@@ -132,6 +132,7 @@ export default {
   event_player_left: "{name} dejó la mesa; la IA sigue por él",
   event_seat_freed: "Un invitado se fue antes del primer reparto; el asiento vuelve a estar libre",
   event_seats_filled: "La IA ocupó los asientos libres",
+  event_seed_revealed: "El torneo se cerró: su semilla se revela y cada reparto puede comprobarse",
   log: "Esta mano",
   time_left: "Tiempo restante",
   leave: "Dejar la mesa",

@@ -135,6 +135,7 @@ export default {
   event_player_left: "{name} a quitté la table\u202f; l’IA joue à sa place",
   event_seat_freed: "Un invité est parti avant la première donne\u202f; la place est de nouveau libre",
   event_seats_filled: "L’IA a pris les places libres",
+  event_seed_revealed: "Le tournoi est clos\u202f: sa graine est révélée et chaque donne peut être vérifiée",
   log: "Cette donne",
   time_left: "Temps restant",
   leave: "Quitter la table",

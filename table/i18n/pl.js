@@ -132,6 +132,7 @@ export default {
   event_player_left: "{name} odszedł od stołu; gra za niego SI",
   event_seat_freed: "Gość odszedł przed pierwszym rozdaniem; miejsce znów jest wolne",
   event_seats_filled: "SI zajęła wolne miejsca",
+  event_seed_revealed: "Turniej się zakończył: jego ziarno jest ujawnione i każde rozdanie można sprawdzić",
   log: "To rozdanie",
   time_left: "Pozostały czas",
   leave: "Odejdź od stołu",
