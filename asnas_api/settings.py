@@ -368,6 +368,8 @@ SPECTACULAR_SETTINGS = {
         "DealOutcome": "games.http.fields.DEAL_OUTCOMES",
         "Spectators": "games.http.fields.SPECTATOR_MODES",
         "SpectatorMatchStatus": "games.http.fields.SPECTATOR_STATUSES",
+        "TournamentAiLevel": "games.tournaments.commands.TOURNAMENT_LEVELS",
+        "TournamentPhase": "games.http.tournaments.PHASES",
     },
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
