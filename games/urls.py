@@ -49,6 +49,11 @@ urlpatterns = [
         name="tournament-enter",
     ),
     path(
+        "tournaments/<uuid:tournament_id>/matches",
+        tournaments.TournamentMatches.as_view(),
+        name="tournament-matches",
+    ),
+    path(
         "tournaments/<uuid:tournament_id>/standings",
         tournaments.TournamentStandings.as_view(),
         name="tournament-standings",

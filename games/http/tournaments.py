@@ -11,7 +11,12 @@ from edge.schema import NOT_FOUND, UNAUTHORIZED, VALIDATION_ERROR, problem_respo
 from edge.serializers import PointsField, Rendered, RequestBodySerializer, UtcDateTimeField
 from games.http.fields import ChoiceField, HexField
 from games.http.schema import IDEMPOTENCY_KEY, KEY_REUSED
-from games.http.shapes import MATCH_WRITE_VIEW, MatchWriteViewSerializer, SkillSerializer
+from games.http.shapes import (
+    MATCH_WRITE_VIEW,
+    MatchWriteViewSerializer,
+    SkillSerializer,
+    match_event_field,
+)
 from games.http.views import MatchWrite
 from games.tournaments import commands as tournaments_commands
 from games.tournaments import queries as tournaments_queries
@@ -276,3 +281,46 @@ class TournamentStandings(APIView):
     def get(self, request, tournament_id):
         body = tournaments_commands.tournament_standings_answer(tournament_id=tournament_id)
         return Response(self.STANDINGS.render(body))
+
+
+class TournamentMatches(APIView):
+    name = "Tournament Matches"
+
+    @extend_schema_serializer(component_name="TournamentMatches")
+    class OutputSerializer(serializers.Serializer):
+        class PublicMatchSerializer(serializers.Serializer):
+            match = serializers.UUIDField(help_text="The entrant's match.")
+            name = serializers.CharField(help_text="The entrant's name.")
+            events = serializers.ListField(
+                child=match_event_field(),
+                help_text="Every event of the match as someone at none of its seats sees it, "
+                "its seed_revealed included.",
+            )
+
+        tournament = serializers.UUIDField()
+        commitment = HexField(help_text="The commitment published at the tournament's creation.")
+        server_seed = HexField(help_text="The seed every match was dealt from (hex).")
+        matches = PublicMatchSerializer(
+            many=True, help_text="Each entrant's match, in entry order."
+        )
+
+    MATCHES = Rendered(OutputSerializer)
+
+    @extend_schema(
+        operation_id="tournaments_matches",
+        summary="Every entrant's match, once the tournament closed",
+        description="The public record of every match of the tournament, for anyone to check "
+        "(examples/verify_tournament.py): the commitment against the seed, each deal's dealer "
+        "and hands against the seed, the same deals for all, and the same AI action wherever "
+        "two matches share the public history before it. It also shows how the field played "
+        "each deal. Before the close: 409.",
+        responses={
+            200: OutputSerializer,
+            401: UNAUTHORIZED,
+            404: NOT_FOUND,
+            409: problem_response("The tournament has not closed yet.", "tournament_not_closed"),
+        },
+    )
+    def get(self, request, tournament_id):
+        body = tournaments_commands.tournament_matches_answer(tournament_id=tournament_id)
+        return Response(self.MATCHES.render(body))

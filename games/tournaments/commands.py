@@ -143,6 +143,12 @@ def tournament_standings_answer(*, tournament_id: uuid.UUID) -> dict:
     return queries.tournament_standings(tournament_id=tournament_id)
 
 
+def tournament_matches_answer(*, tournament_id: uuid.UUID) -> dict:
+    """Every entrant's public match (queries.tournament_matches), closed first if due."""
+    tournament_close(tournament_id=tournament_id)
+    return queries.tournament_matches(tournament_id=tournament_id)
+
+
 def tournament_create_answer(**terms) -> dict:
     """`tournament_create`, answering with the tournament as its creator sees it."""
     tournament = tournament_create(**terms)

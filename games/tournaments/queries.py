@@ -10,6 +10,7 @@ from django.utils import timezone
 
 from games.engine import HUMAN_SEAT, DealEnded, DomainError, duplicate
 from games.match import log
+from games.match.queries import match_public_events
 from games.tournaments import store
 
 if TYPE_CHECKING:
@@ -123,6 +124,30 @@ def tournament_standings(*, tournament_id: uuid.UUID) -> dict:
             }
         )
     return {"tournament": tournament.pk, "entrants": len(rows), "standings": rows}
+
+
+def tournament_matches(*, tournament_id: uuid.UUID) -> dict:
+    """Once the tournament closed, every entrant's match as its public record: the events
+    as someone at none of its seats sees them, its seed_revealed included, so that anyone
+    can check every match and compare how the field played each deal. Refused before the
+    close (`tournament_not_closed`)."""
+    tournament = store.tournament_get(tournament_id=tournament_id)
+    if tournament is None:
+        raise DomainError("not_found", "No such tournament.")
+    if tournament.closed_at is None:
+        raise DomainError(
+            "tournament_not_closed",
+            f"The matches are shown at the close, {tournament.deadline.isoformat()}.",
+        )
+    return {
+        "tournament": tournament.pk,
+        "commitment": tournament.commitment,
+        "server_seed": tournament.server_seed,
+        "matches": [
+            {"match": match_id, "name": name, "events": match_public_events(match_id=match_id)}
+            for match_id, _, name, _ in store.entries(tournament_id=tournament.pk)
+        ],
+    }
 
 
 def _results(match_id: uuid.UUID, tournament: "Tournament") -> list[Fraction | None]:
