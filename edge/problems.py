@@ -123,6 +123,12 @@ PROBLEMS: dict[str, Problem] = {
     "already_entered": Problem(
         409, "Entering a tournament twice.", "You entered this tournament already."
     ),
+    "seed_not_held": Problem(
+        409,
+        "Revealing a match's held seed where none is held (engine only: a tournament's close "
+        "reveals each once).",
+        "This match holds no seed back for a tournament's close.",
+    ),
     "tournament_not_closed": Problem(
         409,
         "Standings, or another entrant's match, before the tournament's close.",

@@ -6,17 +6,18 @@ the tournament (GET /tournaments/{id}) and every entrant's public match (GET
 /tournaments/{id}/matches), and checks:
 
 - the revealed seed hashes (SHA-256, lowercase hex) to the tournament's commitment, and to
-  the one you noted at its creation if you give it (--commitment); every match published
-  that same commitment in its match_created, with every client seed empty, and revealed
-  that same seed in its seed_revealed;
+  the one you noted at its creation if you give it (--commitment); each match's deal pool's
+  seed is HMAC-SHA256 of "pool:<pool>" keyed with that seed; every match published the
+  SHA-256 of its pool's seed in its match_created, with every client seed empty, and
+  revealed that pool seed in its seed_revealed;
 - every entrant's dealers: deal 1's is one draw in [0, 4) from the stream of (1, 0), each
   later one the seat after the previous dealer;
-- every hand any match shows (its showdowns) against the deck dealt again from the seed;
-  so all entrants got the same deals: one seed, the same empty client seeds, every dealer
-  and every shown hand the seed's;
-- the AI: wherever two matches have the same public history in a deal up to an AI seat's
-  decision, the AI seat took the same action in both (its random choices come from the
-  seed, the deal, the seat and the step alone).
+- every hand any match shows (its showdowns) against the deck dealt again from its pool's
+  seed; so all entrants of a pool got the same deals: one seed, the same empty client
+  seeds, every dealer and every shown hand the seed's;
+- the AI: wherever two matches of a pool have the same public history in a deal up to an
+  AI seat's decision, the AI seat took the same action in both (its random choices come
+  from the seed, the deal, the seat and the step alone).
 
     python examples/verify_tournament.py http://127.0.0.1:8000 TOURNAMENT_ID
         [--token TOKEN] [--commitment HEX] [--tamper seed|card|ai]
@@ -62,6 +63,10 @@ def first_dealer(key: bytes, client_seeds: list[str]) -> int:
     return draw(byte_stream(key, material(client_seeds, 1, 0)), 4)
 
 
+def pool_seed(seed: bytes, pool: int) -> bytes:
+    return hmac.new(seed, f"pool:{pool}".encode(), hashlib.sha256).digest()
+
+
 def hands(key: bytes, client_seeds: list[str], deal: int, dealer: int) -> list[list[str]]:
     cards = [rank for rank in RANKS_IN_ORDER for _ in range(4)]
     stream = byte_stream(key, material(client_seeds, 1, deal))
@@ -96,6 +101,7 @@ class Findings:
     def __init__(self) -> None:
         self.failures: list[str] = []
         self.deals = self.dealers = self.hands = self.ai_compared = 0
+        self.pools: set[int] = set()
 
     def fail(self, text: str) -> None:
         self.failures.append(text)
@@ -110,21 +116,27 @@ def check(tournament: dict, matches: dict, noted: str | None, found: Findings) -
     if hashlib.sha256(bytes.fromhex(seed)).hexdigest() != commitment:
         found.fail("the revealed seed does not hash to the commitment")
         return
-    key, client_seeds = bytes.fromhex(seed), ["", "", "", ""]
-    first = first_dealer(key, client_seeds)
-    ai_actions: dict[tuple, tuple[str, str]] = {}  # (deal, history, seat): (action, match)
+    client_seeds = ["", "", "", ""]
+    ai_actions: dict[tuple, tuple[str, str]] = {}  # (pool, deal, history, seat): (action, match)
     for entry in matches["matches"]:
         name = f"{entry['name']} ({entry['match']})"
+        pool = entry["pool"]
+        if not 0 <= pool < tournament["pools"]:
+            found.fail(f"{name}: pool {pool} is not one of the tournament's")
+        key = pool_seed(bytes.fromhex(seed), pool)
+        first = first_dealer(key, client_seeds)
+        found.pools.add(pool)
         histories: dict[int, list] = {}
         for event in entry["events"]:
             kind = event["type"]
             if kind == "match_created":
-                if event.get("commitment") != commitment or event.get("client_seed") != "":
-                    found.fail(f"{name}: not dealt from the tournament's commitment alone")
+                pooled = hashlib.sha256(key).hexdigest()
+                if event.get("commitment") != pooled or event.get("client_seed") != "":
+                    found.fail(f"{name}: not dealt from its pool's seed alone")
             elif kind == "player_joined" and event.get("client_seed"):
                 found.fail(f"{name}: a client seed was mixed in")
-            elif kind == "seed_revealed" and event["server_seed"] != seed:
-                found.fail(f"{name}: it revealed another seed")
+            elif kind == "seed_revealed" and event["server_seed"] != key.hex():
+                found.fail(f"{name}: it revealed another seed than its pool's")
             elif kind == "deal_started":
                 deal = event["deal_number"]
                 histories[deal] = []
@@ -136,7 +148,7 @@ def check(tournament: dict, matches: dict, noted: str | None, found: Findings) -
                 deal = max(histories)
                 history = tuple(histories[deal])
                 if event.get("by") == "ai":
-                    place = (deal, history, event["seat"])
+                    place = (pool, deal, history, event["seat"])
                     seen = ai_actions.setdefault(place, (event["action"], name))
                     if seen[1] != name:
                         found.ai_compared += 1
@@ -178,8 +190,10 @@ def tamper(matches: dict, what: str) -> None:
                         print(f"tampered: card, {entry['name']}: deal {event['deal_number']}")
                         return
     if what == "ai":
-        # The second match's first AI action: entrants who began alike share its history.
-        second = matches["matches"][1]
+        # The first AI action of a match whose pool has another: entrants of one pool who
+        # began alike share its history.
+        pools = [entry["pool"] for entry in matches["matches"]]
+        second = next(e for n, e in enumerate(matches["matches"]) if e["pool"] in pools[:n])
         for event in second["events"]:
             if event["type"] == "action" and event.get("by") == "ai":
                 event["action"] = "fold" if event["action"] != "fold" else "call"
@@ -209,7 +223,8 @@ def main() -> int:
         print(f"FAIL: {len(found.failures)} disagreements in all")
         return 1
     print(
-        f"verified: commitment, {len(matches['matches'])} matches, {found.deals} deals and "
+        f"verified: commitment, {len(matches['matches'])} matches in {len(found.pools)} pools, "
+        f"{found.deals} deals and "
         f"{found.dealers} dealers, {found.hands} hands, {found.ai_compared} AI actions "
         "compared across matches"
     )

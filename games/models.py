@@ -90,6 +90,12 @@ class Match(models.Model):
         help_text="The tournament this match is its owner's entry in (docs/tournaments.md); "
         "null for any other match.",
     )
+    tournament_pool = models.PositiveSmallIntegerField(
+        null=True,
+        blank=True,
+        help_text="In a tournament: the deal pool the match was dealt from, drawn at entry; "
+        "null for any other match.",
+    )
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
 
@@ -341,6 +347,11 @@ class Tournament(models.Model):
         null=True, blank=True, help_text="The most entrants it takes; null: no cap."
     )
     turn_seconds = models.PositiveIntegerField(help_text="Each match's turn clock.")
+    pools = models.PositiveSmallIntegerField(
+        default=1,
+        help_text="How many deal pools: each entrant is dealt one, drawn at entry, and scored "
+        "within it; each pool's seed is derived from `server_seed`.",
+    )
     server_seed = models.CharField(
         max_length=64, help_text="Hex; deals every entrant's match; secret until the close."
     )

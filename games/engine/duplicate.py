@@ -4,7 +4,9 @@ deals, so each entrant's result on a deal is compared only with the others' on t
 Matchpoints as in duplicate bridge: on each deal an entrant gets 1 for every other entrant
 who scored less and 1/2 for every one who scored the same, so the maximum on a deal is the
 number of other entrants. A deal an entrant did not play by the deadline scores as the
-field's lowest result on that deal (0 where nobody played it). Everything is exact."""
+field's lowest result on that deal (0 where nobody played it). A tournament of several deal
+pools scores each entrant within their pool, and merges the pools' standings by percentage
+(`pooled_standings`). Everything is exact."""
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -29,6 +31,7 @@ class DealScore:
 @dataclass(frozen=True, slots=True)
 class Standing:
     entrant: str
+    pool: int
     rank: int
     """1 for the best; entrants with equal matchpoints share the best of their places."""
     matchpoints: Fraction
@@ -61,10 +64,10 @@ def field_results(
 
 
 def standings(
-    results: Mapping[str, Sequence[Fraction | None]], deals: int = MATCH_DEALS
+    results: Mapping[str, Sequence[Fraction | None]], deals: int = MATCH_DEALS, pool: int = 0
 ) -> list[Standing]:
-    """The standings of a tournament by total matchpoints, best first (ties in entrant
-    order), from each entrant's results by deal as `field_results` reads them."""
+    """The standings of one pool of a tournament by total matchpoints, best first (ties in
+    entrant order), from each entrant's results by deal as `field_results` reads them."""
     scored = field_results(results, deals)
     others = len(scored) - 1
     by_entrant: dict[str, list[DealScore]] = {entrant: [] for entrant in scored}
@@ -95,8 +98,36 @@ def standings(
             )
         )
     rows.sort(key=lambda row: -row[1])
-    ranked = []
-    for place, row in enumerate(rows, start=1):
-        shared = next(n for n, other in enumerate(rows, start=1) if other[1] == row[1])
-        ranked.append(Standing(row[0], min(place, shared), *row[1:]))
-    return ranked
+    return [
+        Standing(row[0], pool, _shared_place(rows, place, lambda r: r[1]), *row[1:])
+        for place, row in enumerate(rows, start=1)
+    ]
+
+
+def pooled_standings(
+    pools: Mapping[int, Mapping[str, Sequence[Fraction | None]]], deals: int = MATCH_DEALS
+) -> list[Standing]:
+    """The standings of a tournament of several deal pools: each entrant scored within
+    their pool, all of them ranked by percentage (equal percentages share a place). With
+    one pool it is `standings`: the percentage orders as the matchpoints do."""
+    every = [row for pool, results in pools.items() for row in standings(results, deals, pool)]
+    every.sort(key=lambda row: -row.percentage)
+    return [
+        Standing(
+            row.entrant,
+            row.pool,
+            _shared_place(every, place, lambda r: r.percentage),
+            row.matchpoints,
+            row.percentage,
+            row.versus_mean,
+            row.total,
+            row.deals,
+        )
+        for place, row in enumerate(every, start=1)
+    ]
+
+
+def _shared_place(rows: Sequence, place: int, score) -> int:
+    """The best place among the rows whose score equals that of the row at `place`."""
+    mine = score(rows[place - 1])
+    return next(n for n, other in enumerate(rows, start=1) if score(other) == mine)

@@ -40,6 +40,10 @@ class TournamentTermsSerializer(serializers.Serializer):
     )
     cap = serializers.IntegerField(allow_null=True, help_text="The most entrants; null: no cap.")
     turn_seconds = serializers.IntegerField(help_text="Each match's turn clock, in seconds.")
+    pools = serializers.IntegerField(
+        help_text="How many deal pools: each entrant is dealt one, drawn at entry, and scored "
+        "within it (docs/tournaments.md)."
+    )
     phase = ChoiceField(
         choices=PHASES,
         help_text="upcoming (entries not open yet), open (entries open), playing (entries "
@@ -114,6 +118,14 @@ class Tournaments(APIView):
             max_value=3600,
             required=False,
             help_text="Each match's turn clock; 60 if left out.",
+        )
+        pools = serializers.IntegerField(
+            min_value=1,
+            max_value=16,
+            required=False,
+            help_text="Deal pools, 1 if left out: each entrant is dealt one at random and "
+            "scored within it, so that an entrant told the deals by a friend who finished holds "
+            "them only as likely as 1 in `pools` (docs/tournaments.md).",
         )
 
     @extend_schema_serializer(component_name="TournamentListAnswer")
@@ -241,11 +253,16 @@ class TournamentStandings(APIView):
                 versus_mean = PointsField(help_text=f"The result less the field's mean; {EXACT}.")
 
             rank = serializers.IntegerField(
-                min_value=1, help_text="1 for the best; equal matchpoints share a place."
+                min_value=1,
+                help_text="1 for the best, by percentage over every pool; equal percentages "
+                "share a place.",
             )
             name = serializers.CharField(help_text="The entrant's name.")
             match = serializers.UUIDField(help_text="The entrant's match.")
-            matchpoints = PointsField(help_text=f"Total matchpoints, {EXACT}.")
+            pool = serializers.IntegerField(
+                min_value=0, help_text="The deal pool the entrant was dealt and scored within."
+            )
+            matchpoints = PointsField(help_text=f"Total matchpoints within the pool, {EXACT}.")
             percentage = PointsField(
                 help_text=f"The matchpoints as a percentage of the maximum, {EXACT}."
             )
@@ -291,6 +308,11 @@ class TournamentMatches(APIView):
         class PublicMatchSerializer(serializers.Serializer):
             match = serializers.UUIDField(help_text="The entrant's match.")
             name = serializers.CharField(help_text="The entrant's name.")
+            pool = serializers.IntegerField(
+                min_value=0,
+                help_text="Its deal pool: its seed is HMAC-SHA256 of `pool:<pool>` keyed with "
+                "the tournament's seed.",
+            )
             events = serializers.ListField(
                 child=match_event_field(),
                 help_text="Every event of the match as someone at none of its seats sees it, "
@@ -299,7 +321,9 @@ class TournamentMatches(APIView):
 
         tournament = serializers.UUIDField()
         commitment = HexField(help_text="The commitment published at the tournament's creation.")
-        server_seed = HexField(help_text="The seed every match was dealt from (hex).")
+        server_seed = HexField(
+            help_text="The tournament's seed (hex), which every pool's seed derives from."
+        )
         matches = PublicMatchSerializer(
             many=True, help_text="Each entrant's match, in entry order."
         )

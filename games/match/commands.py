@@ -79,6 +79,7 @@ def match_create(
     open: bool = False,
     fill_after: int | None = None,
     tournament: Tournament | None = None,
+    pool: int = 0,
 ) -> LoadedMatch:
     """A new match with the owner at seat 0, open human seats up to `humans` - 1 and AI
     personas at the others. Alone, deal 1 starts at once and the AI seats that act before
@@ -91,8 +92,9 @@ def match_create(
     else from one drawn now. `verifiable` (whether the seeds are revealed as each series
     ends) is true by default alone and false at a table, where only its owner may choose it.
 
-    A `tournament`'s entry deals from the tournament's seed, held until its close, with no
-    client seed, so that every entrant meets the same deals (docs/tournaments.md).
+    A `tournament`'s entry deals from the seed of its deal `pool`, derived from the
+    tournament's seed and held until its close, with no client seed, so that every entrant
+    of the pool meets the same deals (docs/tournaments.md).
     """
     if humans == 1 and (open or fill_after is not None):
         raise DomainError("not_a_table", "Only a table (humans above 1) is open or filled.")
@@ -100,7 +102,8 @@ def match_create(
         verifiable = humans == 1
     if tournament is not None:
         following = secrets.token_bytes(fairness.SEED_BYTES).hex()  # never dealt: no restart
-        seeds = Seeds(tournament.server_seed, following, "", True, held=True)
+        dealt = fairness.pool_seed(bytes.fromhex(tournament.server_seed), pool).hex()
+        seeds = Seeds(dealt, following, "", True, held=True)
     else:
         seeds = first_seeds(
             player=owner,
@@ -135,6 +138,7 @@ def match_create(
         open=open,
         fill_at=None if fill_after is None else timezone.now() + timedelta(seconds=fill_after),
         tournament=tournament,
+        tournament_pool=None if tournament is None else pool,
     )
     match.watch_code = watch_code
     return match

@@ -368,6 +368,7 @@ def match_insert(
     open: bool = False,
     fill_at: datetime | None = None,
     tournament: Tournament | None = None,
+    tournament_pool: int | None = None,
 ) -> LoadedMatch:
     """Store a new match owned by `players[0]`: its row, its seats (`players` in seat order,
     None for an open human seat), its first events and their projection. Call inside a
@@ -386,6 +387,7 @@ def match_insert(
         open=open,
         fill_at=fill_at,
         tournament=tournament,
+        tournament_pool=tournament_pool,
     )
     _set_projection(row, state, events, now)
     figures, row.skill = skill.settled(state, events, row.skill)

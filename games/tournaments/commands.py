@@ -39,9 +39,12 @@ def tournament_create(
     deadline: datetime,
     cap: int | None = None,
     turn_seconds: int = TURN_SECONDS,
+    pools: int = 1,
 ) -> Tournament:
     """A tournament: its seed is drawn now and its commitment (the seed's SHA-256) public
-    from this answer on; nothing can change its deals afterwards."""
+    from this answer on; nothing can change its deals afterwards. With `pools` above 1 each
+    entrant is dealt one of that many deal pools, whose seeds derive from the one seed, so
+    that a friend who is told the deals holds them only as likely as 1 in `pools`."""
     if ai_level not in TOURNAMENT_LEVELS:
         known = "is not an AI level" if ai_level not in AI_LEVELS else "adapts to earlier deals"
         raise DomainError(
@@ -64,6 +67,7 @@ def tournament_create(
         deadline=deadline,
         cap=cap,
         turn_seconds=turn_seconds,
+        pools=pools,
         server_seed=server_seed.hex(),
         commitment=fairness.commitment(server_seed),
     )
@@ -98,6 +102,7 @@ def tournament_enter(*, tournament_id: uuid.UUID, player: Player) -> dict:
         ai_level=tournament.ai_level,
         turn_seconds=tournament.turn_seconds,
         tournament=tournament,
+        pool=secrets.randbelow(tournament.pools),  # drawn now: nobody chooses their pool
     )
     return match_write_view(match=match)
 

@@ -41,6 +41,7 @@ def _terms(tournament: "Tournament") -> dict:
         "deadline": tournament.deadline,
         "cap": tournament.cap,
         "turn_seconds": tournament.turn_seconds,
+        "pools": tournament.pools,
         "phase": tournament_phase(tournament),
         "commitment": tournament.commitment,
         "server_seed": tournament.server_seed if closed else None,
@@ -96,16 +97,19 @@ def tournament_standings(*, tournament_id: uuid.UUID) -> dict:
             f"The standings appear at the close, {tournament.deadline.isoformat()}.",
         )
     entries = store.entries(tournament_id=tournament.pk)
-    results = {str(match_id): _results(match_id, tournament) for match_id, *_ in entries}
+    pools: dict[int, dict] = {}
+    for match_id, pool, _, _ in entries:
+        pools.setdefault(pool, {})[str(match_id)] = _results(match_id, tournament)
     by_match = {str(match_id): (name, skill) for match_id, _, name, skill in entries}
     rows = []
-    for standing in duplicate.standings(results):
+    for standing in duplicate.pooled_standings(pools):
         name, skill = by_match[standing.entrant]
         rows.append(
             {
                 "rank": standing.rank,
                 "name": name,
                 "match": standing.entrant,
+                "pool": standing.pool,
                 "matchpoints": standing.matchpoints,
                 "percentage": standing.percentage,
                 "versus_mean": standing.versus_mean,
@@ -144,8 +148,13 @@ def tournament_matches(*, tournament_id: uuid.UUID) -> dict:
         "commitment": tournament.commitment,
         "server_seed": tournament.server_seed,
         "matches": [
-            {"match": match_id, "name": name, "events": match_public_events(match_id=match_id)}
-            for match_id, _, name, _ in store.entries(tournament_id=tournament.pk)
+            {
+                "match": match_id,
+                "name": name,
+                "pool": pool,
+                "events": match_public_events(match_id=match_id),
+            }
+            for match_id, pool, name, _ in store.entries(tournament_id=tournament.pk)
         ],
     }
 

@@ -70,8 +70,9 @@ def play(client: httpx.Client, view: dict, deals: int, fold_at: int | None = Non
 
 @pytest.fixture(scope="module")
 def closed_tournament(server_url, server_env) -> tuple[str, str]:
-    """A tournament of three entrants (two who play alike, one who folds once), closed: its
-    id and the commitment noted at its creation."""
+    """A tournament of two deal pools and four entrants (three who play alike, one who folds
+    once), closed: its id and the commitment noted at its creation. Four in two pools: one
+    pool has two at least, whose AI actions the script compares."""
     now = datetime.now(UTC)
     owner = player(server_url, "Owner")
     terms = {
@@ -80,9 +81,10 @@ def closed_tournament(server_url, server_env) -> tuple[str, str]:
         "entry_opens_at": (now - timedelta(minutes=1)).isoformat(),
         "entry_closes_at": (now + timedelta(minutes=10)).isoformat(),
         "deadline": (now + timedelta(minutes=20)).isoformat(),
+        "pools": 2,
     }
     tournament = owner.post("/tournaments", json=terms).json()
-    for name, fold_at in (("Roya", None), ("Babak", None), ("Nima", 6)):
+    for name, fold_at in (("Roya", None), ("Babak", None), ("Nima", 6), ("Sara", None)):
         entrant = player(server_url, name)
         view = entrant.post(f"/tournaments/{tournament['id']}/entries", json={}).json()
         play(entrant, view, deals=4, fold_at=fold_at)
@@ -102,11 +104,11 @@ def test_the_script_verifies_a_closed_tournament(server_url, tmp_path, closed_to
     result = run(server_url, tmp_path, tournament, "--commitment", commitment)
     assert result.returncode == 0, result.stdout + result.stderr
     *_, verified = result.stdout.splitlines()
-    assert verified.startswith("verified: commitment, 3 matches, "), verified
-    # Three matches of at least four deals, and AI actions met in more than one match.
+    assert verified.startswith("verified: commitment, 4 matches in "), verified
+    # Four matches of at least four deals, and AI actions met in more than one match.
     deals = int(verified.split(", ")[2].split()[0])
     compared = int(verified.split(", ")[-1].split()[0])
-    assert deals >= 12 and compared > 0, verified
+    assert deals >= 16 and compared > 0, verified
 
 
 @pytest.mark.parametrize(

@@ -42,3 +42,20 @@ def test_a_lone_entrant_scores_fifty_percent_and_the_fractions_stay_exact():
     assert row.percentage == 50 and row.matchpoints == 0 and row.total == 28
     three = duplicate.standings({"a": [F(1)], "b": [F(0)], "c": [F(0)], "d": [F(0)]}, deals=1)
     assert three[1].percentage == F(100, 3)  # 1/3 of the maximum, not 33.33...
+
+
+def test_pools_are_scored_within_themselves_and_merged_by_percentage():
+    pools = {
+        0: {"a": [F(3)], "b": [F(1)], "c": [F(1)]},  # a: 2 of 2, b and c: 1/2 of 2
+        1: {"d": [F(-5)], "e": [F(-7)]},  # d: 1 of 1, e: 0 of 1
+    }
+    rows = duplicate.pooled_standings(pools, deals=1)
+    assert [(r.entrant, r.pool, r.rank, r.percentage) for r in rows] == [
+        ("a", 0, 1, 100),
+        ("d", 1, 1, 100),  # the best of a pool of two ties the best of a pool of three
+        ("b", 0, 3, 25),
+        ("c", 0, 3, 25),
+        ("e", 1, 5, 0),
+    ]
+    # Within its pool, d beat e on a deal where a pool-0 entrant would have beaten both.
+    assert rows[1].matchpoints == 1 and rows[1].versus_mean == 1

@@ -37,7 +37,10 @@ def test_an_entry_is_a_clocked_match_on_the_tournaments_seed_with_no_client_seed
     assert view["tournament"] == tournament["id"] and view["your_seat"] == 0
     assert view["turn_seconds"] == 60 and view["spectators"] == "off"
     assert view["fairness"]["client_seeds"] == ["", "", "", ""]
-    assert view["fairness"]["commitment"] == tournament["commitment"]
+    # One pool: its seed derives from the tournament's, which the tournament committed to.
+    seed = bytes.fromhex(Tournament.objects.get(pk=tournament["id"]).server_seed)
+    pooled = fairness.commitment(fairness.pool_seed(seed, 0))
+    assert view["fairness"]["commitment"] == pooled != tournament["commitment"]
     again = client.get(f"{BASE}/{tournament['id']}").json()
     assert again["entrants"] == 1 and again["your_entry"]["match"] == view["id"]
 
@@ -113,11 +116,12 @@ def test_the_close_reveals_the_seed_in_every_match_once_and_the_standings_appear
     seen = babak.get(f"{BASE}/{tournament['id']}").json()
     seed = Tournament.objects.get(pk=tournament["id"]).server_seed
     assert seen["phase"] == "closed" and seen["server_seed"] == seed
+    pool_seed = fairness.pool_seed(bytes.fromhex(seed), 0).hex()
     assert not tournament_close(tournament_id=tournament["id"])  # once only
     for client, match_id in ((roya, finished["id"]), (babak, half["id"])):
         events = client.get(f"/api/v1/matches/{match_id}/events").json()["events"]
         revealed = [e for e in events if e["type"] == "seed_revealed"]
-        assert [e["server_seed"] for e in revealed] == [seed]
+        assert [e["server_seed"] for e in revealed] == [pool_seed]
         assert fairness.verify(events).ok
         assert fairness.verify_record(record(client, match_id)).ok
     client_standings = cyrus.get(f"{BASE}/{tournament['id']}/standings").json()
