@@ -89,7 +89,7 @@ from .views import (
     result_view,
     visible_events,
 )
-from .vocabulary import Action, Actor, SpectatorMode, Word
+from .vocabulary import Action, Actor, SpectatorMode, TournamentPhase, Word
 
 __all__ = [
     "DEAL_NUMBER",
@@ -118,6 +118,7 @@ __all__ = [
     "Action",
     "Actor",
     "SpectatorMode",
+    "TournamentPhase",
     "Word",
     "ActionTaken",
     "Command",

@@ -9,6 +9,7 @@ from rest_framework.views import APIView
 from edge.api import valid
 from edge.schema import NOT_FOUND, UNAUTHORIZED, VALIDATION_ERROR, problem_response
 from edge.serializers import PointsField, Rendered, RequestBodySerializer, UtcDateTimeField
+from games.engine import TournamentPhase
 from games.http.fields import ChoiceField, HexField
 from games.http.schema import IDEMPOTENCY_KEY, KEY_REUSED
 from games.http.shapes import (
@@ -21,7 +22,7 @@ from games.http.views import MatchWrite
 from games.tournaments import commands as tournaments_commands
 from games.tournaments import queries as tournaments_queries
 
-PHASES = ("upcoming", "open", "playing", "closed")
+PHASES = tuple(TournamentPhase)
 EXACT = "exact, as a fraction in a string"
 
 
@@ -46,8 +47,9 @@ class TournamentTermsSerializer(serializers.Serializer):
     )
     phase = ChoiceField(
         choices=PHASES,
-        help_text="upcoming (entries not open yet), open (entries open), playing (entries "
-        "over, play goes on until the deadline), closed.",
+        help_text="Where the tournament stands: "
+        + "; ".join(f"`{phase}`, {phase.__doc__}" for phase in TournamentPhase)
+        + ".",
     )
     commitment = HexField(
         help_text="SHA-256 of the seed every entrant's match is dealt from, public from the "

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 
 from django.utils import timezone
 
-from games.engine import HUMAN_SEAT, DealEnded, DomainError, duplicate
+from games.engine import HUMAN_SEAT, DealEnded, DomainError, TournamentPhase, duplicate
 from games.match import log
 from games.match.queries import match_public_events
 from games.tournaments import store
@@ -18,15 +18,16 @@ if TYPE_CHECKING:
     from players.models import Player
 
 
-def tournament_phase(tournament: "Tournament") -> str:
-    """upcoming (entries not open yet), open (entries open), playing (entries over, play
-    goes on), or closed."""
+def tournament_phase(tournament: "Tournament") -> TournamentPhase:
+    """Where the tournament stands now: its entries not open yet, open, over, or closed."""
     now = timezone.now()
     if tournament.closed_at is not None:
-        return "closed"
+        return TournamentPhase.CLOSED
     if now < tournament.entry_opens_at:
-        return "upcoming"
-    return "open" if now < tournament.entry_closes_at else "playing"
+        return TournamentPhase.UPCOMING
+    if now < tournament.entry_closes_at:
+        return TournamentPhase.OPEN
+    return TournamentPhase.PLAYING
 
 
 def _terms(tournament: "Tournament") -> dict:

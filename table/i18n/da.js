@@ -228,6 +228,7 @@ export default {
   fair_commitment: "Denne serie gives fra et frø, der blev forpligtet før spillet",
   fair_revealed: "Dens frø, afsløret nu: tjek hver uddeling",
   fair_hidden: "Frøet afsløres, når serien slutter.",
+  fair_hidden_tournament: "Frøet afsløres, når turneringen lukker: det giver kortene i hver deltagers kamp.",
   fair_not_verifiable: "Dette bord blev ikke oprettet som verificerbart: dets frø forbliver hemmelige.",
   download_record: "Hent spilleprotokollen",
   spectators_title: "Tilskuere",

@@ -228,6 +228,7 @@ export default {
   fair_commitment: "This series is dealt from a seed committed to before the game",
   fair_revealed: "Its seed, revealed now: check every deal",
   fair_hidden: "The seed is revealed when the series ends.",
+  fair_hidden_tournament: "The seed is revealed when the tournament closes: it deals every entrant’s match.",
   fair_not_verifiable: "This table was not created verifiable: its seeds stay secret.",
   download_record: "Download the record",
   spectators_title: "Spectators",

@@ -228,6 +228,7 @@ export default {
   fair_commitment: "Esta serie se reparte con una semilla comprometida antes de jugar",
   fair_revealed: "Su semilla, revelada ahora: comprueba cada reparto",
   fair_hidden: "La semilla se revela al terminar la serie.",
+  fair_hidden_tournament: "La semilla se revela cuando cierra el torneo: reparte la partida de cada participante.",
   fair_not_verifiable: "Esta mesa no se creó verificable: sus semillas quedan en secreto.",
   download_record: "Descargar el registro",
   spectators_title: "Espectadores",

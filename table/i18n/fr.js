@@ -231,6 +231,7 @@ export default {
   fair_commitment: "Cette série est distribuée avec une graine engagée avant la partie",
   fair_revealed: "Sa graine, révélée maintenant\u00a0: vérifiez chaque donne",
   fair_hidden: "La graine est révélée à la fin de la série.",
+  fair_hidden_tournament: "La graine est révélée à la clôture du tournoi\u202f: elle donne les cartes de chaque participant.",
   fair_not_verifiable: "Cette table n’a pas été créée vérifiable\u00a0: ses graines restent secrètes.",
   download_record: "Télécharger le relevé",
   spectators_title: "Spectateurs",

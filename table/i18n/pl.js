@@ -228,6 +228,7 @@ export default {
   fair_commitment: "Ta seria jest rozdawana z ziarna zadeklarowanego przed grą",
   fair_revealed: "Jej ziarno, teraz ujawnione: sprawdź każde rozdanie",
   fair_hidden: "Ziarno zostanie ujawnione po zakończeniu serii.",
+  fair_hidden_tournament: "Ziarno zostanie ujawnione po zamknięciu turnieju: rozdaje partie wszystkich uczestników.",
   fair_not_verifiable: "Ten stół nie został utworzony jako weryfikowalny: jego ziarna pozostają tajne.",
   download_record: "Pobierz zapis partii",
   spectators_title: "Widzowie",
