@@ -2,8 +2,10 @@
 against the same AI, the close that reveals the seed, and the standings."""
 
 import pytest
+from django.core.management import CommandError, call_command
 
 from games.engine import fairness
+from games.match.integrity import check_matches
 from games.models import Match, Tournament
 from games.tournaments.commands import tournament_close
 from tests.tournaments.support import (
@@ -133,3 +135,18 @@ def test_the_close_reveals_the_seed_in_every_match_once_and_the_standings_appear
     assert not any(deal["played"] for deal in later)
     assert all(deal["matchpoints"] in ("0", "1/2") for deal in later)
     assert rows["Roya"]["rank"] == 1 and rows["Roya"]["percentage"] != "0"
+
+
+def test_verify_match_and_check_matches_take_a_closed_tournaments_matches(make_client, capsys):
+    tournament = create(make_client("Owner"))
+    roya, babak = make_client("Roya"), make_client("Babak")
+    finished = play(roya, enter(roya, tournament), steady)["id"]
+    unfinished = enter(babak, tournament)["id"]
+    with pytest.raises(CommandError):  # nothing revealed yet: nothing to verify
+        call_command("verify_match", finished)
+    past_deadline(tournament)
+    assert tournament_close(tournament_id=tournament["id"])
+    for match_id in (finished, unfinished):
+        call_command("verify_match", match_id)
+    assert capsys.readouterr().out.count("Every deal is the one its seeds deal.") == 2
+    assert all(problems == [] for _, problems in check_matches([finished, unfinished]))
