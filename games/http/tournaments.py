@@ -27,7 +27,7 @@ EXACT = "exact, as a fraction in a string"
 
 
 class TournamentTermsSerializer(serializers.Serializer):
-    id = serializers.UUIDField()
+    id = serializers.UUIDField(help_text="The tournament's id.")
     name = serializers.CharField(help_text="The tournament's name.")
     creator = serializers.CharField(help_text="The name of the player who created it.")
     ai_level = ChoiceField(
@@ -64,12 +64,14 @@ class TournamentTermsSerializer(serializers.Serializer):
 
 @extend_schema_serializer(component_name="TournamentEntry")
 class EntrySerializer(serializers.Serializer):
-    class DealSerializer(serializers.Serializer):
-        deal_number = serializers.IntegerField(min_value=1, max_value=12)
+    class TournamentEntryDealSerializer(serializers.Serializer):
+        deal_number = serializers.IntegerField(min_value=1, max_value=12, help_text="1 to 12.")
         result = PointsField(help_text=f"Your points on the deal, {EXACT}.")
 
     match = serializers.UUIDField(help_text="Your match in the tournament (GET /matches/{id}).")
-    deals = DealSerializer(many=True, help_text="Your result on each deal ended so far.")
+    deals = TournamentEntryDealSerializer(
+        many=True, help_text="Your result on each deal ended so far."
+    )
     total = PointsField(help_text=f"Your points so far, {EXACT}.")
 
 
@@ -242,9 +244,11 @@ class TournamentStandings(APIView):
 
     @extend_schema_serializer(component_name="TournamentStandings")
     class OutputSerializer(serializers.Serializer):
-        class StandingSerializer(serializers.Serializer):
-            class DealScoreSerializer(serializers.Serializer):
-                deal_number = serializers.IntegerField(min_value=1, max_value=12)
+        class TournamentStandingSerializer(serializers.Serializer):
+            class TournamentDealScoreSerializer(serializers.Serializer):
+                deal_number = serializers.IntegerField(
+                    min_value=1, max_value=12, help_text="1 to 12."
+                )
                 result = PointsField(
                     help_text=f"The entrant's points, or the field's lowest if not played; {EXACT}."
                 )
@@ -276,11 +280,13 @@ class TournamentStandings(APIView):
                 allow_null=True,
                 help_text="The entrant's sums of cards, play and table (docs/skill.md).",
             )
-            deals = DealScoreSerializer(many=True, help_text="Each of the 12 deals' scores.")
+            deals = TournamentDealScoreSerializer(
+                many=True, help_text="Each of the 12 deals' scores."
+            )
 
-        tournament = serializers.UUIDField()
-        entrants = serializers.IntegerField()
-        standings = StandingSerializer(many=True, help_text="Best first.")
+        tournament = serializers.UUIDField(help_text="The tournament's id.")
+        entrants = serializers.IntegerField(help_text="How many entered.")
+        standings = TournamentStandingSerializer(many=True, help_text="Best first.")
 
     STANDINGS = Rendered(OutputSerializer)
 
@@ -307,7 +313,7 @@ class TournamentMatches(APIView):
 
     @extend_schema_serializer(component_name="TournamentMatches")
     class OutputSerializer(serializers.Serializer):
-        class PublicMatchSerializer(serializers.Serializer):
+        class TournamentPublicMatchSerializer(serializers.Serializer):
             match = serializers.UUIDField(help_text="The entrant's match.")
             name = serializers.CharField(help_text="The entrant's name.")
             pool = serializers.IntegerField(
@@ -321,12 +327,12 @@ class TournamentMatches(APIView):
                 "its seed_revealed included.",
             )
 
-        tournament = serializers.UUIDField()
+        tournament = serializers.UUIDField(help_text="The tournament's id.")
         commitment = HexField(help_text="The commitment published at the tournament's creation.")
         server_seed = HexField(
             help_text="The tournament's seed (hex), which every pool's seed derives from."
         )
-        matches = PublicMatchSerializer(
+        matches = TournamentPublicMatchSerializer(
             many=True, help_text="Each entrant's match, in entry order."
         )
 
