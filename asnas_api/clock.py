@@ -1,7 +1,8 @@
 """The turn clock: a loop that acts for every present human whose turn ran out, deals the next
-deal of clocked matches whose deal ended a while ago, and every ASNAS_PURGE_INTERVAL_SECONDS
-deletes expired rows (asnas_api.housekeeping), so that no request does, and hands the
-process's review worker the reviews a dead process left due (it never works one out itself).
+deal of clocked matches whose deal ended a while ago, closes the tournaments whose deadline
+passed, and every ASNAS_PURGE_INTERVAL_SECONDS deletes expired rows (asnas_api.housekeeping),
+so that no request does, and hands the process's review worker the reviews a dead process
+left due (it never works one out itself).
 
 Under `manage.py serve` it runs as a thread in every granian worker, and acts only in the one
 that leads (ClockLeadership): no process of its own. `manage.py run_clock` runs it in a
@@ -23,7 +24,7 @@ from django.db import DatabaseError, connection, transaction
 from django.utils import timezone
 
 from asnas_api import metrics
-from asnas_api.housekeeping import purge_expired
+from asnas_api.housekeeping import close_due_tournaments, purge_expired
 from games.live.wakeups import direct_params
 from games.match.commands import ClockMove, ClockMoveFailed, match_clock_tick
 from games.review import commands as review_commands
@@ -55,6 +56,7 @@ def clock_run(*, stop: threading.Event, leading: Callable[[], bool] = lambda: Tr
                 move := match_clock_tick(now=timezone.now(), skip=list(failed))
             ):
                 _count(move)
+            close_due_tournaments()
         except ClockMoveFailed as error:
             logger.exception("the turn clock could not move in match %s", error.match_id)
             failed[error.match_id] = time.monotonic() + FAILED_MATCH_PAUSE

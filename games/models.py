@@ -81,6 +81,21 @@ class Match(models.Model):
         "their sums, and who may see every deal; kept by the write that ends a deal, so a read "
         "needs no other row. Null before a deal ended, or for a series begun before it was kept.",
     )
+    tournament = models.ForeignKey(
+        "Tournament",
+        on_delete=models.PROTECT,
+        related_name="matches",
+        null=True,
+        blank=True,
+        help_text="The tournament this match is its owner's entry in (docs/tournaments.md); "
+        "null for any other match.",
+    )
+    tournament_pool = models.PositiveSmallIntegerField(
+        null=True,
+        blank=True,
+        help_text="In a tournament: the deal pool the match was dealt from, drawn at entry; "
+        "null for any other match.",
+    )
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
 
@@ -119,6 +134,12 @@ class Match(models.Model):
                 fields=["watch_code_hash"],
                 name="match_unique_watch_code",
                 condition=~models.Q(watch_code_hash=""),
+            ),
+            # A player enters a tournament once: its one match each.
+            models.UniqueConstraint(
+                fields=["tournament", "owner"],
+                name="match_one_entry_per_tournament",
+                condition=models.Q(tournament__isnull=False),
             ),
         ]
 
@@ -345,3 +366,48 @@ class WatchStream(models.Model):
 
     def __str__(self) -> str:
         return f"watch stream until {self.expires_at:%H:%M:%S}"
+
+
+class Tournament(models.Model):
+    """A duplicate tournament (docs/tournaments.md): every entrant plays one 12-deal match
+    against three AI seats on the same deals, dealt from `server_seed`, which was drawn and
+    committed to at creation and is revealed at the close (the play deadline)."""
+
+    id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
+    name = models.CharField(max_length=80)
+    creator = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="tournaments")
+    ai_level = models.CharField(max_length=16, help_text="The AI seats' level: easy to hard.")
+    entry_opens_at = models.DateTimeField()
+    entry_closes_at = models.DateTimeField()
+    deadline = models.DateTimeField(help_text="The play deadline: the tournament closes then.")
+    cap = models.PositiveIntegerField(
+        null=True, blank=True, help_text="The most entrants it takes; null: no cap."
+    )
+    turn_seconds = models.PositiveIntegerField(help_text="Each match's turn clock.")
+    pools = models.PositiveSmallIntegerField(
+        default=1,
+        help_text="How many deal pools: each entrant is dealt one, drawn at entry, and scored "
+        "within it; each pool's seed is derived from `server_seed`.",
+    )
+    server_seed = models.CharField(
+        max_length=64, help_text="Hex; deals every entrant's match; secret until the close."
+    )
+    commitment = models.CharField(max_length=64, help_text="The seed's SHA-256, public.")
+    closed_at = models.DateTimeField(
+        null=True, blank=True, help_text="When it closed and revealed its seed; null: not yet."
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        indexes = [
+            models.Index(fields=["-created_at"], name="tournament_created"),
+            # The close's queue: tournaments past their deadline and not yet closed.
+            models.Index(
+                fields=["deadline"],
+                name="tournament_to_close",
+                condition=models.Q(closed_at__isnull=True),
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.name

@@ -1,6 +1,15 @@
 from django.urls import path
 
-from games.http import coaching, fairness, match, review, spectating, streams, tables
+from games.http import (
+    coaching,
+    fairness,
+    match,
+    review,
+    spectating,
+    streams,
+    tables,
+    tournaments,
+)
 
 # The paths and names the router gave the viewsets before: a view per operation now.
 urlpatterns = [
@@ -38,4 +47,25 @@ urlpatterns = [
     path("watch/stream", spectating.WatchStream.as_view(), name="watch-stream"),
     path("watch/tickets", spectating.WatchTicketCreate.as_view(), name="watch-tickets"),
     path("quick-play", tables.QuickPlay.as_view(), name="quick-play-list"),
+    path("tournaments", tournaments.Tournaments.as_view(), name="tournament-list"),
+    path(
+        "tournaments/<uuid:tournament_id>",
+        tournaments.TournamentRetrieve.as_view(),
+        name="tournament-detail",
+    ),
+    path(
+        "tournaments/<uuid:tournament_id>/entries",
+        tournaments.TournamentEnter.as_view(),
+        name="tournament-enter",
+    ),
+    path(
+        "tournaments/<uuid:tournament_id>/matches",
+        tournaments.TournamentMatches.as_view(),
+        name="tournament-matches",
+    ),
+    path(
+        "tournaments/<uuid:tournament_id>/standings",
+        tournaments.TournamentStandings.as_view(),
+        name="tournament-standings",
+    ),
 ]

@@ -53,15 +53,19 @@ export function renderActions() {
   // Walking away from a series in play is rated as resigning it (docs/ratings.md): say so first.
   const inPlay = ["in_deal", "deal_over"].includes(match.status);
   const warned = (/** @type {string} */ question) => (inPlay ? `${question} ${tr("rated_as_resignation")}` : question);
+  // A tournament's match refuses hints and restart (docs/tournaments.md): not offered.
+  const tournament = Boolean(match.tournament);
   const tools = [
     mine &&
       !shared &&
+      !tournament &&
       button("hint", tr("hint"), "?", async () => {
         state.hint = await api.get(`/matches/${match.id}/hint`);
         render();
       }, "quiet"),
     // At a shared table only its owner restarts, once it is over (it would erase the others' game).
-    (!shared || (match.your_seat === 0 && match.status === "finished")) &&
+    !tournament &&
+      (!shared || (match.your_seat === 0 && match.status === "finished")) &&
       button("restart", tr("restart"), tr("key_restart"), async () => {
         if (await ask(warned(tr("confirm_restart")), tr("restart"))) await act("/restart", { ai_level: level, ...mySeed() });
       }, "quiet"),

@@ -20,7 +20,7 @@ export function fairnessPanel(match) {
         h("p", {}, `${tr("fair_commitment")}: `, short(/** @type {string} */ (fair.commitment))),
         fair.server_seed
           ? h("p", { class: "revealed" }, `${tr("fair_revealed")}: `, short(fair.server_seed))
-          : h("p", { text: tr("fair_hidden") }),
+          : h("p", { text: tr(match.tournament ? "fair_hidden_tournament" : "fair_hidden") }),
       ];
   const download = h("button", { type: "button", id: "download-record", text: tr("download_record") });
   download.addEventListener("click", () =>

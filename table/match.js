@@ -286,7 +286,8 @@ export function render() {
     ...(match.status === "waiting" && match.fill_at
       ? [h("p", { id: "fills-at", text: tr("fills_at", { time: clockTime(match.fill_at) }) })]
       : []),
-    ...spectatorsPanel(match, api, (view) => { state.match = view; render(); }, tr),
+    // A tournament's match takes no spectators: they could pass its deals on.
+    ...(match.tournament ? [] : spectatorsPanel(match, api, (view) => { state.match = view; render(); }, tr)),
     ...((match.humans > 1 && state.log.length) || state.log.some((event) => "by" in event && event.by === "clock") ? [logPanel(match)] : []),
     ...(state.hint && state.hint.version === match.version ? [hintPanel(state.hint)] : []),
     ...(match.status !== "in_deal" && match.last_deal ? [dealPanel(match.last_deal, resultWords(match))] : []),

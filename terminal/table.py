@@ -65,6 +65,9 @@ EVENT_LINES = {
     "seat_freed": lambda event, names: [
         f"Seat {event['seat']} is open again: its human left before deal 1."
     ],
+    "seed_revealed": lambda event, names: [
+        "The tournament closed: its seed is revealed, and every deal can be checked."
+    ],
     "seats_filled": lambda event, names: [
         f"The AI took the open seats ({', '.join(names[seat] for seat in event['seats'])})."
     ],

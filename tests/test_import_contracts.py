@@ -35,6 +35,22 @@ FORBIDDEN = [
     ),
     ("engine is pure", "games/ai/review.py", "import games.review.bodies"),
     ("the live room knows no domain", "games/live/sse.py", "import games.review.queries"),
+    (
+        "a query calls no command",
+        "games/tournaments/queries.py",
+        "import games.tournaments.commands",
+    ),
+    (
+        "a store calls no command or query",
+        "games/tournaments/store.py",
+        "import games.tournaments.queries",
+    ),
+    (
+        "the HTTP layer touches no store or model",
+        "games/http/tournaments.py",
+        "import games.tournaments.store",
+    ),
+    ("engine is pure", "games/engine/duplicate.py", "import games.tournaments"),
     ("the HTTP layer touches no store or model", "games/http/match.py", "import games.match.store"),
     ("the HTTP layer touches no store or model", "games/http/coaching.py", "import games.models"),
     ("the HTTP layer touches no store or model", "games/http/tables.py", "import players.models"),

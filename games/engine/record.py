@@ -20,6 +20,7 @@ from .events import (
     PlayerJoined,
     PlayerLeft,
     Resigned,
+    SeedRevealed,
 )
 from .evolvers import evolve
 from .rules import decide
@@ -79,6 +80,8 @@ def build_record(
                 _reveal(current, shown["server_seed"])
                 current = _series(event.series, shown)
                 series.append(current)
+            case SeedRevealed():  # a tournament's close: the series it names, the only one
+                _reveal(next(s for s in series if s["series"] == event.series), event.server_seed)
     return {
         "format": FORMAT,
         "match": match,

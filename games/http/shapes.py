@@ -273,6 +273,11 @@ class MatchViewSerializer(serializers.Serializer):
     turn_seconds = serializers.IntegerField(
         allow_null=True, help_text="Seconds per turn, or null for no clock."
     )
+    tournament = serializers.UUIDField(
+        allow_null=True,
+        help_text="The tournament this match is its owner's entry in (GET /tournaments/{id}); "
+        "null for any other match.",
+    )
     spectators = ChoiceField(choices=SPECTATOR_MODES, help_text=SPECTATORS_DOC)
     watch_code = serializers.CharField(
         allow_null=True,

@@ -134,6 +134,7 @@ def table_view(match: LoadedMatch, state: MatchState, view: SeatView, shown: Sho
         "winners": view.winners,
         "humans": state.humans,
         "turn_seconds": match.row.turn_seconds,
+        "tournament": match.row.tournament_id,
         "watchers": match.watchers,
         "fairness": fairness_view(state),
     }

@@ -29,7 +29,7 @@ from games.live.wakeups import NOTIFY_SQL, notice_payload
 from games.match.loaded import LoadedMatch, SeatInfo
 from games.match.log import match_lines_matching
 from games.match.projection import deal_changes, match_columns, turn_deadline
-from games.models import Deal, EventBatch, Match, Seat, WatchStream
+from games.models import Deal, EventBatch, Match, Seat, Tournament, WatchStream
 from games.review import store as review_store
 from players.models import Player
 
@@ -380,6 +380,8 @@ def match_insert(
     watch_code_hash: str = "",
     open: bool = False,
     fill_at: datetime | None = None,
+    tournament: Tournament | None = None,
+    tournament_pool: int | None = None,
 ) -> LoadedMatch:
     """Store a new match owned by `players[0]`: its row, its seats (`players` in seat order,
     None for an open human seat), its first events and their projection. Call inside a
@@ -397,6 +399,8 @@ def match_insert(
         watch_code_hash=watch_code_hash,
         open=open,
         fill_at=fill_at,
+        tournament=tournament,
+        tournament_pool=tournament_pool,
     )
     _set_projection(row, state, events, now)
     figures, row.skill = skill.settled(state, events, row.skill)

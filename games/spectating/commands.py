@@ -43,6 +43,8 @@ def match_spectators_set(
         raise DomainError("not_found", "No such match.")
     if match.viewer_seat != 0:
         raise DomainError("not_owner", "Only the match's owner chooses who may watch.")
+    if match.row.tournament_id is not None and spectators != SpectatorMode.OFF:
+        raise DomainError("spectators_not_allowed", "A tournament's match cannot be watched.")
     code_hash = match.row.watch_code_hash
     if spectators == SpectatorMode.OFF:
         code_hash = ""

@@ -41,6 +41,8 @@ function describe(event: MatchEvent): string {
       return `seat ${event.seat} is open again`;
     case "seats_filled":
       return `the AI took seats ${event.seats.join(", ")}`;
+    case "seed_revealed":
+      return `the tournament closed: series ${event.series}'s seed is revealed`;
     default: {
       const unknown: never = event;
       return unknown;
