@@ -29,6 +29,7 @@ from games.engine.record import build_record
 from games.match import log, store
 from games.match.loaded import LoadedMatch
 from games.models import Match
+from games.review import store as review_store
 from players.models import Player
 
 EVENTS_PAGE_LIMIT = 1000
@@ -248,7 +249,8 @@ def _events_page(match: LoadedMatch, rows: list[tuple[int, Event]], limit: int) 
 
 
 def match_record(*, match: LoadedMatch) -> dict:
-    """The match's record (asnas-record/2, docs/record.md) as its reader may see it."""
+    """The match's record (asnas-record/3, docs/record.md) as its reader may see it: a deal's
+    review once the series' seed is revealed, where it is worked out already."""
     row = match.row
     meta = {
         "id": str(row.id),
@@ -264,7 +266,12 @@ def match_record(*, match: LoadedMatch) -> dict:
         for number, seat in enumerate(match.seats)
     ]
     events = log.match_events(match_id=row.id)
-    record = build_record(events, _reader(match), meta, seats)
+    reviews = {
+        (series, number): [{"seat": int(seat), **body[seat]} for seat in sorted(body, key=int)]
+        for series, number, body in review_store.reviews_of(match_id=row.id)
+        if body is not None
+    }
+    record = build_record(events, _reader(match), meta, seats, reviews)
     for series in record["series"]:
         figures = None
         for deal in series["deals"]:
