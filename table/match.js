@@ -61,7 +61,10 @@ export async function catchUp() {
     const last = fresh[fresh.length - 1].seq;
     // The match may have moved on past what the feed brought so far: fetch the rest.
     const events = now.version > last ? [...fresh, ...(await eventsAfter(match.id, last))] : fresh;
-    await show(now, events.filter((event) => event.seq <= now.version));
+    const shown = events.filter((event) => event.seq <= now.version);
+    await show(now, shown);
+    // A deal the clock or the others ended: its verdict too, where the review may be read.
+    if (shown.some((event) => event.type === "deal_ended") && (await readReview())) redraw();
   });
 }
 

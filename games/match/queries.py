@@ -30,6 +30,7 @@ from games.match import log, store
 from games.match.loaded import LoadedMatch
 from games.match.log import StreamsRead
 from games.models import Match
+from games.review import store as review_store
 from players.models import Player
 
 EVENTS_PAGE_LIMIT = 1000
@@ -288,7 +289,8 @@ def _events_page(match: LoadedMatch, rows: list[tuple[int, Event]], limit: int) 
 
 
 def match_record(*, match: LoadedMatch) -> dict:
-    """The match's record (asnas-record/2, docs/record.md) as its reader may see it."""
+    """The match's record (asnas-record/3, docs/record.md) as its reader may see it: a deal's
+    review once the series' seed is revealed, where it is worked out already."""
     row = match.row
     meta = {
         "id": str(row.id),
@@ -304,7 +306,12 @@ def match_record(*, match: LoadedMatch) -> dict:
         for number, seat in enumerate(match.seats)
     ]
     events = log.match_events(match_id=row.id)
-    record = build_record(events, reader(match), meta, seats)
+    reviews = {
+        (series, number): [{"seat": int(seat), **body[seat]} for seat in sorted(body, key=int)]
+        for series, number, body in review_store.reviews_of(match_id=row.id)
+        if body is not None
+    }
+    record = build_record(events, reader(match), meta, seats, reviews)
     for series in record["series"]:
         figures = None
         for deal in series["deals"]:

@@ -100,7 +100,8 @@ def check_record(record: dict, match_id, viewer: int, left_at: int | None = None
     """A seat's record, of a player who left the table at seq `left_at` if given: a deal's
     hands only as its result may show them to the eyes it ended under (a result follows the
     deal's last move), every hand once a verifiable series ended and revealed its seed; each
-    shown hand the one dealt; skill figures only where all four hands show. How many deals
+    shown hand the one dealt; skill figures only where all four hands show; a deal's review
+    only once the seed is revealed, its hands the reviewed seats' own. How many deals
     showed figures."""
     figures = 0
     for series in record["series"]:
@@ -111,6 +112,12 @@ def check_record(record: dict, match_id, viewer: int, left_at: int | None = None
                 seen_by = eyes(viewer, left_at, deal["moves"][-1]["seq"] + 1)
                 check_result({**result, **deal, "series": series["series"]}, match_id, seen_by)
                 figures += check_figures(result["seats"], deal["hands"], False)
+            for seat in deal.get("review") or ():  # only once every hand may be seen
+                assert series["server_seed"], deal
+                for decision in seat["decisions"]:
+                    for path, hand in hands_in(decision):
+                        assert path == ("position", "hand"), path
+                        assert hand == list(hands[seat["seat"]])
             for seat, hand in enumerate(deal["hands"]):
                 if series["server_seed"]:  # dealt again from the seeds, in the deck's order
                     assert sorted(hand) == sorted(hands[seat])

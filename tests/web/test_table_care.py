@@ -794,7 +794,7 @@ def test_the_fairness_panel_reveals_the_seed_at_the_end_and_the_record_downloads
     with page.expect_download() as download:
         page.locator("#download-record").click()
     record = json.loads(Path(download.value.path()).read_text())
-    assert record["format"] == "asnas-record/2" and record["series"][0]["server_seed"] == seed
+    assert record["format"] == "asnas-record/3" and record["series"][0]["server_seed"] == seed
     screenshot(page, "en-fairness-revealed")
     assert page.errors == []
 
