@@ -11,7 +11,8 @@ import httpx
 import httpx_sse
 import pytest
 
-pytestmark = pytest.mark.slow
+# The review it reads is worked out only once the coach's tables are built (tests/conftest.py).
+pytestmark = [pytest.mark.slow, pytest.mark.usefixtures("coach_tables_built")]
 
 
 def test_generated_client_plays_a_whole_match(asnas_client, server_url):

@@ -118,6 +118,7 @@ def test_a_review_not_yet_open_is_not_waited_for():
 
 
 @pytest.mark.slow
+@pytest.mark.usefixtures("coach_tables_built")  # the server reviews once they are (conftest)
 def test_a_finished_match_offers_its_review_and_play_review_prints_it(
     server_env, server_url, tmp_path, terminal, artifacts
 ):

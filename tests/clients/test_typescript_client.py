@@ -11,7 +11,8 @@ import pytest
 
 from tests.clients.npm import SCHEMA_FILE, TS_DIR, run
 
-pytestmark = pytest.mark.slow
+# The review it reads is worked out only once the coach's tables are built (tests/conftest.py).
+pytestmark = [pytest.mark.slow, pytest.mark.usefixtures("coach_tables_built")]
 
 
 @pytest.fixture(scope="module")

@@ -24,7 +24,8 @@ from tests.web.play import (
 from tests.web.test_screens_load import fetched
 from tests.web.test_table_care import SAME_ON_SCREEN, axe_violations, english_words
 
-pytestmark = pytest.mark.slow
+# The review it reads is worked out only once the coach's tables are built (tests/conftest.py).
+pytestmark = [pytest.mark.slow, pytest.mark.usefixtures("coach_tables_built")]
 
 STRONG = {"two_pair", "three_of_a_kind", "full_house", "four_of_a_kind"}
 SEED = 3601
