@@ -2,7 +2,7 @@
 // openapi-typescript generates from openapi.yaml into schema.ts (`npm run generate`).
 // Usage: node build/play.js http://127.0.0.1:8000 [seed]
 // Prints a one-line JSON summary of the finished match.
-import { Api, type Schemas } from "./api";
+import { Api, ProblemError, type Schemas } from "./api";
 import { choose } from "./choose";
 
 type MatchEvent = Schemas["MatchEvent"];
@@ -81,6 +81,12 @@ async function main(): Promise<void> {
   // The unseeded match is rated as it finishes (a seeded one is not): typed as the schema's.
   const rating: Schemas["PlayerRating"] = (await call("players_me", "GET", "/players/me")).rating;
   const board = await call("leaderboard_list", "GET", "/leaderboard");
+  // A new name, typed as the schema's request; a blank one is a problem that changes nothing.
+  const renamed = await call("players_me_update", "PATCH", "/players/me", { name: "Roya" });
+  const blank = await call("players_me_update", "PATCH", "/players/me", { name: " " }).catch(
+    (error: unknown) => (error instanceof ProblemError ? error.problem.code : "no problem"),
+  );
+  const nameNow = (await call("players_me", "GET", "/players/me")).name;
 
   const events: MatchEvent[] = [];
   for (let more = true; more; ) {
@@ -106,6 +112,7 @@ async function main(): Promise<void> {
         fell: rating.mu < rating.history[0].before.mu,
         onBoard: board.results.some((entry) => entry.you),
       },
+      rename: [renamed.name, blank, nameNow],
       winners: view.winners,
       totals: view.seats.map((seat) => seat.total),
       hint: hint && {
