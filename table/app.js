@@ -1,6 +1,6 @@
 // The As-Nas table: one human against three AI seats, or friends at one table, through the
 // public API only. This module starts the page: the settings bar, the keyboard's shortcuts,
-// and the first screen (core.js fetches each screen when it is first shown).
+// and the first screen (start.js; core.js fetches each screen when it is first shown).
 import { $, fetched, guarded, locale, openMatch, say, screen, showScreen, state, tokenKey, tr, trAny } from "./core.js";
 import { applyLook, LANGUAGES, slider, SLIDERS, store } from "./look.js";
 import { fill, firstLanguage, h, useLanguage } from "./words.js";
@@ -96,10 +96,11 @@ async function start() {
   const fragment = new URLSearchParams(location.hash.slice(1));
   const [match, code] = [fragment.get("match"), fragment.get("invite")];
   if (match && code) state.invite = { match, code };
-  if (!store.get(tokenKey)) return showScreen("login");
   const invite = state.invite;
+  // A friend's invite asks a new visitor's name first: the table shows who sits at it.
+  if (invite && !store.get(tokenKey)) return showScreen("login");
   if (invite) return guarded(async () => (await screen("invitation")).previewTable(invite));
-  const resume = location.hash.match(/match=([\w-]+)/);
+  const resume = store.get(tokenKey) && location.hash.match(/match=([\w-]+)/);
   if (resume)
     await guarded(async () => {
       try {
@@ -109,7 +110,8 @@ async function start() {
         throw error;
       }
     });
-  else await showScreen("lobby");
+  // Everyone else, returning players too, meets the seed page's first screen.
+  else await showScreen("start");
 }
 
 start();
