@@ -33,9 +33,6 @@ const SECTIONS = /** @type {const} */ ([
 /** After the hands' list, how hands of one category compare. */
 const AFTER_HANDS = /** @type {const} */ (["rules_ranks_compare", "rules_ranks_ties"]);
 
-/** Every catalogue key the rules say, for the catalogue test (tests/web/test_rules_keys.py). */
-export const RULES_KEYS = SECTIONS.flatMap(([title, points]) => [title, ...points]).concat(AFTER_HANDS);
-
 /** The categories, strongest first, with the Persian names docs/rules.md spells (none for
  * four of a kind and high card) and their shapes. */
 export const CATEGORIES = /** @type {const} */ ([

@@ -94,6 +94,7 @@ def test_the_first_screen_is_the_seed_page_s(open_table, lang, width, height):
     assert tops == sorted(tops), tops
     rules = page.locator("#start-rules")
     expect(rules.locator(".rules-sections > li > h3")).to_have_text(seed["sections"])
+    shot(page, f"first-screen-{lang}-{width}x{height}")
     wide = width >= 1280
     if wide:
         # A panel beside Start game, open, its top level with the intro's.
@@ -114,7 +115,6 @@ def test_the_first_screen_is_the_seed_page_s(open_table, lang, width, height):
     expect(rules.locator('[data-category="full_house"]')).to_contain_text(seed["full_house"])
     # Never the page's load: no player is registered until a click asks for one.
     assert [r for r in page.requests if r.method == "POST"] == []
-    shot(page, f"first-screen-{lang}-{width}x{height}")
     # axe-core at every contrast and color temperature.
     found = {}
     for contrast, temperature in LOOKS:
@@ -128,9 +128,9 @@ def test_the_first_screen_is_the_seed_page_s(open_table, lang, width, height):
 def test_the_rules_say_every_point_in_order_with_the_persian_names(open_table):
     page = open_table(width=1280, height=800)
     points = page.locator("#start-rules [data-rule]")
+    expect(points).to_have_count(26)
     said = points.evaluate_all("items => items.map(item => item.dataset.rule)")
     assert said[0] == "rules_goal_pots" and said[-1] == "rules_score_restart"
-    assert len(said) == 26
     text = page.locator("#start-rules").inner_text()
     for point in (
         "shuffled afresh for every deal",
@@ -196,9 +196,11 @@ def test_a_returning_player_starts_at_once_and_renames_in_the_lobby(open_table, 
     # A blank name is refused by the form itself, and a bad one by the server changes nothing.
     page.route(
         re.compile(r".*/api/v1/players/me$"),
-        lambda route: route.continue_(post_data=json.dumps({"name": "x" * 65}))
-        if route.request.method == "PATCH"
-        else route.continue_(),
+        lambda route: (
+            route.continue_(post_data=json.dumps({"name": "x" * 65}))
+            if route.request.method == "PATCH"
+            else route.continue_()
+        ),
     )
     page.locator("#rename-name").fill("Babak")
     page.locator("#rename button[type=submit]").click()
