@@ -42,10 +42,11 @@ SEED = {
         "full_house": "Full (she va juft)",
     },
     "fa": {
-        "tradition": "ایران · ۲۰ کارت",
+        # Beside Persian digits a middle dot reads as a zero (۰): a dash parts them.
+        "tradition": "ایران – ۲۰ کارت",
         "link": "ویکی‌پدیا ↗",
         "start": "شروع بازی",
-        "players": "۴ بازیکن · شما در برابر سه بازیکن هوش مصنوعی · مسابقهٔ ۱۲ دستی",
+        "players": "۴ بازیکن – شما در برابر سه بازیکن هوش مصنوعی – مسابقهٔ ۱۲ دستی",
         "sections": ["هدف", "آماده‌سازی", "بازی در یک نوبت", "ترکیب‌ها", "امتیاز و پایان"],
         "more": "میز با دوستان، میزهای باز و بازی سریع",
         # In Persian the category's name is the Persian name itself.

@@ -54,9 +54,13 @@ def test_the_persian_names_are_spelled_as_docs_rules_md_spells_them():
     documented = dict(re.findall(r"^\| ([a-z ]+?) \| ([a-z ]+?) \| [\d +]+ \|$", table, re.M))
     shown = dict(re.findall(r'\["(\w+)", "([a-z ]+)", "[\d +]+"\]', RULES_TEXT))
     names = {category.replace("_", " "): name for category, name in shown.items()}
-    assert documented == names == {
-        "full house": "she va juft",
-        "three of a kind": "sehta",
-        "two pair": "do juft",
-        "pair": "juft",
-    }
+    assert (
+        documented
+        == names
+        == {
+            "full house": "she va juft",
+            "three of a kind": "sehta",
+            "two pair": "do juft",
+            "pair": "juft",
+        }
+    )

@@ -708,9 +708,18 @@ def test_a_first_visit_loads_under_150_kb(open_table, lang):
     def count(page):
         page.on("response", lambda response: sizes.__setitem__(response.url, len(response.body())))
 
+    def received(name: str) -> None:
+        # A response's size is counted when its body has arrived, which may be after the event.
+        for _ in range(100):
+            if any(url.endswith(f"/{name}") for url in sizes):
+                return
+            page.wait_for_timeout(50)
+        raise AssertionError(f"{name} never arrived: {sizes}")
+
     page = open_table(lang=lang, width=1280, height=800, before=count)
     expect(page.locator("#start-rules .rules-sections > li")).to_have_count(5)
     page.wait_for_load_state("networkidle")
+    received("rules-text.js")
     catalogues = [url for url in sizes if "/i18n/" in url]
     assert [url.rsplit("/", 1)[1] for url in catalogues] == [f"{lang}.js"]
     loaded = {url.rsplit("/", 1)[1] for url in sizes}
@@ -719,6 +728,7 @@ def test_a_first_visit_loads_under_150_kb(open_table, lang):
     page.locator("#rules-hands > summary").click()
     expect(page.locator("#rules-hands .ranking .card")).to_have_count(30)
     page.wait_for_load_state("networkidle")
+    received("cards.js")
     with_pictures = sum(sizes.values())
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     (ARTIFACTS / f"first-visit-bytes-{lang}.json").write_text(
