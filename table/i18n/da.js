@@ -78,7 +78,7 @@ export default {
   stale: "Spillet var gået videre et andet sted; det er genindlæst, som det står nu.",
   throttled: "For mange forespørgsler: du kan fortsætte om {s} s.",
   offline: "Serveren kan ikke nås. Tjek forbindelsen og prøv igen.",
-  signed_out: "Dit token er ikke længere gyldigt; sæt dig igen.",
+  signed_out: "Dit token er ikke længere gyldigt; du begynder forfra som ny spiller.",
   error: "Noget gik galt. Prøv igen.",
   alone: "Kun mig",
   humans: "Spillere",

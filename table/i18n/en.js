@@ -78,7 +78,7 @@ export default {
   stale: "The match had moved on elsewhere; it is reloaded as it stands now.",
   throttled: "Too many requests: you may go on in {s} s.",
   offline: "The server cannot be reached. Check the connection and try again.",
-  signed_out: "Your token is no longer valid; please sit down again.",
+  signed_out: "Your token is no longer valid; you start again as a new player.",
   error: "Something went wrong. Please try again.",
   alone: "Just me",
   humans: "Players",

@@ -78,7 +78,7 @@ export default {
   stale: "La partida había avanzado en otro lugar; se ha recargado tal como está.",
   throttled: "Demasiadas peticiones: podrás seguir en {s} s.",
   offline: "No se puede contactar con el servidor. Comprueba la conexión e inténtalo de nuevo.",
-  signed_out: "Tu token ya no es válido; vuelve a sentarte.",
+  signed_out: "Tu token ya no es válido; empiezas de nuevo como jugador nuevo.",
   error: "Algo salió mal. Inténtalo de nuevo.",
   alone: "Solo yo",
   humans: "Jugadores",

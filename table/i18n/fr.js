@@ -78,7 +78,7 @@ export default {
   stale: "La partie avait avancé ailleurs\u202f; elle est rechargée telle qu’elle est.",
   throttled: "Trop de requêtes\u00a0: vous pourrez continuer dans {s} s.",
   offline: "Le serveur est injoignable. Vérifiez la connexion et réessayez.",
-  signed_out: "Votre jeton n’est plus valide\u202f; asseyez-vous de nouveau.",
+  signed_out: "Votre jeton n’est plus valide\u202f; vous recommencez en nouveau joueur.",
   error: "Un problème est survenu. Réessayez.",
   alone: "Moi seul",
   humans: "Joueurs",

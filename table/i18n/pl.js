@@ -78,7 +78,7 @@ export default {
   stale: "Mecz zmienił się w innym miejscu; wczytano go ponownie w obecnym stanie.",
   throttled: "Za dużo żądań: możesz kontynuować za {s} s.",
   offline: "Brak połączenia z serwerem. Sprawdź sieć i spróbuj ponownie.",
-  signed_out: "Twój token jest już nieważny; usiądź ponownie.",
+  signed_out: "Twój token jest już nieważny; zaczynasz od nowa jako nowy gracz.",
   error: "Coś poszło nie tak. Spróbuj ponownie.",
   alone: "Tylko ja",
   humans: "Gracze",
