@@ -173,7 +173,7 @@ export default {
   rules_turn_one_left: "Når kun én plads er tilbage i uddelingen, vinder den straks hele puljen, og ingen hånd vises.",
   rules_turn_end: "Ellers slutter budrunden, når hver plads, der stadig er med, har handlet siden uddelingens start og siden sidste forhøjelse, og alle indsatser er lig med den højeste: så kommer opvisningen.",
   rules_ranks_h: "Hånd-rækkefølge",
-  rules_ranks_order: "Rækkerne, stærkeste først: As, Shah, Bibi, Sarbaz, Couli. Uden kulører findes der hverken straights eller flushes.",
+  rules_ranks_order: "Rækkerne, stærkeste først: As, Shah, Bibi, Sarbaz, Couli. Uden kulører findes der hverken straight eller flush.",
   rules_ranks_hands: "Hænderne, stærkeste først, med deres persiske navne og form:",
   rules_ranks_compare: "Inden for en kategori sammenlignes de grupperede kort først (de fire, de tre, parrene fra det højeste), derefter de enkelte kort fra det højeste. Ved to par: det højeste par, så det laveste par, så det sidste kort.",
   rules_ranks_ties: "Ens hænder står lige. Enhver hånd med højt kort er As, Shah, Bibi, Sarbaz, Couli, så de står alle lige med hinanden.",

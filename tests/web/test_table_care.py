@@ -318,6 +318,7 @@ def test_problems_read_from_the_catalogue_by_code_and_a_switch_redraws_all(
 # everywhere: the names of the cards and of the AI seats, the brand, format-only strings.
 SAME_EVERYWHERE = {"dir", "event_action", "brand", "As", "Shah", "Bibi", "Sarbaz", "Couli"}
 SAME_EVERYWHERE |= {"ai_Darius", "ai_Shirin", "ai_Kaveh", "leaderboard_row"}
+SAME_EVERYWHERE |= {"wikipedia_short"}  # the article's name, "Wikipedia ↗" in most languages
 SAME = {
     "es": {"normal_level", "total", "key_next"},
     "fr": {"normal_level", "expert", "pot", "total", "hint_action", "grain", "points"},
@@ -445,7 +446,7 @@ SAME_ON_SCREEN = {
     "fr": {"Grain", "Total", "Normal", "Full", "Action", "point", "points", "Iran"}
     | {"Lions", "table", "Expert", "fractions", "score", "total", "pots", "compare", "client"},
     "pl": {"Full", "Iran"},
-    "da": {"Hold", "Fold", "Showdown", "point", "Iran", "Lobby", "Normal", "score"},
+    "da": {"Hold", "Fold", "Showdown", "point", "Iran", "Lobby", "Normal", "score", "Start"},
     "fa": set(),
 }
 
