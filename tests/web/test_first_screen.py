@@ -150,6 +150,8 @@ def test_the_rules_say_every_point_in_order_with_the_persian_names(open_table):
     expect(page.locator("#rules-hands .ranking li")).to_have_count(6)
     expect(page.locator("#rules-hands .ranking li").first.locator(".card")).to_have_count(5)
     assert [r for r in page.requests if r.url.endswith("/cards.js")]
+    page.locator("#rules-hands").scroll_into_view_if_needed()
+    shot(page, "first-screen-en-hands")
     assert axe_violations(page) == []
     assert page.errors == []
 

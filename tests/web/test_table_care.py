@@ -444,9 +444,11 @@ def english_words() -> set[str]:
 SAME_ON_SCREEN = {
     "es": {"Total", "Normal", "Full", "total"},
     "fr": {"Grain", "Total", "Normal", "Full", "Action", "point", "points", "Iran"}
-    | {"Lions", "table", "Expert", "fractions", "score", "total", "pots", "compare", "client"},
+    | {"Lions", "table", "Expert", "fractions", "score", "total", "pots", "compare", "client"}
+    | {"scores", "Tables", "face"},
     "pl": {"Full", "Iran"},
-    "da": {"Hold", "Fold", "Showdown", "point", "Iran", "Lobby", "Normal", "score", "Start"},
+    "da": {"Hold", "Fold", "Showdown", "point", "Iran", "Lobby", "Normal", "score", "Start"}
+    | {"negative", "total", "over", "form", "start"},
     "fa": set(),
 }
 
