@@ -62,8 +62,12 @@ export function rulesSections({ hands, pictures } = {}) {
       h(
         "li",
         { "data-category": category },
-        h("span", { class: "category", text: trAny(category) }),
-        persian && name ? h("span", { class: "persian", lang: "fa-Latn", text: ` (${name})` }) : null,
+        h(
+          "span",
+          { class: "names" },
+          h("span", { class: "category", text: trAny(category) }),
+          persian && name ? h("span", { class: "persian", lang: "fa-Latn", text: ` (${name})` }) : null,
+        ),
         h("span", { class: "shape", dir: "ltr", text: shape.replace(/\d/g, (digit) => new Intl.NumberFormat(locale()).format(Number(digit))) }),
         hands ? hands(category) : null,
       ),
