@@ -142,7 +142,7 @@ def test_a_stale_version_reloads_and_says_so(at_a_fresh_turn, api_origin):
 def test_persian_runs_right_to_left(open_table):
     page = open_table(lang="fa")
     expect(page.locator("html")).to_have_attribute("dir", "rtl")
-    expect(page.locator("#login button")).to_have_text("بنشینید")
+    expect(page.locator("#start-game")).to_have_text("شروع بازی")
     sit_down(page, "رویا")
     new_match(page)
     fresh_turn(page)
@@ -239,7 +239,7 @@ def test_served_by_the_api_itself_with_the_browser_preferences(open_table, api_o
     # No ?api=: the page calls the server it came from. The browser asks for reduced motion.
     page = open_table(url=f"{api_origin}/?lang=da", reduced_motion=True)
     expect(page.locator("html")).to_have_attribute("data-motion", "reduced")
-    expect(page.locator("#login button")).to_have_text("Sæt dig")
+    expect(page.locator("#start-game")).to_have_text("Start spillet")
     sit_down(page, "Sofie")
     new_match(page)
     settled(page)
