@@ -823,8 +823,9 @@ def test_the_owner_chooses_a_verifiable_table_and_a_client_seed_that_deals(open_
     new_match(page)
     fair = api_get(api_origin, page, f"/matches/{match_id(page)}")["fairness"]
     assert fair["verifiable"] and fair["client_seeds"] == ["roya's own, 42", "", "", ""]
-    page.goto(page.url.split("#")[0])  # back to the lobby: the seed is remembered
-    expect(page.locator("#client-seed")).to_have_value("roya's own, 42")
+    page.goto(page.url.split("#")[0])  # back to the first screen, then the lobby
+    page.locator("#more-ways").click()
+    expect(page.locator("#client-seed")).to_have_value("roya's own, 42")  # remembered
     page.locator("#humans").select_option("2")
     page.locator("#verifiable-table").check()
     page.locator("#client-seed").fill("table seed")
