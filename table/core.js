@@ -47,6 +47,7 @@ export const state = {
 
 /** Each screen's module, fetched by the browser the first time the screen is shown. */
 const FETCH = {
+  start: () => import("./start.js"),
   login: () => import("./login.js"),
   lobby: () => import("./lobby.js"),
   invitation: () => import("./invitation.js"),
@@ -121,7 +122,7 @@ export async function explain(error) {
       holdFor(error.retryAfter || 1);
     } else if (error.status === 401) {
       store.set(tokenKey, null);
-      await showScreen("login");
+      await showScreen("start");
       say(() => tr("signed_out"), "error");
     } else {
       // The catalogue's words for the problem's stable code; the server's English detail never.

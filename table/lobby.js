@@ -26,6 +26,7 @@ import {
 } from "./core.js";
 import { isolate, points } from "./fractions.js";
 import { store } from "./look.js";
+import { renameForm } from "./rename.js";
 import { fill, h } from "./words.js";
 
 /** @typedef {import('./api.js').MatchSummary} MatchSummary */
@@ -136,8 +137,10 @@ export function draw(focus = true) {
     }),
   );
   const tables = h("ul", { id: "open-tables", "aria-live": "polite" });
+  const greeting = h("h2", { text: tr("hello", { name: store.get("name") || "" }) });
   $("main").replaceChildren(
-    h("h2", { text: tr("hello", { name: store.get("name") || "" }) }),
+    greeting,
+    renameForm(greeting),
     rating,
     form,
     h(
@@ -276,7 +279,7 @@ async function forgetMe() {
   const tools = h("div", { class: "row" }, reveal, copy);
   if (await ask(tr("confirm_forget", { name }), tr("forget"), tools, field, copied)) {
     store.set(tokenKey, null);
-    await showScreen("login");
+    await showScreen("start");
   }
 }
 

@@ -29,6 +29,7 @@ def test_generated_client_plays_a_whole_match(asnas_client, server_url):
         matches_review,
         players_create,
         players_me,
+        players_me_update,
         players_tokens_issue,
         players_tokens_revoke_current,
     )
@@ -47,6 +48,7 @@ def test_generated_client_plays_a_whole_match(asnas_client, server_url):
         PlayerCreated,
         PlayerCreateRequest,
         PlayerProfile,
+        PlayerRenameRequest,
         Problem,
         Review,
     )
@@ -139,6 +141,13 @@ def test_generated_client_plays_a_whole_match(asnas_client, server_url):
     (change,) = profile.rating.history
     assert (change.match_id, change.place) == (given_up.id, 4)
     assert change.after.mu == profile.rating.mu < change.before.mu
+    # A new name, in the profile from then on; a blank one is a problem that changes nothing.
+    renamed = players_me_update.sync(client=client, body=PlayerRenameRequest(name=" Roya "))
+    assert isinstance(renamed, PlayerProfile) and renamed.name == "Roya"
+    blank = players_me_update.sync_detailed(client=client, body=PlayerRenameRequest(name=" "))
+    assert blank.status_code == 400 and isinstance(blank.parsed, Problem)
+    assert blank.parsed.code == "validation_error"
+    assert players_me.sync(client=client).name == "Roya"
     board = leaderboard_list.sync(client=client)
     # Other tests' players may be on the board; this one, with one rated match, is not.
     assert isinstance(board, PaginatedLeaderboardEntryList)

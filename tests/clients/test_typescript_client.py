@@ -57,6 +57,8 @@ def test_typescript_client_compiles_strict_and_plays_a_whole_match(build, server
     # Other tests' players may be on the board; this one, with one rated match, is not.
     assert (rating["matches"], rating["fell"], rating["onBoard"]) == (1, True, False)
     assert [entry.split()[1] for entry in rating["rated"]] == ["4"]
+    # Renamed by PATCH, a blank name refused with its code and the name left as it was.
+    assert summary["rename"] == ["Roya", "validation_error", "Roya"]
 
 
 def test_two_typescript_clients_play_a_table_each_following_its_own_streams(build, server_url):

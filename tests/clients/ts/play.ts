@@ -94,6 +94,12 @@ async function main(): Promise<void> {
   // The unseeded match is rated as it finishes (a seeded one is not): typed as the schema's.
   const rating: Schemas["PlayerRating"] = (await call("players_me", "GET", "/players/me")).rating;
   const board = await call("leaderboard_list", "GET", "/leaderboard");
+  // A new name, typed as the schema's request; a blank one is a problem that changes nothing.
+  const renamed = await call("players_me_update", "PATCH", "/players/me", { name: "Roya" });
+  const blank = await call("players_me_update", "PATCH", "/players/me", { name: " " }).catch(
+    (error: unknown) => (error instanceof ProblemError ? error.problem.code : "no problem"),
+  );
+  const nameNow = (await call("players_me", "GET", "/players/me")).name;
 
   const events: MatchEvent[] = [];
   for (let more = true; more; ) {
@@ -119,6 +125,7 @@ async function main(): Promise<void> {
         fell: rating.mu < rating.history[0].before.mu,
         onBoard: board.results.some((entry) => entry.you),
       },
+      rename: [renamed.name, blank, nameNow],
       winners: view.winners,
       totals: view.seats.map((seat) => seat.total),
       review: {
