@@ -298,13 +298,20 @@ async function listMatches(list) {
     const over = summary.status === "finished" || summary.status === "abandoned";
     const resume = h("button", { type: "button", "data-match": summary.id, text: tr(over ? "see_result" : "resume") });
     resume.addEventListener("click", () => guarded(() => openMatch(summary.id)));
-    const totals = summary.totals.map((total) => points(total, locale())).join(" / ");
+    const opponents = summary.seats.filter((_, seat) => seat !== summary.your_seat).map((seat) => isolate(seatName(seat)));
+    const yours = points(summary.totals[summary.your_seat], locale());
+    // Finished: your place and total; else where the match stands.
+    const result =
+      summary.your_place === null
+        ? `${trAny(`status_${summary.status}`)} · ${tr("deal_of", { n: summary.deal_number, of: 12 })} · ${yours}`
+        : tr("match_place", { place: summary.your_place, total: yours });
+    const when = new Intl.DateTimeFormat(locale(), { dateStyle: "medium" }).format(new Date(summary.created_at));
     list.append(
       h(
         "li",
-        { "data-status": summary.status },
+        { "data-status": summary.status, "data-place": summary.your_place ?? "" },
         h("span", {
-          text: `${trAny(`status_${summary.status}`)} · ${tr("deal_of", { n: summary.deal_number, of: 12 })} · ${levelName(summary.ai_level)} · ${totals}`,
+          text: `${when} · ${tr("match_against", { names: new Intl.ListFormat(locale(), { type: "conjunction" }).format(opponents) })} · ${result} · ${levelName(summary.ai_level)}`,
         }),
         resume,
       ),

@@ -29,9 +29,26 @@ export function skillLine(skill, page, yours, folded = false) {
     .join(" · ");
 }
 
-/** What each of the three figures means (docs/skill.md), one sentence each. @param {Words} page */
-export const skillLegend = (page) =>
-  h("ul", { class: "legend" }, ...["legend_cards", "legend_play", "legend_table"].map((key) => h("li", { text: page.tr(key) })));
+/** Whether the player opened or closed the legend: the table is drawn anew at each move.
+ * @type {boolean | null} */
+let legendOpen = null;
+
+/** What each of the three figures means (docs/skill.md), one sentence each: open on a wide
+ * screen, folded under its question on a phone, where it would push the result below the
+ * fold. @param {Words} page */
+export function skillLegend(page) {
+  const legend = /** @type {HTMLDetailsElement} */ (
+    h(
+      "details",
+      { class: "legend" },
+      h("summary", { text: page.tr("legend_title") }),
+      h("ul", {}, ...["legend_cards", "legend_play", "legend_table"].map((key) => h("li", { text: page.tr(key) }))),
+    )
+  );
+  legend.open = legendOpen ?? matchMedia("(min-width: 40rem)").matches;
+  legend.addEventListener("toggle", () => (legendOpen = legend.open));
+  return legend;
+}
 
 /**
  * @param {DealResult} deal

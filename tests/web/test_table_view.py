@@ -37,6 +37,13 @@ AI = {"en": ("Darius", "Shirin", "Kaveh"), "es": ("Darius", "Shirin", "Kaveh")}
 AI["fa"] = ("داریوش", "شیرین", "کاوه")
 
 
+MATCH_PLACE = {"en": "place {place} of 4", "es": "puesto {place} de 4", "fa": "رتبهٔ {place} از ۴"}
+
+
+def num(n: int, lang: str) -> str:
+    return str(n).translate(str.maketrans("0123456789", "۰۱۲۳۴۵۶۷۸۹")) if lang == "fa" else str(n)
+
+
 def persian_layout(page) -> None:
     page.add_init_script(PERSIAN_LAYOUT)
 
@@ -62,6 +69,14 @@ def wholly_in_view(page, selector: str) -> bool:
         "e => { const r = e.getBoundingClientRect();"
         " return r.top >= -1 && r.left >= -1"
         " && r.bottom <= innerHeight + 1 && r.right <= innerWidth + 1; }"
+    )
+
+
+def in_view(page, selector: str) -> bool:
+    """Wholly in view, or, taller than a phone's window, filling it from its top."""
+    return wholly_in_view(page, selector) or page.locator(selector).evaluate(
+        "e => { const r = e.getBoundingClientRect();"
+        " return Math.abs(r.top) <= 1 && r.bottom >= innerHeight; }"
     )
 
 
@@ -143,7 +158,8 @@ def test_a_whole_match_by_keyboard_with_everything_in_view(
         if status == "deal_over":
             # The result is in view, whole, and has the keyboard's focus.
             expect(page.locator("#deal-title")).to_be_focused()
-            assert wholly_in_view(page, "#deal-panel")
+            # At 1280x800 all of it, nothing below the fold; on a phone as much as fits.
+            assert (wholly_in_view if width >= 1000 else in_view)(page, "#deal-panel")
             figures += check_figures(page, api_origin, lang)
             legend = page.locator("#deal-panel .legend").count()
             if "result" not in shots and lang == "en" and legend:
@@ -177,7 +193,7 @@ def test_a_whole_match_by_keyboard_with_everything_in_view(
         choice = next(c for c in PREFERRED if c in dict(offered))
         press(page, KEYS[choice], persian)
     expect(page.locator("#standings-title")).to_be_focused()
-    assert wholly_in_view(page, "#standings")
+    assert (wholly_in_view if width >= 1000 else in_view)(page, "#standings")
     standings = page.locator("#standings")
     expect(standings.locator(".legend li")).to_have_count(3)
     expect(standings.locator(".legend li").first).to_contain_text(LEGEND[lang])
@@ -189,6 +205,14 @@ def test_a_whole_match_by_keyboard_with_everything_in_view(
     page.locator("#shortcuts > summary").click()
     listed = page.locator("#shortcuts dt").all_inner_texts()
     assert [labels[KEYS[c]].upper() for c in PREFERRED] == listed[:5]
+    # Your matches: the opponents, your place and the date.
+    place = api_get(api_origin, page, "/matches")["results"][0]["your_place"]
+    page.locator('button[data-command="lobby"]').click()
+    listed = page.locator(f'#matches li[data-place="{place}"]')
+    expect(listed).to_have_count(1)
+    for name in AI[lang]:
+        expect(listed).to_contain_text(name)
+    expect(listed).to_contain_text(MATCH_PLACE[lang].format(place=num(place, lang)))
     assert ai_logged
     assert figures  # a single-player match is verifiable: its deals' figures are shown
     assert {where: lines for where, lines in found.items() if lines} == {}
