@@ -62,7 +62,7 @@ def test_the_figures_show_where_every_hand_may_be_seen(open_table, api_origin, l
     if not match["last_deal"]["seats"][0]["folded"]:
         mine = mine.inner_text()
         assert cards in mine and yours in mine and others in mine
-    standings = page.locator("#standings li").all_inner_texts()
+    standings = page.locator("#standings > ol > li").all_inner_texts()
     assert all(cards in line and others in line for line in standings), standings
     if lang == "fa":  # Persian digits, never Latin ones
         lines = "".join(panel.locator(".skill").all_inner_texts())

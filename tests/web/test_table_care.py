@@ -427,7 +427,8 @@ def english_words() -> set[str]:
 SAME_ON_SCREEN = {
     "es": {"Total", "Normal", "Full", "total"},
     "fr": {"Grain", "Total", "Normal", "Full", "Action", "point", "points", "Iran"}
-    | {"Lions", "table", "Expert", "fractions", "score", "total", "pots", "compare", "client"},
+    | {"Lions", "table", "Expert", "fractions", "score", "total", "pots", "compare", "client"}
+    | {"place"},  # a seat, "la place", in the figures' legend
     "pl": {"Full", "Iran"},
     "da": {"Hold", "Fold", "Showdown", "point", "Iran", "Lobby", "Normal", "score"},
     "fa": set(),
