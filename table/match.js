@@ -5,7 +5,7 @@ import { $, api, clockTime, guarded, leaveMatch, locale, num, say, seatName, sho
 import { points } from "./fractions.js";
 import { follow } from "./live.js";
 import { reducedMotion } from "./look.js";
-import { yourTurn as notifyTurn } from "./notice.js";
+import { turnPassed, yourTurn as notifyTurn } from "./notice.js";
 import { renderActions, tickClock } from "./match-controls.js";
 import { fairnessPanel, hintPanel, invitePanel, logged, logLine, logPanel } from "./match-panels.js";
 import { dealWords, finalWords, resultWords, scoreboard, standings } from "./match-scores.js";
@@ -216,7 +216,7 @@ function announce(match, events, moves) {
   if (yourTurn) {
     performance.mark("asnas:your-turn");
     notifyTurn(`${match.id}@${match.version}`, tr);
-  }
+  } else turnPassed();
   const deal = match.last_deal;
   if (events.some((event) => event.type === "match_finished") && match.status === "finished") {
     say(() => finalWords(match));

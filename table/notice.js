@@ -56,6 +56,14 @@ export function yourTurn(turn, tr) {
   if (notifying()) new Notification(plain(tr("title")), { body: plain(tr("turn_notice")), tag: "asnas-turn", lang: document.documentElement.lang });
 }
 
+/** Your turn has passed (the clock played it, or you did on another device): the title says
+ * the page's own words again, hidden or not. */
+export function turnPassed() {
+  if (!ownTitle) return;
+  document.title = ownTitle;
+  ownTitle = "";
+}
+
 /** The clock's last seconds of your turn (the one ending at `deadline`), shown as `time`
  * in the hidden page's title; the sound once more as they begin.
  * @param {string} deadline @param {string} time @param {Tr} tr */
