@@ -1,20 +1,11 @@
-// The table's keyboard shortcuts, by physical key (KeyboardEvent.code): the same keys in
-// every language and on every layout, so a Persian or a French keyboard plays as an English
-// one does. Each button shows its key's character on the player's own layout where the
-// browser tells it (navigator.keyboard.getLayoutMap), else the English letter.
+// The keyboard's shortcuts by physical key (KeyboardEvent.code): the same in every language
+// and on every layout. Each button shows its key's character on the player's own layout
+// (navigator.keyboard.getLayoutMap), else the English letter.
 
 /** Each command's physical key. Leave and Resign never show together. */
 export const KEYS = {
-  look: "KeyL",
-  call: "KeyC",
-  hold: "KeyH",
-  raise: "KeyR",
-  fold: "KeyF",
-  next: "KeyN",
-  hint: "Slash",
-  restart: "KeyS",
-  resign: "KeyQ",
-  leave: "KeyQ",
+  look: "KeyL", call: "KeyC", hold: "KeyH", raise: "KeyR", fold: "KeyF",
+  next: "KeyN", hint: "Slash", restart: "KeyS", resign: "KeyQ", leave: "KeyQ",
 };
 /** @typedef {keyof typeof KEYS} Command */
 

@@ -92,8 +92,7 @@ export function renderActions() {
     /** @type {HTMLElement | null} */ (box.querySelector("button"))?.focus();
 }
 
-/** Every key of the table and what it does, folded under one control; it stays open while
- * the table is drawn again. */
+/** Every key and what it does, folded; kept open as the table is drawn anew. */
 let helpOpen = false;
 function shortcutsHelp() {
   /** @type {[import('./keys.js').Command, string][]} */

@@ -1,7 +1,6 @@
-// "Your turn" while the page is in the background (a friend's move, or the clock's next deal,
-// made it yours): the tab's title says so, a short sound plays unless the player turned it
-// off, and a system notification shows once the player asked for them. The clock's last
-// seconds count down in the title, with the sound once more.
+// "Your turn" while the page is hidden: the title says so, a chime plays unless turned off,
+// and a system notification shows once asked for; the clock's last seconds count down in
+// the title, with the chime once more.
 import { h } from "./words.js";
 import { store } from "./look.js";
 
@@ -28,9 +27,7 @@ document.addEventListener("visibilitychange", () => {
 
 /** A short two-note chime (Web Audio: no file to fetch). */
 function chime() {
-  const Context = window.AudioContext ?? /** @type {any} */ (window).webkitAudioContext;
-  if (!Context) return;
-  const audio = new Context();
+  const audio = new AudioContext();
   const gain = audio.createGain();
   gain.connect(audio.destination);
   gain.gain.setValueAtTime(0.12, audio.currentTime);
@@ -56,8 +53,7 @@ export function yourTurn(turn, tr) {
   if (notifying()) new Notification(plain(tr("title")), { body: plain(tr("turn_notice")), tag: "asnas-turn", lang: document.documentElement.lang });
 }
 
-/** Your turn has passed (the clock played it, or you did on another device): the title says
- * the page's own words again, hidden or not. */
+/** Your turn has passed (the clock played it): the page's own title again. */
 export function turnPassed() {
   if (!ownTitle) return;
   document.title = ownTitle;
@@ -75,8 +71,7 @@ export function lastSeconds(deadline, time, tr) {
   chimedFor = deadline;
 }
 
-/** The player's choices, folded under one control: the sound (on until turned off), and
- * system notifications (off until asked for, and the browser's permission given).
+/** The chime (on until turned off) and notifications (off until asked for), folded.
  * @param {Tr} tr */
 export function noticeChoices(tr) {
   const sound = /** @type {HTMLInputElement} */ (h("input", { id: "turn-sound", type: "checkbox" }));

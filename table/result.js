@@ -29,13 +29,11 @@ export function skillLine(skill, page, yours, folded = false) {
     .join(" · ");
 }
 
-/** Whether the player opened or closed the legend: the table is drawn anew at each move.
- * @type {boolean | null} */
+/** The player's opening or closing of the legend, kept as the table is drawn anew. @type {boolean | null} */
 let legendOpen = null;
 
-/** What each of the three figures means (docs/skill.md), one sentence each: open on a wide
- * screen, folded under its question on a phone, where it would push the result below the
- * fold. @param {Words} page */
+/** What each figure means (docs/skill.md): open on a wide screen, folded on a phone, where
+ * it would push the result below the fold. @param {Words} page */
 export function skillLegend(page) {
   const legend = /** @type {HTMLDetailsElement} */ (
     h(

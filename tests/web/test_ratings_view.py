@@ -55,7 +55,7 @@ def test_the_lobby_shows_your_rating_and_the_leaderboard(open_table, api_origin)
     screenshot(page, "en-lobby-rating")
     page.locator("#lang").select_option("fa")
     expect(page.locator("#rating")).to_contain_text("امتیاز شما: ")
-    expect(page.locator("#rating .meaning")).to_contain_text("مهارت شما")
+    expect(page.locator("#rating .meaning")).to_contain_text("مهارتی که")
     expect(page.locator("#leaderboard li.you")).to_contain_text("(شما)")
     screenshot(page, "fa-lobby-rating")
     assert page.errors == []
