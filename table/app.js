@@ -3,6 +3,7 @@
 // and the first screen (start.js; core.js fetches each screen when it is first shown).
 import { $, fetched, guarded, openMatch, say, screen, showScreen, state, tokenKey, tr, trAny } from "./core.js";
 import { displaySettings } from "./display.js";
+import { commandOf, readLayout } from "./keys.js";
 import { applyLook, LANGUAGES, store } from "./look.js";
 import { firstLanguage, h, useLanguage } from "./words.js";
 
@@ -41,20 +42,24 @@ function renderSettings() {
   $("settings").replaceChildren(select("lang", tr("language"), LANGUAGES, store.get("lang") || "en", setLanguage), rules, look);
 }
 
-// Keyboard shortcuts: a key presses the button that shows it (the catalogue picks each
-// language's keys). Not while a dialog is open: it has the keyboard.
+// Keyboard shortcuts: a physical key presses the button of its command (keys.js), on any
+// layout and in every language. Not while a dialog is open: it has the keyboard.
 document.addEventListener("keydown", (event) => {
-  if (event.ctrlKey || event.metaKey || event.altKey) return;
+  if (event.ctrlKey || event.metaKey || event.altKey || event.isComposing) return;
   const target = /** @type {HTMLElement} */ (event.target);
   if (target.closest("input, select, textarea") || document.querySelector("dialog[open]")) return;
-  const button = /** @type {HTMLButtonElement | null} */ (
-    document.querySelector(`button[aria-keyshortcuts="${CSS.escape(event.key.toUpperCase())}"]:not([disabled])`)
-  );
-  if (button) {
+  /** @type {Map<string, HTMLButtonElement>} */
+  const buttons = new Map();
+  for (const button of document.querySelectorAll("button[data-command][aria-keyshortcuts]:not([disabled])"))
+    buttons.set(/** @type {HTMLButtonElement} */ (button).dataset.command ?? "", /** @type {HTMLButtonElement} */ (button));
+  const command = commandOf(event, buttons.keys());
+  if (command) {
     event.preventDefault();
-    button.click();
+    buttons.get(command)?.click();
   }
 });
+// The buttons show the player's own characters once the browser has said what they are.
+readLayout().then(() => fetched.match?.renderActions());
 
 for (const query of ["(prefers-reduced-motion: reduce)", "(prefers-contrast: more)"])
   matchMedia(query).addEventListener("change", applyLook);

@@ -110,7 +110,7 @@ export function hintPanel(hint) {
   return h(
     "section",
     { class: "panel", id: "hint", "aria-labelledby": "hint-title" },
-    h("h2", { id: "hint-title", text: tr("hint_title") }),
+    h("h2", { id: "hint-title", tabindex: -1, text: tr("hint_title") }),
     h("p", { class: "strength", text: strength }),
     h(
       "table",

@@ -8,7 +8,7 @@
 /** @typedef {Schemas['MatchEvent']} MatchEvent */
 /** @typedef {typeof import('./i18n/en.js').default} Catalogue */
 import { Offline, Problem } from "./api.js";
-import { isolate, points, skillFigures } from "./fractions.js";
+import { isolate, points } from "./fractions.js";
 import { displaySettings } from "./display.js";
 import { applyLook, LANGUAGES } from "./look.js";
 import { dealPanel } from "./result.js";
@@ -112,7 +112,7 @@ function render(view) {
           tr,
           locale: locale(),
           name: (seat) => seatName(view, seat),
-          skill: (seat, skill) => tr("skill_seat", skillFigures(skill, locale())),
+          you: null,
         })
       : null,
   );

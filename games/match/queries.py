@@ -4,8 +4,9 @@ the cursors a client resumes from. Reads only: a read never writes, not even fig
 works out (see `stored_figures`)."""
 
 import uuid
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from fractions import Fraction
 
 from django.db.models import QuerySet
 
@@ -27,7 +28,7 @@ from games.engine import (
 )
 from games.engine.record import build_record
 from games.match import log, store
-from games.match.loaded import LoadedMatch
+from games.match.loaded import LoadedMatch, SeatInfo
 from games.match.log import StreamsRead
 from games.models import Match
 from games.review import store as review_store
@@ -40,7 +41,39 @@ DealFigures = Callable[[LoadedMatch, int, int], dict[int, dict]]
 
 
 def match_list(*, player: Player, status: str | None = None) -> QuerySet[Match]:
-    return store.match_list(player=player, status=status)
+    """The player's matches, newest first, each read with its seats (match_summary)."""
+    return store.match_list_with_seats(player=player, status=status)
+
+
+def match_summaries(*, rows: Iterable[Match], player: Player) -> list[dict]:
+    """Rows of match_list as MatchSummarySerializer shows them to `player`."""
+    summaries = []
+    for row in rows:
+        seats = store.seat_infos(row)
+        you = next(number for number, seat in enumerate(seats) if seat.player == str(player.pk))
+        summaries.append(match_summary(row=row, seats=seats, your_seat=you))
+    return summaries
+
+
+def match_summary(*, row: Match, seats: list[SeatInfo], your_seat: int) -> dict:
+    """A listed match: the row, who sat where (names and kinds, public at every table), the
+    viewer's seat, and once the match is finished their place by the exact totals (tied seats
+    share it, as ratings place them, docs/ratings.md)."""
+    totals = [Fraction(total) for total in row.totals]
+    place = None
+    if row.status == Status.FINISHED.value and totals:
+        place = 1 + sum(1 for total in totals if total > totals[your_seat])
+    return {
+        **{field: getattr(row, field) for field in SUMMARY_FIELDS},
+        "seats": [{"name": seat.name, "kind": seat.kind} for seat in seats],
+        "your_seat": your_seat,
+        "your_place": place,
+    }
+
+
+# What a listed match shows of its row as it is.
+SUMMARY_FIELDS = ("id", "status", "series", "deal_number", "ai_level", "seeded", "totals")
+SUMMARY_FIELDS += ("winners", "version", "created_at", "updated_at")
 
 
 def match_get(*, match_id: uuid.UUID, player: Player) -> LoadedMatch | None:

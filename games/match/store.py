@@ -10,6 +10,7 @@ from datetime import datetime
 
 from django.db import connection
 from django.db.models import QuerySet
+from django.db.models.expressions import RawSQL
 from django.utils import timezone
 
 from games.ai import skill
@@ -159,12 +160,32 @@ def match_lock_due(
     return match_load(match_id=match_id, player=None, lock=True), version
 
 
+# Each listed match's seats as the match view has them, read with the list in one statement.
+_SEAT_LIST = RawSQL(
+    "SELECT json_agg(json_build_object('name', p.name, 'kind', coalesce(p.kind, 'human'),"
+    " 'player', s.player_id) ORDER BY s.number)"
+    f" FROM {Seat._meta.db_table} s LEFT JOIN {Player._meta.db_table} p ON p.id = s.player_id"
+    f" WHERE s.match_id = {Match._meta.db_table}.id",
+    [],
+)
+
+
 def match_list(*, player: Player, status: str | None = None) -> QuerySet[Match]:
     """The matches `player` sits at."""
     matches = Match.objects.filter(seats__player=player)
     if status is not None:
         matches = matches.filter(status=status)
     return matches.order_by("-created_at", "-id")
+
+
+def match_list_with_seats(*, player: Player, status: str | None = None) -> QuerySet[Match]:
+    """As match_list, each row with `seat_list`: its seats (SeatInfo's fields) in seat order."""
+    return match_list(player=player, status=status).annotate(seat_list=_SEAT_LIST)
+
+
+def seat_infos(row: Match) -> list[SeatInfo]:
+    """The seats a row of match_list_with_seats was read with."""
+    return [SeatInfo(**seat) for seat in row.seat_list]
 
 
 def match_count_in_play() -> int:
