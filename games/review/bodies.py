@@ -8,7 +8,7 @@ and its own hand only for decisions after its player (or the clock for them) loo
 """
 
 from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from fractions import Fraction
 
 from games.ai.review import (
@@ -66,50 +66,81 @@ class EndedDeal:
 def ended_deals(events: Iterable[Event], ai_level: str, wanted: set[Key] | None = None):
     """Each ended deal of a match's `events` (only the `wanted` keys, if given), in order.
     `ai_level`: the match's level where its events do not record it."""
-    state, level = MatchState(), ai_level
+    return Replay(ai_level).deals(enumerate(events, 1), wanted)
+
+
+@dataclass(slots=True)
+class Replay:
+    """A match's events replayed up to its event `seq`: the state after it, the level its
+    events name, and the deal being played. Kept by a process from one deal's end to the
+    next (games.review.commands), so that each deal's end replays that deal's events only,
+    not the match's."""
+
+    level: str
+    state: MatchState = field(default_factory=MatchState)
+    seq: int = 0
+    started: Key | None = None
     current: EndedDeal | None = None
-    for event in events:
-        named = getattr(event, "ai_level", None)
-        if named:
-            level = named
-        if isinstance(event, DealStarted):
+    ended: set[Key] = field(default_factory=set)
+    """Every deal that ended among the events replayed."""
+
+    def deals(
+        self, events: Iterable[tuple[int, Event]], wanted: set[Key] | None = None
+    ) -> Iterator[EndedDeal]:
+        """Each deal that ends among the match's next `events` (seq, event), in order; only the
+        `wanted` keys, if given, of the deals that start among them. `seq` is brought up to
+        date before each deal is yielded, so a caller may stop after any."""
+        state = self.state
+        for seq, event in events:
+            named = getattr(event, "ai_level", None)
+            if named:
+                self.level = named
+            if isinstance(event, DealStarted):
+                evolve(state, event)
+                self.seq = seq
+                self.started = key = (state.deal.series, state.deal.deal_number)
+                self.current = None
+                if wanted is None or key in wanted:
+                    self.current = EndedDeal(
+                        key,
+                        event.dealer,
+                        hands_from_deck(event.deck, event.dealer),
+                        tuple(state.ai_plays(s) for s in range(SEATS)),
+                        self.level,
+                        [],
+                    )
+                continue
+            current = self.current
+            if isinstance(event, ActionTaken) and current is not None:
+                current.moves.append(_move(state, event))
             evolve(state, event)
-            key = (state.deal.series, state.deal.deal_number)
-            current = None
-            if wanted is None or key in wanted:
-                current = EndedDeal(
-                    key,
-                    event.dealer,
-                    hands_from_deck(event.deck, event.dealer),
-                    tuple(state.ai_plays(s) for s in range(SEATS)),
-                    level,
-                    [],
-                )
-            continue
-        if isinstance(event, ActionTaken) and current is not None:
-            deal = state.deal
-            current.moves.append(
-                _Move(
-                    event.seat,
-                    event.action,
-                    event.actor,
-                    deal.pot,
-                    deal.high_stake,
-                    [
-                        {
-                            "seat": s,
-                            "stake": deal.stakes[s],
-                            "folded": deal.folded[s],
-                            "looked": deal.looked[s],
-                        }
-                        for s in range(SEATS)
-                    ],
-                )
-            )
-        evolve(state, event)
-        if isinstance(event, DealEnded) and current is not None:
-            yield current
-            current = None
+            self.seq = seq
+            if isinstance(event, DealEnded):
+                if self.started is not None:
+                    self.ended.add(self.started)
+                if current is not None:
+                    self.current = None
+                    yield current
+
+
+def _move(state: MatchState, event: ActionTaken) -> _Move:
+    deal = state.deal
+    return _Move(
+        event.seat,
+        event.action,
+        event.actor,
+        deal.pot,
+        deal.high_stake,
+        [
+            {
+                "seat": s,
+                "stake": deal.stakes[s],
+                "folded": deal.folded[s],
+                "looked": deal.looked[s],
+            }
+            for s in range(SEATS)
+        ],
+    )
 
 
 def deal_body(deal: EndedDeal) -> dict[str, dict]:
@@ -204,3 +235,14 @@ def reviews(events: Iterable[Event], ai_level: str, wanted: set[Key] | None = No
     """(key, stored body) of each ended deal of `events` (the `wanted` ones, if given)."""
     for deal in ended_deals(events, ai_level, wanted):
         yield deal.key, deal_body(deal)
+
+
+def reviews_after(
+    replay: Replay, events: Iterable[tuple[int, Event]], wanted: set[Key]
+) -> Iterator:
+    """As `reviews`, going on from `replay` with the match's next `events` (seq, event): (key,
+    stored body) of each `wanted` deal that ends among them. Every deal's moves are kept as
+    it is played, since a deal that starts in one call may end, and be due, in the next."""
+    for deal in replay.deals(events):
+        if deal.key in wanted:
+            yield deal.key, deal_body(deal)

@@ -159,3 +159,43 @@ def test_a_review_stored_is_checked_against_the_events(client, new_match):
     row.save()
     [(_, problems)] = list(check_matches([uuid.UUID(view["id"])]))
     assert problems == ["review of series 1 deal 1: stored differs from the replay's"]
+
+
+def test_each_deal_end_replays_from_the_last_and_stores_what_the_whole_replay_gives(
+    client, new_match, monkeypatch
+):
+    """As the worker does: the reviews at each deal's end, in one process. After the first,
+    each call reads the match's events from where the last left them (the kept replay), and
+    every stored body is the one the match's whole replay gives (check_matches)."""
+    from games.match import log as match_log
+    from games.match.integrity import check_matches
+
+    reads, lines = [], match_log.match_event_lines
+    monkeypatch.setattr(
+        review_commands.log,
+        "match_event_lines",
+        lambda **kw: reads.append(kw.get("first", 1)) or lines(**kw),
+    )
+
+    def at_deal_end(view):
+        if view["status"] in ("deal_over", "finished"):
+            assert review_commands.reviews_compute(match_id=view["id"], budget_seconds=60) == (1, 0)
+
+    view = play_match(client, new_match(seed=11), random.Random(11), on_view=at_deal_end)
+    assert len(reads) == 12 and reads[0] == 1 and all(first > 1 for first in reads[1:])
+    assert DealReview.objects.filter(match_id=view["id"], body__isnull=False).count() == 12
+    [(_, problems)] = list(check_matches([uuid.UUID(view["id"])]))
+    assert problems == []
+
+
+def test_a_due_deal_the_kept_replay_passed_is_reviewed_from_the_first_event(client, new_match):
+    """A review made due after the kept replay went past its deal (here: stored, then due
+    again, as the sweep makes due the deals that ended before reviews were kept) is worked
+    out by replaying the match anew, with the same body."""
+    view = first_deal_over(client, new_match(seed=3), random.Random(3))
+    review_commands.reviews_compute(match_id=view["id"])
+    row = DealReview.objects.get()
+    body = row.body
+    DealReview.objects.filter(pk=row.pk).update(body=None, reviewed_at=None)
+    assert review_commands.reviews_compute(match_id=view["id"]) == (1, 0)
+    assert DealReview.objects.get().body == body

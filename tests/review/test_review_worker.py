@@ -45,14 +45,14 @@ def test_the_clock_acts_on_an_expired_turn_while_the_worker_reviews(people, monk
     """The worker is held inside a review for as long as the test likes; the clock's move on
     another match's expired turn does not wait for it."""
     entered, release = threading.Event(), threading.Event()
-    reviews = review_commands.bodies.reviews
+    reviews = review_commands.bodies.reviews_after
 
     def held(*args, **kwargs):
         entered.set()
         release.wait(60)
         yield from reviews(*args, **kwargs)
 
-    monkeypatch.setattr(review_commands.bodies, "reviews", held)
+    monkeypatch.setattr(review_commands.bodies, "reviews_after", held)
     settings.ASNAS_CLOCK_GRACE_SECONDS = 0
     reviewed = seated(people, 1, seed=3)
     play_until(reviewed, people, lambda state: state.status is Status.DEAL_OVER)
