@@ -7,7 +7,10 @@ import random
 from fractions import Fraction
 
 import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 
+from asnas_api.housekeeping import close_due_tournaments
 from games.engine import DealEnded
 from games.match import log
 from games.models import Puzzle, PuzzleMined
@@ -18,6 +21,7 @@ from games.review import commands as review_commands
 from games.review import store as review_store
 from tests.http.play import play_match
 from tests.http.problems import assert_problem
+from tests.tournaments import support as tournaments
 
 pytestmark = pytest.mark.django_db
 
@@ -135,3 +139,30 @@ def test_a_verifiable_series_that_ended_shows_every_hand(client, new_match):
         for p in positions.puzzles_of_seat(seat_body, int(seat))
     ]
     assert sorted(canonical(puzzle_dict(p)) for p in Puzzle.objects.all()) == sorted(every)
+
+
+def test_a_tournaments_matches_wait_for_its_close(client, new_match):
+    # Play the tournament's match at random to its end; it waits for the close.
+    tournament = tournaments.create(client)
+    view = tournaments.enter(client, tournament)
+    view = play_match(client, view, random.Random(5))
+    review_commands.reviews_compute(match_id=view["id"], budget_seconds=120)
+    puzzle_commands.puzzles_mine()
+    assert not PuzzleMined.objects.filter(match_id=view["id"]).exists()
+    tournaments.past_deadline(tournament)
+    close_due_tournaments()
+    review_commands.reviews_compute(match_id=view["id"], budget_seconds=120)
+    puzzle_commands.puzzles_mine()
+    assert PuzzleMined.objects.filter(match_id=view["id"]).exists()
+
+
+def test_the_next_puzzle_is_one_statement(client, make_client, new_match):
+    finished_matches(client, new_match, [31, 32])
+    assert puzzle_commands.puzzles_mine() > 0
+    other = make_client("Sima")
+    with CaptureQueriesContext(connection) as queries:
+        assert other.get("/api/v1/puzzles/next").status_code == 200
+    puzzle_reads = [q["sql"] for q in queries.captured_queries if "puzzle" in q["sql"]]
+    assert len(puzzle_reads) == 1
+    # Nothing of the read is a puzzle's write: the try is.
+    assert not any(sql.lstrip().upper().startswith(("INSERT", "UPDATE")) for sql in puzzle_reads)
