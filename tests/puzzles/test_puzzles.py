@@ -21,6 +21,7 @@ from games.review import commands as review_commands
 from games.review import store as review_store
 from tests.http.play import play_match
 from tests.http.problems import assert_problem
+from tests.reliability.test_edge_limits import clock_passes
 from tests.tournaments import support as tournaments
 
 pytestmark = pytest.mark.django_db
@@ -166,3 +167,16 @@ def test_the_next_puzzle_is_one_statement(client, make_client, new_match):
     assert len(puzzle_reads) == 1
     # Nothing of the read is a puzzle's write: the try is.
     assert not any(sql.lstrip().upper().startswith(("INSERT", "UPDATE")) for sql in puzzle_reads)
+
+
+def test_the_clock_mines_and_a_request_never_does(settings, client, new_match):
+    finished = finished_matches(client, new_match, [31])
+    # Requests after the match ended mine nothing, however many.
+    for _ in range(3):
+        assert client.get("/api/v1/players/me").status_code == 200
+    assert not PuzzleMined.objects.exists()
+    settings.ASNAS_PURGE_INTERVAL_SECONDS = 0
+    settings.ASNAS_CLOCK_POLL_SECONDS = 0
+    clock_passes(1)
+    mined = PuzzleMined.objects.values_list("match_id", flat=True)
+    assert {str(match_id) for match_id in mined} == set(finished)
