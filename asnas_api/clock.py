@@ -27,6 +27,7 @@ from asnas_api import metrics
 from asnas_api.housekeeping import close_due_tournaments, purge_expired
 from games.live.wakeups import direct_params
 from games.match.commands import ClockMove, ClockMoveFailed, match_clock_tick
+from games.puzzles import commands as puzzle_commands
 from games.review import commands as review_commands
 
 logger = logging.getLogger(__name__)
@@ -68,6 +69,7 @@ def clock_run(*, stop: threading.Event, leading: Callable[[], bool] = lambda: Tr
             purge_due = time.monotonic() + settings.ASNAS_PURGE_INTERVAL_SECONDS
             purge_if_unlocked()
             reviews_left_due()
+            puzzles_mined()
         stop.wait(settings.ASNAS_CLOCK_POLL_SECONDS)
 
 
@@ -97,6 +99,17 @@ def reviews_left_due() -> None:
         review_commands.reviews_resubmit()
     except DatabaseError:
         logger.exception("Sweeping the reviews left due failed")
+        connection.close()
+
+
+def puzzles_mined() -> None:
+    """Mine the puzzles of matches that ended and whose reviews are all stored (a few a
+    sweep: a replay and a read of stored reviews each; never a request). A failure is
+    logged: the next sweep tries again."""
+    try:
+        puzzle_commands.puzzles_mine()
+    except DatabaseError:
+        logger.exception("Mining puzzles failed")
         connection.close()
 
 

@@ -341,6 +341,22 @@ PROBLEMS: dict[str, Problem] = {
         "The review of 1 deal(s) is being worked out; retry soon.",
         retry_after=1,
     ),
+    "no_puzzle_left": Problem(
+        404,
+        "`puzzles/next` when every puzzle was tried by the player or comes from their own"
+        " matches; more are mined as matches finish.",
+        "No puzzle is left for you; come back after more matches are played.",
+    ),
+    "puzzle_action_illegal": Problem(
+        422,
+        "Grading an action that is not legal at the puzzle's position.",
+        "raise is not legal here; the legal actions are call, fold.",
+    ),
+    "puzzle_tried": Problem(
+        409,
+        "Grading a puzzle the player already tried: each is tried once.",
+        "You already tried this puzzle.",
+    ),
     "database_unavailable": Problem(
         503,
         "The database is down, or did not answer within the request's deadline"

@@ -411,3 +411,72 @@ class Tournament(models.Model):
 
     def __str__(self) -> str:
         return self.name
+
+
+class Puzzle(models.Model):
+    """A decision of a finished match where one action is clearly best, as its seat saw it
+    (games.puzzles, docs/puzzles.md). It names nobody and keeps nothing that links it to its
+    match: no match, series, deal number, time or name."""
+
+    id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
+    position = models.JSONField(help_text="The position as the seat saw it, seats relative.")
+    actions = models.JSONField(help_text="The legal actions, in the API's order.")
+    values = models.JSONField(help_text="Each action's exact value (a fraction as a string).")
+    best = models.CharField(max_length=8)
+    margin = models.TextField(help_text="The best action's lead over the next, exactly.")
+    themes = models.JSONField(default=list)
+    excluded = models.JSONField(
+        default=list,
+        help_text="The ids of the players of the match it came from, who never get it. Never "
+        "shown.",
+    )
+    mu = models.FloatField()
+    sigma = models.FloatField()
+    rating = models.FloatField(help_text="mu - 3 sigma: what a solver's rating is matched to.")
+    tries = models.PositiveIntegerField(default=0)
+    solved = models.PositiveIntegerField(default=0)
+
+    class Meta:
+        indexes = [models.Index(fields=["rating"], name="puzzle_rating")]
+
+    def __str__(self) -> str:
+        return f"Puzzle {self.id}"
+
+
+class PuzzleMined(models.Model):
+    """The matches whose puzzles were mined, each once. Which puzzles came of it is not kept."""
+
+    match = models.OneToOneField(Match, on_delete=models.CASCADE, primary_key=True)
+
+    def __str__(self) -> str:
+        return f"Puzzles mined of {self.match_id}"
+
+
+class PuzzleSolver(models.Model):
+    """A player's puzzle rating (OpenSkill, as players.rating), kept apart from the match one."""
+
+    player = models.OneToOneField(Player, on_delete=models.CASCADE, primary_key=True)
+    mu = models.FloatField()
+    sigma = models.FloatField()
+    rating = models.FloatField()
+    tries = models.PositiveIntegerField(default=0)
+
+    def __str__(self) -> str:
+        return f"Puzzle rating of {self.player_id}"
+
+
+class PuzzleTry(models.Model):
+    """One player's one try at a puzzle: each puzzle is tried once by each player."""
+
+    puzzle = models.ForeignKey(Puzzle, on_delete=models.CASCADE, related_name="+")
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="+", db_index=False)
+    action = models.CharField(max_length=8)
+    solved = models.BooleanField()
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["player", "puzzle"], name="puzzle_try_once"),
+        ]
+
+    def __str__(self) -> str:
+        return f"Try of {self.puzzle_id} by {self.player_id}"

@@ -4,6 +4,7 @@ from games.http import (
     coaching,
     fairness,
     match,
+    puzzles,
     review,
     spectating,
     streams,
@@ -13,6 +14,8 @@ from games.http import (
 
 # The paths and names the router gave the viewsets before: a view per operation now.
 urlpatterns = [
+    path("puzzles/next", puzzles.PuzzleNext.as_view(), name="puzzle-next"),
+    path("puzzles/<uuid:puzzle_id>/try", puzzles.PuzzleTry.as_view(), name="puzzle-try"),
     path("tables", tables.TableList.as_view(), name="table-list"),
     path("matches", match.Matches.as_view(), name="match-list"),
     path("matches/<uuid:match_id>", match.MatchRetrieve.as_view(), name="match-detail"),

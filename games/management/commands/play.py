@@ -16,6 +16,7 @@ from rich.text import Text
 
 from terminal.api import Api, ApiProblem, Sessions
 from terminal.game import Invite, NewMatch, QuickPlay, play, sign_in
+from terminal.puzzles import solve
 from terminal.ratings import ratings_screen
 from terminal.review import fetch_review, whole_review
 from terminal.screens import screen_for
@@ -110,6 +111,8 @@ class Command(BaseCommand):
                     _leaderboard(Api(base_url), sessions, screen, name=name)
                 elif review:
                     _review(Api(base_url), sessions, screen, review, name=name)
+                elif options["puzzles"]:
+                    _puzzles(Api(base_url), sessions, screen, name=name)
                 else:
                     play(
                         Api(base_url),
@@ -132,6 +135,12 @@ def _leaderboard(api: Api, sessions: Sessions, screen, *, name: str | None) -> N
     """Your rating and the leaderboard, signed in as this server's player of yours."""
     sign_in(api, sessions, screen, name=name)
     screen.leave(ratings_screen(api))
+
+
+def _puzzles(api: Api, sessions: Sessions, screen, *, name: str | None) -> None:
+    """Puzzles near your puzzle rating, graded by value (docs/puzzles.md)."""
+    sign_in(api, sessions, screen, name=name)
+    solve(api, screen)
 
 
 def _review(api: Api, sessions: Sessions, screen, match_id: str, *, name: str | None) -> None:
@@ -224,6 +233,12 @@ def _table_arguments(parser) -> None:
         metavar="CODE",
         help="watch a match as a spectator, without an account: the watch code its owner "
         "shared, or the whole watch link (needs --url)",
+    )
+    parser.add_argument(
+        "--puzzles",
+        action="store_true",
+        help="solve puzzles from real deals near your puzzle rating, each graded by the exact "
+        "value of every action (docs/puzzles.md)",
     )
     parser.add_argument(
         "--review",
