@@ -71,22 +71,18 @@ class Command(BaseCommand):
             verifiable=options["verifiable"],
             open_table=options["open"],
         )
-        if review and any((humans, join, watch, quick_play, leaderboard, tables)):
-            raise CommandError("--review shows a match's review and stops: it goes alone.")
+        alone = {"--review": review, "--puzzles": options["puzzles"]}
+        for flag, given in alone.items():
+            others = (humans, join, watch, quick_play, leaderboard, tables, *alone.values())
+            if given and sum(map(bool, others)) > 1:
+                raise CommandError(f"{flag} goes alone: it is a screen of its own.")
         console = Console()
         if tables:
             _print_tables(console, url=url, state=state, name=name)
             return
-        quick = (
-            QuickPlay(
-                humans=humans,
-                max_turn_seconds=turn_seconds,
-                ai_level=ai_level,
-                verifiable=options["verifiable"],
-            )
-            if quick_play
-            else None
-        )
+        verifiable = options["verifiable"]
+        fits = dict(humans=humans, max_turn_seconds=turn_seconds, ai_level=ai_level)
+        quick = QuickPlay(**fits, verifiable=verifiable) if quick_play else None
         # A self-started server always uses this checkout's database, whatever its port. A
         # joined table has a player of its own, so that a friend at the same computer never
         # takes the owner's token.
@@ -97,7 +93,7 @@ class Command(BaseCommand):
             humans=humans,
             turn_seconds=turn_seconds,
             open=options["open"],
-            verifiable=options["verifiable"],
+            verifiable=verifiable,
             client_seed=options["client_seed"],
         )
         try:
@@ -105,26 +101,18 @@ class Command(BaseCommand):
                 contextlib.nullcontext(url) if url else _local_server(console) as base_url,
                 screen_for(console, default_name=getuser()) as screen,
             ):
+                api = Api(base_url)
                 if watch:
-                    watch_match(Api(base_url), screen, watch)
+                    watch_match(api, screen, watch)
                 elif leaderboard:
-                    _leaderboard(Api(base_url), sessions, screen, name=name)
+                    _leaderboard(api, sessions, screen, name=name)
                 elif review:
-                    _review(Api(base_url), sessions, screen, review, name=name)
+                    _review(api, sessions, screen, review, name=name)
                 elif options["puzzles"]:
-                    _puzzles(Api(base_url), sessions, screen, name=name)
+                    _puzzles(api, sessions, screen, name=name)
                 else:
-                    play(
-                        Api(base_url),
-                        sessions,
-                        screen,
-                        server=base_url,
-                        name=name,
-                        new=new,
-                        join=join,
-                        quick=quick,
-                        record=options["record"],
-                    )
+                    play(api, sessions, screen, server=base_url, name=name, new=new, join=join,
+                         quick=quick, record=options["record"])  # fmt: skip
         except (EOFError, KeyboardInterrupt):
             console.print("\nSaved: run play again to resume this match.")
         except (ApiProblem, OSError) as error:
