@@ -13,11 +13,17 @@ from asnas_api.models import RateCounter
 from games.models import (
     Commitment,
     Deal,
+    DealReview,
     EventBatch,
     Hint,
     IdempotencyRecord,
     Match,
+    Puzzle,
+    PuzzleMined,
+    PuzzleSolver,
+    PuzzleTry,
     Seat,
+    Tournament,
     WatchCode,
     WatchStream,
     WatchTicket,
@@ -27,9 +33,15 @@ from players.models import Player, Rating, RatingChange, StreamTicket, Token
 # Written on sign-up, at a token's rotation and when a rated match ends (a two-phase commit
 # on every node each time), read on every request.
 REFERENCE = [Player, Token, Rating]
+# A tournament is written at its creation and its close, read at each entry (locked) and by
+# its matches' foreign key, which Citus allows from a distributed table to a reference table
+# only. The puzzles: the next one is chosen among them all by rating, in one statement on
+# one node; a try writes its puzzle, its try and its solver's rating (a two-phase commit on
+# every node a try, not a move), the sweep's mining a few rows at a time.
+REFERENCE += [Tournament, Puzzle, PuzzleTry, PuzzleSolver]
 # Every row belongs to one match: co-located with it, by the match's id.
 MATCH = Match
-BY_MATCH = [Seat, Deal, EventBatch, Hint, WatchStream, RatingChange]
+BY_MATCH = [Seat, Deal, DealReview, EventBatch, Hint, WatchStream, RatingChange, PuzzleMined]
 # Found by one key, never with a match: each by that key.
 BY_KEY = {
     IdempotencyRecord: "player_id",  # a create's key exists before its match
@@ -37,6 +49,15 @@ BY_KEY = {
     WatchTicket: "ticket_hash",
     Commitment: "id",  # drawn before any match exists
     WatchCode: "code_hash",  # the spectator has the code, not the match
+}
+
+
+# Constraints Citus cannot hold (a unique constraint on a distributed table must contain its
+# distribution column): citus_distribute drops them; the code's check under a lock holds each.
+POSTGRES_ONLY_CONSTRAINTS = {
+    # One entry per player per tournament: tournament_enter checks it under the tournament's
+    # row lock, which every entry takes first.
+    Match._meta.db_table: ["match_one_entry_per_tournament"],
 }
 
 

@@ -1,6 +1,8 @@
 """The turn clock: a loop that acts for every present human whose turn ran out, deals the next
-deal of clocked matches whose deal ended a while ago, and every ASNAS_PURGE_INTERVAL_SECONDS
-deletes expired rows (asnas_api.housekeeping), so that no request does.
+deal of clocked matches whose deal ended a while ago, closes the tournaments whose deadline
+passed, and every ASNAS_PURGE_INTERVAL_SECONDS deletes expired rows (asnas_api.housekeeping),
+so that no request does, and hands the process's review worker the reviews a dead process
+left due (it never works one out itself).
 
 Under `manage.py serve` it runs as a thread in every granian worker, and acts only in the one
 that leads (ClockLeadership): no process of its own. `manage.py run_clock` runs it in a
@@ -23,10 +25,12 @@ from django.db import DatabaseError, connection, transaction
 from django.utils import timezone
 
 from asnas_api import metrics
-from asnas_api.housekeeping import purge_expired
+from asnas_api.housekeeping import close_due_tournaments, purge_expired
 from games.http.fields import MIN_FILL_AFTER, MIN_TURN_SECONDS
 from games.live.wakeups import direct_params
 from games.match.commands import ClockMove, ClockMoveFailed, clock_due_next, match_clock_tick
+from games.puzzles import commands as puzzle_commands
+from games.review import commands as review_commands
 
 logger = logging.getLogger(__name__)
 # A clock stops between two moves; one move takes milliseconds.
@@ -58,6 +62,7 @@ def clock_run(*, stop: threading.Event, leading: Callable[[], bool] = lambda: Tr
             ):
                 _count(move)
                 searched_at = timezone.now()
+            close_due_tournaments()
             if _on_citus():
                 next_due = clock_due_next(searched_at=searched_at, within=_citus_horizon())
                 wait = max(wait, (next_due - timezone.now()).total_seconds())
@@ -71,6 +76,8 @@ def clock_run(*, stop: threading.Event, leading: Callable[[], bool] = lambda: Tr
         if time.monotonic() >= purge_due:
             purge_due = time.monotonic() + settings.ASNAS_PURGE_INTERVAL_SECONDS
             purge_if_unlocked()
+            reviews_left_due()
+            puzzles_mined()
         stop.wait(min(wait, max(purge_due - time.monotonic(), settings.ASNAS_CLOCK_POLL_SECONDS)))
 
 
@@ -111,6 +118,28 @@ def purge_if_unlocked() -> bool:
         logger.exception("Purging expired rows failed")
         connection.close()
         return False
+
+
+def reviews_left_due() -> None:
+    """Hand this process's review worker the reviews left due (a process died before its
+    worker stored them): two short statements here; the worker's thread works them out,
+    never this one (games.review.worker). A failure is logged: the next sweep tries again."""
+    try:
+        review_commands.reviews_resubmit()
+    except DatabaseError:
+        logger.exception("Sweeping the reviews left due failed")
+        connection.close()
+
+
+def puzzles_mined() -> None:
+    """Mine the puzzles of matches that ended and whose reviews are all stored (a few a
+    sweep: a replay and a read of stored reviews each; never a request). A failure is
+    logged: the next sweep tries again."""
+    try:
+        puzzle_commands.puzzles_mine()
+    except DatabaseError:
+        logger.exception("Mining puzzles failed")
+        connection.close()
 
 
 class ClockLeadership:

@@ -6,6 +6,7 @@ from asnas_api.gate import LONGEST_PERIOD, purge_rate_counters
 from games.fairness.commands import commitments_purge
 from games.http.idempotency import purge_idempotency_records
 from games.spectating.commands import watch_streams_purge, watch_tickets_purge
+from games.tournaments.commands import tournaments_close_due
 from players.services import stream_tickets_purge
 
 
@@ -20,3 +21,10 @@ def purge_expired() -> tuple[int, int, int, int]:
     tickets = stream_tickets_purge(now=now) + watch_tickets_purge(now=now)
     commitments = commitments_purge(now=now)
     return counters, keys, tickets, commitments
+
+
+def close_due_tournaments() -> int:
+    """Close the tournaments whose play deadline has passed (docs/tournaments.md): every
+    match of each stops and reveals the seed. Each closes once under its row lock, however
+    many clocks (or readers, which close a tournament past due too) try at once."""
+    return tournaments_close_due(now=timezone.now())

@@ -368,6 +368,13 @@ SPECTACULAR_SETTINGS = {
         "DealOutcome": "games.http.fields.DEAL_OUTCOMES",
         "Spectators": "games.http.fields.SPECTATOR_MODES",
         "SpectatorMatchStatus": "games.http.fields.SPECTATOR_STATUSES",
+        "ReviewBasis": "games.http.review.BASES",
+        "ReviewGrade": "games.http.review.GRADE_NAMES",
+        # The levels whose play is a fixed strategy (expert's adapts): a review values the
+        # opponents against one of them, and a tournament is played at one. One choice set
+        # takes one name.
+        "FixedAiLevel": "games.tournaments.commands.TOURNAMENT_LEVELS",
+        "TournamentPhase": "games.http.tournaments.PHASES",
     },
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",

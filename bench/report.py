@@ -214,3 +214,52 @@ def show_hint_burst(console: Console, result: dict) -> None:
         table.add_row(name, f"{row['count']:,}", f"{row['p50_ms']:.1f}", f"{row['p99_ms']:.1f}")
     table.add_row("burst / quiet", "", f"x{result['p50_ratio']:.2f}", f"x{result['p99_ratio']:.2f}")
     console.print(table)
+
+
+def show_watchers(console: Console, result: dict) -> None:
+    """`bench --watchers`: each side's cost of a write at each number of watchers."""
+    config = result["config"]
+    sides = ", ".join(f"{name} {commit}" for name, commit in config["sides"].items())
+    console.print(
+        f"watchers of one match, one worker: {sides}; {config['writes']} writes a size, "
+        f"{config['rounds']} round(s), medians over rounds; load {config['load_before'][0]:.1f}"
+        f" -> {config['load_after'][0]:.1f} on {config['cpus']} CPUs"
+    )
+    table = Table()
+    columns = (
+        "side",
+        "watchers",
+        "statements/write",
+        "streams' statements/write",
+        "messages",
+        "openings refused",
+        "serve CPU ms/write",
+        "streams' CPU ms/message",
+        "write p50 ms",
+        "write max ms",
+        "fan-out p50 ms",
+        "fan-out max ms",
+    )
+    for column in columns:
+        table.add_column(column, justify="left" if column == "side" else "right")
+    for row in result["summary"]:
+        table.add_row(
+            row["side"],
+            str(row["watchers"]),
+            # *: Postgres was not quiet around the writes; the count may hold other reads.
+            _figure(row["statements_per_write"], 1) + ("" if row.get("quiet", True) else " *"),
+            _figure(row.get("stream_statements_per_write"), 1),
+            str(row["messages"]),
+            str(row.get("openings_refused", 0)),
+            _figure(row["serve_cpu_ms_per_write"], 1),
+            _figure(row.get("stream_cpu_ms_per_message"), 3),
+            _figure(row["write_p50_ms"], 1),
+            _figure(row["write_max_ms"], 1),
+            _figure(row["fan_out_p50_ms"], 1),
+            _figure(row["fan_out_max_ms"], 1),
+        )
+    console.print(table)
+
+
+def _figure(value: float | None, digits: int) -> str:
+    return "-" if value is None else f"{value:.{digits}f}"

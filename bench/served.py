@@ -86,8 +86,22 @@ class ServedSide:
     stopped once it settled, and started again on that directory: `startup_s` is how long
     the second start took to answer /readyz."""
 
-    def __init__(self, side: Side, workers: int, settle_seconds: float, timeout: float = 180):
+    def __init__(
+        self,
+        side: Side,
+        workers: int,
+        settle_seconds: float,
+        timeout: float = 180,
+        *,
+        environment: dict[str, str] | None = None,
+        postgres_settings: dict[str, str] | None = None,
+    ):
+        """`environment`: more settings of serve's; `postgres_settings`: lines of the
+        cluster's postgresql.conf, written after the first start made it (so the second
+        start has them, shared_preload_libraries included)."""
         self.settle_seconds = settle_seconds
+        self.environment = environment or {}
+        self.postgres_settings = postgres_settings or {}
         self.side = side
         self.workers = workers
         self.timeout = timeout
@@ -107,6 +121,7 @@ class ServedSide:
             self._start()
             self.settled_pss(self.settle_seconds)
             self._stop()
+            self._configure_postgres()
             self.startup_s = self._start()
         except BaseException:
             self.__exit__()
@@ -116,6 +131,20 @@ class ServedSide:
     def __exit__(self, *exc_info) -> None:
         self._stop()
         shutil.rmtree(self.root, ignore_errors=True)
+
+    def _configure_postgres(self) -> None:
+        if not self.postgres_settings:
+            return
+        (conf,) = (self.root / "data").rglob("postgresql.conf")
+        lines = "".join(f"{name} = '{value}'\n" for name, value in self.postgres_settings.items())
+        with conf.open("a") as written:
+            written.write(lines)
+
+    def database_uri(self) -> str:
+        """The side's Postgres, as its superuser, through its unix socket."""
+        (pidfile,) = (self.root / "data").rglob("postmaster.pid")
+        socket_dir = pidfile.read_text().splitlines()[4].strip()
+        return f"postgresql://postgres:@/postgres?host={socket_dir}"
 
     def _environment(self) -> dict[str, str]:
         env = {
@@ -131,6 +160,7 @@ class ServedSide:
             ASNAS_BENCH_METRICS="1",
             **{f"ASNAS_RATE_{scope}": UNLIMITED for scope in RATE_SCOPES},
         )
+        env.update(self.environment)
         if self.side.ai_cache is not None:
             env["ASNAS_AI_CACHE_DIR"] = str(self.side.ai_cache)
         return env

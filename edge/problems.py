@@ -74,13 +74,70 @@ PROBLEMS: dict[str, Problem] = {
     ),
     "restart_not_allowed": Problem(
         409,
-        "Restarting a shared table: only its owner may, once it is finished.",
+        "Restarting a shared table: only its owner may, once it is finished; or a "
+        "tournament's match, which is one series.",
         "At a shared table only the owner restarts, once the match is finished.",
     ),
     "hints_not_allowed": Problem(
         409,
-        "A hint in a match with more than one human: the coach is for single-player matches.",
+        "A hint in a match with more than one human, or in a tournament's match: the coach "
+        "is for single-player matches outside tournaments.",
         "Hints are for single-player matches; this one has 2.",
+    ),
+    "review_not_yet": Problem(
+        409,
+        "The review of a table of several humans before the match is over.",
+        "At a table of several humans the review is shown once the match is over.",
+    ),
+    "spectators_not_allowed": Problem(
+        409,
+        "Letting spectators watch a tournament's match: they could pass its deals on.",
+        "A tournament's match cannot be watched.",
+    ),
+    "tournament_level_refused": Problem(
+        422,
+        "A tournament at the `expert` level, which adapts to earlier deals: entrants who "
+        "play alike would not meet alike play.",
+        "A tournament's AI plays at easy, normal or hard.",
+    ),
+    "invalid_entry_window": Problem(
+        422,
+        "A tournament whose entry window ends before it opens.",
+        "The entry window must end after it opens.",
+    ),
+    "invalid_deadline": Problem(
+        422,
+        "A tournament whose play deadline is not after its entry window ends.",
+        "The play deadline must come after the entry window ends.",
+    ),
+    "entry_not_open": Problem(
+        409,
+        "Entering a tournament before its entry window opens.",
+        "Entries open at 2026-12-06T18:00:00Z.",
+    ),
+    "entry_closed": Problem(
+        409,
+        "Entering a tournament after its entry window, or once it closed.",
+        "Entries closed at 2026-12-06T20:00:00Z.",
+    ),
+    "tournament_full": Problem(
+        409,
+        "Entering a tournament that has as many entrants as its cap.",
+        "This tournament is full.",
+    ),
+    "already_entered": Problem(
+        409, "Entering a tournament twice.", "You entered this tournament already."
+    ),
+    "seed_not_held": Problem(
+        409,
+        "Revealing a match's held seed where none is held (engine only: a tournament's close "
+        "reveals each once).",
+        "This match holds no seed back for a tournament's close.",
+    ),
+    "tournament_not_closed": Problem(
+        409,
+        "Standings, or another entrant's match, before the tournament's close.",
+        "The standings appear at the close, 2026-12-06T22:00:00Z.",
     ),
     "stale_version": Problem(
         409,
@@ -276,6 +333,29 @@ PROBLEMS: dict[str, Problem] = {
         " at once (`ASNAS_HINTS_AT_ONCE` per worker); retry after `Retry-After`.",
         "This server is computing 1 hint(s), as many as it does at once; retry shortly.",
         retry_after=1,
+    ),
+    "review_pending": Problem(
+        503,
+        "A review while the review of a deal that ended is still being worked out (a second"
+        " or so after the deal ends); never a half-made review: retry after `Retry-After`.",
+        "The review of 1 deal(s) is being worked out; retry soon.",
+        retry_after=1,
+    ),
+    "no_puzzle_left": Problem(
+        404,
+        "`puzzles/next` when every puzzle was tried by the player or comes from their own"
+        " matches; more are mined as matches finish.",
+        "No puzzle is left for you; come back after more matches are played.",
+    ),
+    "puzzle_action_illegal": Problem(
+        422,
+        "Grading an action that is not legal at the puzzle's position.",
+        "raise is not legal here; the legal actions are call, fold.",
+    ),
+    "puzzle_tried": Problem(
+        409,
+        "Grading a puzzle the player already tried: each is tried once.",
+        "You already tried this puzzle.",
     ),
     "database_unavailable": Problem(
         503,

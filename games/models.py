@@ -81,6 +81,21 @@ class Match(models.Model):
         "their sums, and who may see every deal; kept by the write that ends a deal, so a read "
         "needs no other row. Null before a deal ended, or for a series begun before it was kept.",
     )
+    tournament = models.ForeignKey(
+        "Tournament",
+        on_delete=models.PROTECT,
+        related_name="matches",
+        null=True,
+        blank=True,
+        help_text="The tournament this match is its owner's entry in (docs/tournaments.md); "
+        "null for any other match.",
+    )
+    tournament_pool = models.PositiveSmallIntegerField(
+        null=True,
+        blank=True,
+        help_text="In a tournament: the deal pool the match was dealt from, drawn at entry; "
+        "null for any other match.",
+    )
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
 
@@ -112,6 +127,16 @@ class Match(models.Model):
                 fields=["fill_at"],
                 name="match_fill_due",
                 condition=models.Q(status="waiting", fill_at__isnull=False),
+            ),
+        ]
+        constraints = [
+            # A player enters a tournament once: its one match each. On Citus, which cannot
+            # hold a unique constraint without the match's id, citus_distribute drops it and
+            # tournament_enter's check under the tournament's row lock holds it alone.
+            models.UniqueConstraint(
+                fields=["tournament", "owner"],
+                name="match_one_entry_per_tournament",
+                condition=models.Q(tournament__isnull=False),
             ),
         ]
 
@@ -196,6 +221,43 @@ class Deal(models.Model):
 
     def __str__(self) -> str:
         return f"Series {self.series} deal {self.deal_number}"
+
+
+class DealReview(models.Model):
+    """An ended deal's review of its human seats' decisions (docs/review.md): made due (no
+    body) by the write that ends the deal, in that write's one statement, and filled after it
+    commits by the review room's worker. Only games/review/store.py touches it."""
+
+    match = models.ForeignKey(
+        Match, on_delete=models.CASCADE, related_name="deal_reviews", db_index=False
+    )
+    series = models.PositiveIntegerField()
+    deal_number = models.PositiveSmallIntegerField()
+    due_at = models.DateTimeField(help_text="When the write that ended the deal made it due.")
+    reviewed_at = models.DateTimeField(null=True, blank=True)
+    body = models.JSONField(
+        null=True,
+        blank=True,
+        help_text="By seat (a string key), each human seat's review of the deal as the API "
+        "shows it; null while due.",
+    )
+
+    class Meta:
+        ordering = ["match", "series", "deal_number"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["match", "series", "deal_number"], name="deal_review_unique_number"
+            ),
+        ]
+        indexes = [
+            # The sweep's queue: reviews still due, oldest first.
+            models.Index(
+                fields=["due_at"], name="deal_review_due", condition=models.Q(body__isnull=True)
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"Review of series {self.series} deal {self.deal_number}"
 
 
 class EventBatch(models.Model):
@@ -316,3 +378,117 @@ class WatchStream(models.Model):
 
     def __str__(self) -> str:
         return f"watch stream until {self.expires_at:%H:%M:%S}"
+
+
+class Tournament(models.Model):
+    """A duplicate tournament (docs/tournaments.md): every entrant plays one 12-deal match
+    against three AI seats on the same deals, dealt from `server_seed`, which was drawn and
+    committed to at creation and is revealed at the close (the play deadline)."""
+
+    id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
+    name = models.CharField(max_length=80)
+    creator = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="tournaments")
+    ai_level = models.CharField(max_length=16, help_text="The AI seats' level: easy to hard.")
+    entry_opens_at = models.DateTimeField()
+    entry_closes_at = models.DateTimeField()
+    deadline = models.DateTimeField(help_text="The play deadline: the tournament closes then.")
+    cap = models.PositiveIntegerField(
+        null=True, blank=True, help_text="The most entrants it takes; null: no cap."
+    )
+    turn_seconds = models.PositiveIntegerField(help_text="Each match's turn clock.")
+    pools = models.PositiveSmallIntegerField(
+        default=1,
+        help_text="How many deal pools: each entrant is dealt one, drawn at entry, and scored "
+        "within it; each pool's seed is derived from `server_seed`.",
+    )
+    server_seed = models.CharField(
+        max_length=64, help_text="Hex; deals every entrant's match; secret until the close."
+    )
+    commitment = models.CharField(max_length=64, help_text="The seed's SHA-256, public.")
+    closed_at = models.DateTimeField(
+        null=True, blank=True, help_text="When it closed and revealed its seed; null: not yet."
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        indexes = [
+            models.Index(fields=["-created_at"], name="tournament_created"),
+            # The close's queue: tournaments past their deadline and not yet closed.
+            models.Index(
+                fields=["deadline"],
+                name="tournament_to_close",
+                condition=models.Q(closed_at__isnull=True),
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Puzzle(models.Model):
+    """A decision of a finished match where one action is clearly best, as its seat saw it
+    (games.puzzles, docs/puzzles.md). It names nobody and keeps nothing that links it to its
+    match: no match, series, deal number, time or name."""
+
+    id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
+    position = models.JSONField(help_text="The position as the seat saw it, seats relative.")
+    actions = models.JSONField(help_text="The legal actions, in the API's order.")
+    values = models.JSONField(help_text="Each action's exact value (a fraction as a string).")
+    best = models.CharField(max_length=8)
+    margin = models.TextField(help_text="The best action's lead over the next, exactly.")
+    themes = models.JSONField(default=list)
+    excluded = models.JSONField(
+        default=list,
+        help_text="The ids of the players of the match it came from, who never get it. Never "
+        "shown.",
+    )
+    mu = models.FloatField()
+    sigma = models.FloatField()
+    rating = models.FloatField(help_text="mu - 3 sigma: what a solver's rating is matched to.")
+    tries = models.PositiveIntegerField(default=0)
+    solved = models.PositiveIntegerField(default=0)
+
+    class Meta:
+        indexes = [models.Index(fields=["rating"], name="puzzle_rating")]
+
+    def __str__(self) -> str:
+        return f"Puzzle {self.id}"
+
+
+class PuzzleMined(models.Model):
+    """The matches whose puzzles were mined, each once. Which puzzles came of it is not kept."""
+
+    match = models.OneToOneField(Match, on_delete=models.CASCADE, primary_key=True)
+
+    def __str__(self) -> str:
+        return f"Puzzles mined of {self.match_id}"
+
+
+class PuzzleSolver(models.Model):
+    """A player's puzzle rating (OpenSkill, as players.rating), kept apart from the match one."""
+
+    player = models.OneToOneField(Player, on_delete=models.CASCADE, primary_key=True)
+    mu = models.FloatField()
+    sigma = models.FloatField()
+    rating = models.FloatField()
+    tries = models.PositiveIntegerField(default=0)
+
+    def __str__(self) -> str:
+        return f"Puzzle rating of {self.player_id}"
+
+
+class PuzzleTry(models.Model):
+    """One player's one try at a puzzle: each puzzle is tried once by each player."""
+
+    puzzle = models.ForeignKey(Puzzle, on_delete=models.CASCADE, related_name="+")
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="+", db_index=False)
+    action = models.CharField(max_length=8)
+    solved = models.BooleanField()
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["player", "puzzle"], name="puzzle_try_once"),
+        ]
+
+    def __str__(self) -> str:
+        return f"Try of {self.puzzle_id} by {self.player_id}"

@@ -16,6 +16,7 @@ from players.serializers import (
     PlayerCreatedSerializer,
     PlayerCreateSerializer,
     PlayerProfileSerializer,
+    PlayerRenameSerializer,
     TokenIssuedSerializer,
 )
 
@@ -63,15 +64,24 @@ class PlayerViewSet(RateScopedViewSet):
     )
     @action(detail=False, methods=["get"])
     def me(self, request):
-        player = request.user
-        profile = {
-            "id": player.id,
-            "name": player.name,
-            "created_at": player.created_at,
-            "stats": selectors.player_stats(player=player),
-            "rating": selectors.player_rating(player=player),
-        }
-        return Response(PlayerProfileSerializer(profile).data)
+        return Response(PlayerProfileSerializer(_profile(request.user)).data)
+
+    @extend_schema(
+        operation_id="players_me_update",
+        summary="Change your name",
+        description="Your name at the table, shown from now on at every table you sit at "
+        "(the browser table registers a new player with a default name on its first click). "
+        "A blank, missing or too long name is refused with 400 `validation_error`, any "
+        "other field with 400 `unknown_field`, and nothing changes.",
+        request=PlayerRenameSerializer,
+        responses={200: PlayerProfileSerializer, 400: VALIDATION_ERROR, 401: UNAUTHORIZED},
+        examples=[OpenApiExample("Roya", value={"name": "Roya"}, request_only=True)],
+    )
+    @me.mapping.patch
+    def me_update(self, request):
+        data = valid(PlayerRenameSerializer, request.data)
+        player = services.player_rename(player=request.user, name=data["name"])
+        return Response(PlayerProfileSerializer(_profile(player)).data)
 
     @extend_schema(
         operation_id="players_tokens_issue",
@@ -121,6 +131,16 @@ class PlayerViewSet(RateScopedViewSet):
         if not services.token_revoke(player=request.user, token=request.auth):
             raise InvalidToken
         return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+def _profile(player) -> dict:
+    return {
+        "id": player.id,
+        "name": player.name,
+        "created_at": player.created_at,
+        "stats": selectors.player_stats(player=player),
+        "rating": selectors.player_rating(player=player),
+    }
 
 
 class LeaderboardPagination(DescribedPagination):

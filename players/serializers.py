@@ -13,6 +13,26 @@ class PlayerCreateSerializer(RequestBodySerializer):
     )
 
 
+class PlayerRenameSerializer(RequestBodySerializer):
+    """A new name for the player."""
+
+    name = serializers.CharField(
+        max_length=64,
+        trim_whitespace=True,
+        help_text="Your new name at the table, 1 to 64 characters; spaces at the ends are trimmed.",
+    )
+
+    # Sent with PATCH, yet never partial: the name is the one field, and a rename without it
+    # is refused. drf-spectacular marks a PATCH body's fields optional by setting `partial`.
+    @property
+    def partial(self) -> bool:
+        return False
+
+    @partial.setter
+    def partial(self, value: bool) -> None:
+        pass
+
+
 class PlayerCreatedSerializer(serializers.Serializer):
     id = serializers.UUIDField(help_text="A UUID.")
     name = serializers.CharField(help_text="The player's name, as shown at the table.")

@@ -26,6 +26,15 @@ def player_create(*, name: str) -> tuple[Player, str]:
 
 
 @transaction.atomic
+def player_rename(*, player: Player, name: str) -> Player:
+    """The player's new name, shown from now on at every table it sits at (a match reads its
+    seats' names from the players' rows)."""
+    player.name = name
+    player.save(update_fields=["name"])
+    return player
+
+
+@transaction.atomic
 def token_issue(*, player: Player) -> str:
     """Another token for the player, say for another device; the others keep working."""
     return _token_add(player)

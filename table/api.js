@@ -116,5 +116,7 @@ export function apiClient(base, token) {
     read: (path, body) => request("POST", path, body),
     /** One write intent: one key for all its attempts. @param {string} path @param {object} body */
     write: (path, body) => request("POST", path, body, newKey()),
+    /** A change that is the same however often it is sent (a name): no key. @param {string} path @param {object} body */
+    patch: (path, body) => request("PATCH", path, body),
   };
 }

@@ -1,9 +1,11 @@
 // The As-Nas table: one human against three AI seats, or friends at one table, through the
 // public API only. This module starts the page: the settings bar, the keyboard's shortcuts,
-// and the first screen (core.js fetches each screen when it is first shown).
-import { $, fetched, guarded, locale, openMatch, say, screen, showScreen, state, tokenKey, tr, trAny } from "./core.js";
-import { applyLook, LANGUAGES, slider, SLIDERS, store } from "./look.js";
-import { fill, firstLanguage, h, useLanguage } from "./words.js";
+// and the first screen (start.js; core.js fetches each screen when it is first shown).
+import { $, fetched, guarded, openMatch, say, screen, showScreen, state, tokenKey, tr, trAny } from "./core.js";
+import { displaySettings } from "./display.js";
+import { commandOf, readLayout } from "./keys.js";
+import { applyLook, LANGUAGES, store } from "./look.js";
+import { firstLanguage, h, useLanguage } from "./words.js";
 
 /** @param {string} lang */
 async function setLanguage(lang) {
@@ -33,59 +35,31 @@ function renderSettings() {
     element.addEventListener("change", () => change(element.value));
     return h("label", { for: id }, h("span", { text: label }), element);
   };
-  /** A look slider, applied as it moves and kept in the browser. @param {typeof SLIDERS[number]} name */
-  const range = (name) => {
-    const input = /** @type {HTMLInputElement} */ (h("input", { id: name, type: "range", min: 0, max: 100, step: 5, value: slider(name) }));
-    const shown = h("output", { for: name, text: `${new Intl.NumberFormat(locale(), { style: "percent" }).format(slider(name) / 100)}` });
-    input.addEventListener("input", () => {
-      store.set(name, input.value);
-      fill(shown, new Intl.NumberFormat(locale(), { style: "percent" }).format(Number(input.value) / 100));
-      applyLook();
-    });
-    return h("label", { for: name }, h("span", { text: tr(name) }), input, shown);
-  };
   const rules = h("button", { type: "button", id: "open-rules", class: "quiet", text: tr("rules") });
   // The rules' module (with its example hands) is fetched when they are first opened.
   rules.addEventListener("click", async () => (await import("./rules.js")).showRules());
-  // The look settings fold away on a phone, where they would push the table below the fold.
-  const wasOpen = /** @type {HTMLDetailsElement | null} */ (document.getElementById("look"))?.open;
-  const look = /** @type {HTMLDetailsElement} */ (
-    h(
-      "details",
-      { id: "look", class: "look" },
-      h("summary", { text: tr("display") }),
-      h(
-        "div",
-        { class: "settings" },
-        ...SLIDERS.map(range),
-        select(
-          "motion",
-          tr("motion"),
-          Object.fromEntries(["system", "full", "reduced"].map((choice) => [choice, trAny(choice)])),
-          store.get("motion") || "system",
-          (value) => (store.set("motion", value), applyLook()),
-        ),
-      ),
-    )
-  );
-  look.open = wasOpen ?? matchMedia("(min-width: 40rem)").matches;
+  const look = displaySettings(trAny);
   $("settings").replaceChildren(select("lang", tr("language"), LANGUAGES, store.get("lang") || "en", setLanguage), rules, look);
 }
 
-// Keyboard shortcuts: a key presses the button that shows it (the catalogue picks each
-// language's keys). Not while a dialog is open: it has the keyboard.
+// Keyboard shortcuts: a physical key presses the button of its command (keys.js), on any
+// layout and in every language. Not while a dialog is open: it has the keyboard.
 document.addEventListener("keydown", (event) => {
-  if (event.ctrlKey || event.metaKey || event.altKey) return;
+  if (event.ctrlKey || event.metaKey || event.altKey || event.isComposing) return;
   const target = /** @type {HTMLElement} */ (event.target);
   if (target.closest("input, select, textarea") || document.querySelector("dialog[open]")) return;
-  const button = /** @type {HTMLButtonElement | null} */ (
-    document.querySelector(`button[aria-keyshortcuts="${CSS.escape(event.key.toUpperCase())}"]:not([disabled])`)
-  );
-  if (button) {
+  /** @type {Map<string, HTMLButtonElement>} */
+  const buttons = new Map();
+  for (const button of document.querySelectorAll("button[data-command][aria-keyshortcuts]:not([disabled])"))
+    buttons.set(/** @type {HTMLButtonElement} */ (button).dataset.command ?? "", /** @type {HTMLButtonElement} */ (button));
+  const command = commandOf(event, buttons.keys());
+  if (command) {
     event.preventDefault();
-    button.click();
+    buttons.get(command)?.click();
   }
 });
+// The buttons show the player's own characters once the browser has said what they are.
+readLayout().then(() => fetched.match?.renderActions());
 
 for (const query of ["(prefers-reduced-motion: reduce)", "(prefers-contrast: more)"])
   matchMedia(query).addEventListener("change", applyLook);
@@ -96,10 +70,11 @@ async function start() {
   const fragment = new URLSearchParams(location.hash.slice(1));
   const [match, code] = [fragment.get("match"), fragment.get("invite")];
   if (match && code) state.invite = { match, code };
-  if (!store.get(tokenKey)) return showScreen("login");
   const invite = state.invite;
+  // A friend's invite asks a new visitor's name first: the table shows who sits at it.
+  if (invite && !store.get(tokenKey)) return showScreen("login");
   if (invite) return guarded(async () => (await screen("invitation")).previewTable(invite));
-  const resume = location.hash.match(/match=([\w-]+)/);
+  const resume = store.get(tokenKey) && location.hash.match(/match=([\w-]+)/);
   if (resume)
     await guarded(async () => {
       try {
@@ -109,7 +84,8 @@ async function start() {
         throw error;
       }
     });
-  else await showScreen("lobby");
+  // Everyone else, returning players too, meets the seed page's first screen.
+  else await showScreen("start");
 }
 
 start();

@@ -41,15 +41,18 @@ export const state = {
   /** Which screen is shown, drawn again on a language switch; none until the first is fetched. @type {ScreenName | null} */ screen: null,
   /** The status line's words, said again in a new language. @type {(() => string) | null} */ said: null,
   /** The seat that resigned the open match, if one did. @type {number | null} */ resigned: null,
+  /** Your review of the open match, as last read (docs/review.md). @type {import('./match-review.js').Review | null} */ review: null,
   /** The clock's last seconds already announced, for the turn it ends. @type {string | null} */ warned: null,
 };
 
 /** Each screen's module, fetched by the browser the first time the screen is shown. */
 const FETCH = {
+  start: () => import("./start.js"),
   login: () => import("./login.js"),
   lobby: () => import("./lobby.js"),
   invitation: () => import("./invitation.js"),
   match: () => import("./match.js"),
+  review: () => import("./review.js"),
 };
 /** @typedef {keyof typeof FETCH} ScreenName */
 /** @typedef {{ [K in ScreenName]: Awaited<ReturnType<typeof FETCH[K]>> }} Screens */
@@ -119,7 +122,7 @@ export async function explain(error) {
       holdFor(error.retryAfter || 1);
     } else if (error.status === 401) {
       store.set(tokenKey, null);
-      await showScreen("login");
+      await showScreen("start");
       say(() => tr("signed_out"), "error");
     } else {
       // The catalogue's words for the problem's stable code; the server's English detail never.
@@ -183,7 +186,7 @@ export const clockTime = (iso) => new Date(iso).toLocaleTimeString(locale(), { h
 /** Closes the open match's live feed and forgets the match. */
 export function leaveMatch() {
   state.live?.stop();
-  Object.assign(state, { match: null, live: null, pending: [], log: [], deals: [], left: new Set(), hint: null, resigned: null });
+  Object.assign(state, { match: null, live: null, pending: [], log: [], deals: [], left: new Set(), hint: null, resigned: null, review: null });
 }
 
 /** A few words on the game's tradition, with its Wikipedia article. */

@@ -45,9 +45,9 @@ export function points(text, locale, sign = false) {
 }
 
 /**
- * A skill figure (docs/skill.md) in the page's language, signed: exact while short, else
- * rounded to two decimals, marked approximate (its numerator and denominator run to fifty
- * digits).
+ * A skill figure (docs/skill.md) in the page's language, signed: exact while short ("+1",
+ * "−3/4"), else rounded to two decimals and marked "≈", the one sign that says "rounded" in
+ * every language the table speaks (its numerator and denominator run to fifty digits).
  * Not isolated: a sentence's placeholder isolates it.
  * @param {string} text the API's exact fraction @param {string} locale
  */
@@ -62,14 +62,12 @@ function figure(text, locale) {
   const size = (n < 0n ? -n : n) * 200n + d; // rounded half away from zero, in BigInt
   const hundredths = Number(size / (2n * d)) * (n < 0n ? -1 : 1);
   const rounded = new Intl.NumberFormat(locale, { signDisplay: "exceptZero", minimumFractionDigits: 2, maximumFractionDigits: 2 });
-  // A range of one value is written with the language's own "approximately" sign (CLDR):
-  // "~+0.64" in English, "≃+0,64" in French, Persian's with its digits and its sign's place.
-  return rounded.formatRange(hundredths / 100, hundredths / 100);
+  return `≈${rounded.format(hundredths / 100)}`;
 }
 
 /**
- * A seat's three skill figures in the page's language, as a sentence's values ("skill_you",
- * "skill_seat"). @param {{ cards: string, play: string, table: string }} skill @param {string} locale
+ * A seat's three skill figures in the page's language, each a sentence's value
+ * (result.js, skillLine). @param {{ cards: string, play: string, table: string }} skill @param {string} locale
  */
 export const skillFigures = (skill, locale) => ({
   cards: figure(skill.cards, locale),

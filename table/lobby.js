@@ -26,6 +26,7 @@ import {
 } from "./core.js";
 import { isolate, points } from "./fractions.js";
 import { store } from "./look.js";
+import { renameForm } from "./rename.js";
 import { fill, h } from "./words.js";
 
 /** @typedef {import('./api.js').MatchSummary} MatchSummary */
@@ -33,6 +34,9 @@ import { fill, h } from "./words.js";
 /** @typedef {import('./schema').components['schemas']['PlayerProfile']} PlayerProfile */
 /** @typedef {import('./schema').components['schemas']['PaginatedLeaderboardEntryList']} LeaderboardPage */
 /** @typedef {import('./schema').components['schemas']['OpenTable']} OpenTable */
+
+/** A rating is provisional, and off the leaderboard, before this many rated matches. */
+const PROVISIONAL_UNDER = 5;
 
 /** How often the lobby asks for the open tables while it is shown. */
 const LOBBY_POLL_MS = 5000;
@@ -136,8 +140,10 @@ export function draw(focus = true) {
     }),
   );
   const tables = h("ul", { id: "open-tables", "aria-live": "polite" });
+  const greeting = h("h2", { text: tr("hello", { name: store.get("name") || "" }) });
   $("main").replaceChildren(
-    h("h2", { text: tr("hello", { name: store.get("name") || "" }) }),
+    greeting,
+    renameForm(greeting),
     rating,
     form,
     h(
@@ -171,10 +177,15 @@ async function showRating(line, board) {
     api.get("/players/me"),
     api.get("/leaderboard?page_size=10"),
   ]);
-  const { displayed, mu, sigma, matches } = me.rating;
-  fill(
-    line,
-    `${tr("rating_line", { value: decimal(displayed), mu: decimal(mu), sigma: decimal(sigma) })} · ${tr("rated_matches", { n: matches })}`,
+  const { displayed, mu, matches } = me.rating;
+  // One number (docs/ratings.md): the leaderboard's, mu - 3 sigma, once 5 rated matches make
+  // it sure; before, the estimate mu, marked provisional (mu - 3 sigma is 0 for a newcomer).
+  const provisional = matches < PROVISIONAL_UNDER;
+  const value = tr("rating_value", { value: decimal(provisional ? mu : displayed) });
+  line.replaceChildren(
+    h("strong", { text: provisional ? `${value} (${tr("rating_provisional", { n: matches })})` : value }),
+    " ",
+    h("span", { class: "meaning", text: tr(provisional ? "rating_meaning_provisional" : "rating_meaning") }),
   );
   if (!page.results.length) board.append(h("li", { class: "empty", text: tr("leaderboard_empty") }));
   for (const entry of page.results) {
@@ -276,7 +287,7 @@ async function forgetMe() {
   const tools = h("div", { class: "row" }, reveal, copy);
   if (await ask(tr("confirm_forget", { name }), tr("forget"), tools, field, copied)) {
     store.set(tokenKey, null);
-    await showScreen("login");
+    await showScreen("start");
   }
 }
 
@@ -290,13 +301,20 @@ async function listMatches(list) {
     const over = summary.status === "finished" || summary.status === "abandoned";
     const resume = h("button", { type: "button", "data-match": summary.id, text: tr(over ? "see_result" : "resume") });
     resume.addEventListener("click", () => guarded(() => openMatch(summary.id)));
-    const totals = summary.totals.map((total) => points(total, locale())).join(" / ");
+    const opponents = summary.seats.filter((_, seat) => seat !== summary.your_seat).map((seat) => isolate(seatName(seat)));
+    const yours = points(summary.totals[summary.your_seat], locale());
+    // Finished: your place and total; else where the match stands.
+    const result =
+      summary.your_place === null
+        ? `${trAny(`status_${summary.status}`)} · ${tr("deal_of", { n: summary.deal_number, of: 12 })} · ${yours}`
+        : tr("match_place", { place: summary.your_place, total: yours });
+    const when = new Intl.DateTimeFormat(locale(), { dateStyle: "medium" }).format(new Date(summary.created_at));
     list.append(
       h(
         "li",
-        { "data-status": summary.status },
+        { "data-status": summary.status, "data-place": summary.your_place ?? "" },
         h("span", {
-          text: `${trAny(`status_${summary.status}`)} · ${tr("deal_of", { n: summary.deal_number, of: 12 })} · ${levelName(summary.ai_level)} · ${totals}`,
+          text: `${when} · ${tr("match_against", { names: new Intl.ListFormat(locale(), { type: "conjunction" }).format(opponents) })} · ${result} · ${levelName(summary.ai_level)}`,
         }),
         resume,
       ),

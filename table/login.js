@@ -1,5 +1,5 @@
-// The first screen of a new visitor: a name, and "Sit down" registers the player (with an
-// invite in the address, the friend's table is shown next, else the lobby).
+// The first screen of a new visitor who opens a friend's invite: a name, and "Sit down"
+// registers the player, then shows the friend's table (everyone else starts at start.js).
 import { $, api, guarded, leaveMatch, screen, showScreen, state, tokenKey, tr, tradition } from "./core.js";
 import { store } from "./look.js";
 import { h } from "./words.js";

@@ -4,7 +4,9 @@ import { serverClock } from "./api.js";
 import { $, api, ask, guarded, locale, mySeed, say, showScreen, state, tr, trAny } from "./core.js";
 import { isolate } from "./fractions.js";
 import { store } from "./look.js";
-import { act, render } from "./match.js";
+import { keyLabel } from "./keys.js";
+import { lastSeconds, noticeChoices } from "./notice.js";
+import { act, inView, render } from "./match.js";
 import { fill, h } from "./words.js";
 
 /** @typedef {import('./api.js').MatchView} MatchView */
@@ -17,15 +19,17 @@ export function renderActions() {
   if (!match || !box) return;
   const focused = /** @type {HTMLElement | null} */ (document.activeElement)?.dataset?.command;
   const held = state.busy || Date.now() < state.heldUntil;
-  /** @param {string} command @param {string} label @param {string} key @param {() => Promise<void>} run @param {string} [cls] */
-  const button = (command, label, key, run, cls = "") => {
+  /** A button with its key (keys.js), shown on the player's layout.
+   * @param {import('./keys.js').Command} command @param {string} label @param {() => Promise<void>} run @param {string} [cls] */
+  const button = (command, label, run, cls = "") => {
+    const key = keyLabel(command);
     const element = h("button", {
       type: "button",
       class: cls,
       "data-command": command,
-      "aria-keyshortcuts": key.toUpperCase(),
+      "aria-keyshortcuts": key,
       disabled: held,
-    }, label, h("kbd", { "aria-hidden": "true", text: key.toUpperCase() }));
+    }, label, h("kbd", { "aria-hidden": "true", text: key }));
     element.addEventListener("click", () => guarded(run));
     return element;
   };
@@ -39,12 +43,12 @@ export function renderActions() {
     ask(tr("confirm_fold", { points: tr("points", { n: stake }) }), trAny("fold"));
   const buttons = mine
     ? match.legal_actions.map((action) =>
-        button(action, trAny(action), trAny(`key_${action}`), async () => {
+        button(/** @type {import('./keys.js').Command} */ (action), trAny(action), async () => {
           if (await sure(action)) await act("/actions", { action });
         }, "play"),
       )
     : [];
-  if (seated && match.status === "deal_over") buttons.push(button("next", tr("next_deal"), tr("key_next"), () => act("/next-deal", {}), "play"));
+  if (seated && match.status === "deal_over") buttons.push(button("next", tr("next_deal"), () => act("/next-deal", {}), "play"));
   box.replaceChildren(...buttons);
   $("moves").replaceChildren(...(mine ? movesNow(match) : []));
   const level = store.get("level") || match.ai_level;
@@ -53,36 +57,66 @@ export function renderActions() {
   // Walking away from a series in play is rated as resigning it (docs/ratings.md): say so first.
   const inPlay = ["in_deal", "deal_over"].includes(match.status);
   const warned = (/** @type {string} */ question) => (inPlay ? `${question} ${tr("rated_as_resignation")}` : question);
+  // A tournament's match refuses hints and restart (docs/tournaments.md): not offered.
+  const tournament = Boolean(match.tournament);
   const tools = [
     mine &&
       !shared &&
-      button("hint", tr("hint"), "?", async () => {
+      !tournament &&
+      button("hint", tr("hint"), async () => {
         state.hint = await api.get(`/matches/${match.id}/hint`);
         render();
+        inView("hint-title");
       }, "quiet"),
     // At a shared table only its owner restarts, once it is over (it would erase the others' game).
-    (!shared || (match.your_seat === 0 && match.status === "finished")) &&
-      button("restart", tr("restart"), tr("key_restart"), async () => {
+    !tournament &&
+      (!shared || (match.your_seat === 0 && match.status === "finished")) &&
+      button("restart", tr("restart"), async () => {
         if (await ask(warned(tr("confirm_restart")), tr("restart"))) await act("/restart", { ai_level: level, ...mySeed() });
       }, "quiet"),
     !over &&
       !shared &&
-      button("resign", tr("resign"), tr("key_resign"), async () => {
+      button("resign", tr("resign"), async () => {
         if (await ask(tr("confirm_resign"), tr("resign"))) await act("/resign", {});
       }, "quiet"),
     !over &&
       shared &&
       seated &&
-      button("leave", tr("leave"), tr("key_resign"), async () => {
+      button("leave", tr("leave"), async () => {
         if (await ask(warned(tr("confirm_leave")), tr("leave"))) await act("/leave", {});
       }, "quiet"),
   ];
   const lobby = h("button", { type: "button", class: "quiet", "data-command": "lobby", text: tr("lobby") });
   lobby.addEventListener("click", () => guarded(() => showScreen("lobby")));
-  $("match-tools").replaceChildren(...tools.filter((b) => b instanceof HTMLElement), lobby);
+  // Only where others (friends, the clock) can make it your turn while you look elsewhere.
+  const notices = shared || match.turn_seconds !== null ? [noticeChoices(tr)] : [];
+  $("match-tools").replaceChildren(...tools.filter((b) => b instanceof HTMLElement), lobby, shortcutsHelp(), ...notices);
   if (focused) /** @type {HTMLElement | null} */ (document.querySelector(`[data-command="${focused}"]`))?.focus();
   else if (!document.activeElement || document.activeElement === document.body)
     /** @type {HTMLElement | null} */ (box.querySelector("button"))?.focus();
+}
+
+/** Every key and what it does, folded; kept open as the table is drawn anew. */
+let helpOpen = false;
+function shortcutsHelp() {
+  /** @type {[import('./keys.js').Command, string][]} */
+  const rows = [
+    ["look", trAny("look")], ["call", trAny("call")], ["hold", trAny("hold")], ["raise", trAny("raise")],
+    ["fold", trAny("fold")], ["next", tr("next_deal")], ["hint", tr("hint")], ["restart", tr("restart")],
+    ["resign", `${tr("resign")} / ${tr("leave")}`],
+  ];
+  const help = /** @type {HTMLDetailsElement} */ (
+    h(
+      "details",
+      { id: "shortcuts", class: "look" },
+      h("summary", { text: tr("shortcuts") }),
+      h("p", { text: tr("shortcuts_layout") }),
+      h("dl", {}, ...rows.flatMap(([command, words]) => [h("dt", {}, h("kbd", { text: keyLabel(command) })), h("dd", { text: words })])),
+    )
+  );
+  help.open = helpOpen;
+  help.addEventListener("toggle", () => (helpOpen = help.open));
+  return help;
 }
 
 /** What each move offered now does, in points: what Call costs, what Hold keeps. @param {MatchView} match */
@@ -112,7 +146,9 @@ export function tickClock() {
   const format = new Intl.NumberFormat(locale(), { minimumIntegerDigits: 2 });
   fill(element, isolate(`${new Intl.NumberFormat(locale()).format(Math.floor(left / 60))}:${format.format(left % 60)}`));
   element.classList.toggle("low", left <= 10);
-  if (left <= 10 && left > 0 && match.turn === match.your_seat && state.warned !== deadline) {
+  if (left > 10 || match.turn !== match.your_seat || match.status !== "in_deal") return;
+  lastSeconds(deadline, element.textContent ?? "", tr);
+  if (left > 0 && state.warned !== deadline) {
     state.warned = deadline;
     say(() => tr("clock_low", { n: left }));
   }

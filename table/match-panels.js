@@ -20,7 +20,7 @@ export function fairnessPanel(match) {
         h("p", {}, `${tr("fair_commitment")}: `, short(/** @type {string} */ (fair.commitment))),
         fair.server_seed
           ? h("p", { class: "revealed" }, `${tr("fair_revealed")}: `, short(fair.server_seed))
-          : h("p", { text: tr("fair_hidden") }),
+          : h("p", { text: tr(match.tournament ? "fair_hidden_tournament" : "fair_hidden") }),
       ];
   const download = h("button", { type: "button", id: "download-record", text: tr("download_record") });
   download.addEventListener("click", () =>
@@ -110,7 +110,7 @@ export function hintPanel(hint) {
   return h(
     "section",
     { class: "panel", id: "hint", "aria-labelledby": "hint-title" },
-    h("h2", { id: "hint-title", text: tr("hint_title") }),
+    h("h2", { id: "hint-title", tabindex: -1, text: tr("hint_title") }),
     h("p", { class: "strength", text: strength }),
     h(
       "table",

@@ -1,19 +1,13 @@
 // The match's scores: what a deal's end and the match's end say, the deal's result panel's
 // words, the final standings, and the scoreboard with its chart.
 import { locale, num, seatName, state, tr, trAny } from "./core.js";
-import { add, approx, isolate, points, skillFigures } from "./fractions.js";
+import { add, approx, isolate, points } from "./fractions.js";
+import { skillLegend, skillLine } from "./result.js";
 import { h } from "./words.js";
 
 /** @typedef {import('./api.js').MatchView} MatchView */
 /** @typedef {import('./core.js').Catalogue} Catalogue */
 /** @typedef {import('./schema').components['schemas']['DealResult']} DealResult */
-/** @typedef {import('./schema').components['schemas']['Skill']} Skill */
-
-/** "cards +1/2 · your play +3/4 · the others −1/4" (docs/skill.md), for `seat`.
- * @param {MatchView} match @param {number} seat @param {Skill} skill */
-function skillWords(match, seat, skill) {
-  return tr(seat === match.your_seat ? "skill_you" : "skill_seat", skillFigures(skill, locale()));
-}
 
 /** What a deal's result panel (result.js) needs of this page. @param {MatchView} match */
 export function resultWords(match) {
@@ -21,7 +15,7 @@ export function resultWords(match) {
     tr: (/** @type {string} */ key, /** @type {Record<string, string | number>} */ vars = {}) => tr(/** @type {keyof Catalogue} */ (key), vars),
     locale: locale(),
     name: (/** @type {number} */ seat) => seatName(match.seats[seat]),
-    skill: (/** @type {number} */ seat, /** @type {Skill} */ skill) => skillWords(match, seat, skill),
+    you: match.your_seat,
   };
 }
 
@@ -51,6 +45,7 @@ export function finalWords(match) {
 export function standings(match) {
   const winners = match.winners ?? [];
   const rank = (/** @type {{ seat: number }} */ seat) => (winners.includes(seat.seat) ? 0 : seat.seat === state.resigned ? 2 : 1);
+  const page = resultWords(match);
   const order = [...match.seats].sort((a, b) => rank(a) - rank(b) || approx(b.total) - approx(a.total));
   return h(
     "section",
@@ -63,10 +58,11 @@ export function standings(match) {
       ...order.map((seat) =>
         h("li", {
           class: winners.includes(seat.seat) ? "winner" : "",
-          text: `${seatName(seat)}: ${points(seat.total, locale())}${seat.seat === state.resigned ? ` (${tr("resigned_mark")})` : ""}${match.skill ? ` · ${skillWords(match, seat.seat, match.skill[seat.seat])}` : ""}`,
+          text: `${seatName(seat)}: ${points(seat.total, locale())}${seat.seat === state.resigned ? ` (${tr("resigned_mark")})` : ""}${match.skill ? ` · ${skillLine(match.skill[seat.seat], page, seat.seat === match.your_seat)}` : ""}`,
         }),
       ),
     ),
+    ...(match.skill ? [skillLegend(page)] : []),
   );
 }
 

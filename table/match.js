@@ -5,9 +5,11 @@ import { $, api, clockTime, guarded, leaveMatch, locale, num, say, seatName, sho
 import { points } from "./fractions.js";
 import { follow } from "./live.js";
 import { reducedMotion } from "./look.js";
+import { turnPassed, yourTurn as notifyTurn } from "./notice.js";
 import { renderActions, tickClock } from "./match-controls.js";
 import { fairnessPanel, hintPanel, invitePanel, logged, logLine, logPanel } from "./match-panels.js";
 import { dealWords, finalWords, resultWords, scoreboard, standings } from "./match-scores.js";
+import { readReview, verdictPanel } from "./match-review.js";
 import { dealPanel } from "./result.js";
 import { spectatorsPanel } from "./spectators.js";
 import { eventTypes, h } from "./words.js";
@@ -22,7 +24,6 @@ export { renderActions };
 
 const STEP_MS = 450;
 const OPENING_STAKE = 1;
-const LOG_LINES = 8;
 
 /** Follows the open match live when others (friends, or the clock) may move in it. */
 function syncLive() {
@@ -60,7 +61,10 @@ export async function catchUp() {
     const last = fresh[fresh.length - 1].seq;
     // The match may have moved on past what the feed brought so far: fetch the rest.
     const events = now.version > last ? [...fresh, ...(await eventsAfter(match.id, last))] : fresh;
-    await show(now, events.filter((event) => event.seq <= now.version));
+    const shown = events.filter((event) => event.seq <= now.version);
+    await show(now, shown);
+    // A deal the clock or the others ended: its verdict too, where the review may be read.
+    if (shown.some((event) => event.type === "deal_ended") && (await readReview())) redraw();
   });
 }
 
@@ -95,7 +99,7 @@ function remember(events, series) {
     if (event.type === "deal_ended" && event.series === series) state.deals.push(event);
     if (event.type === "deal_started") state.log = [];
     if (event.type === "player_left") state.left.add(event.seat);
-    if (logged(event)) state.log = [...state.log, event].slice(-LOG_LINES);
+    if (logged(event)) state.log = [...state.log, event];
   }
 }
 
@@ -107,7 +111,10 @@ export async function act(path, body) {
   // Before the API sent `events` with each write answer, they were one GET away.
   const events = answer.events ?? (await eventsAfter(before.id, before.version));
   await show(answer, events);
-  if (events.some((event) => event.type === "deal_ended")) await readFigures(answer);
+  if (events.some((event) => event.type === "deal_ended")) {
+    await readFigures(answer);
+    if (await readReview()) redraw();
+  }
 }
 
 /** A write's answer carries no skill figures (docs/skill.md: a read shows them):
@@ -118,12 +125,29 @@ async function readFigures(answer) {
   const current = state.match;
   if (!current || current.id !== read.id || current.version !== read.version) return; // it moved on
   if (!read.skill && !read.last_deal?.seats.some((seat) => seat.skill)) return;
-  // Drawn again with the figures: the keyboard's place (the standings' heading, once the
-  // match ended) must not be lost with the old elements.
-  const focused = document.activeElement?.id;
   state.match = read;
+  redraw();
+}
+
+/** Draws the table again with what a read brought (skill figures, the review's verdict): the
+ * keyboard's place (the standings' heading, once the match ended) must not be lost with the
+ * old elements. */
+function redraw() {
+  const focused = document.activeElement?.id;
   render();
-  if (focused) document.getElementById(focused)?.focus({ preventScroll: true });
+  // The result or the standings grew by their figures: brought whole into view again.
+  if (focused === "deal-title" || focused === "standings-title") inView(focused);
+  else if (focused) document.getElementById(focused)?.focus({ preventScroll: true });
+}
+
+/** Brings the panel of heading `id` whole into view (as little scrolling as that takes, so
+ * the table above stays in sight where it fits) and gives its heading the keyboard's focus,
+ * so a screen reader reads it next. @param {string} id */
+export function inView(id) {
+  const heading = document.getElementById(id);
+  if (!heading) return;
+  (heading.closest("section") ?? heading).scrollIntoView({ block: "nearest", behavior: reducedMotion() ? "auto" : "smooth" });
+  heading.focus({ preventScroll: true });
 }
 
 const pause = (/** @type {number} */ ms) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -201,15 +225,18 @@ export async function show(answer, events) {
  * @param {MatchView} match @param {MatchEvent[]} events @param {(() => string)[]} moves */
 function announce(match, events, moves) {
   const yourTurn = match.status === "in_deal" && match.turn === match.your_seat && !state.left.has(match.your_seat);
-  if (yourTurn) performance.mark("asnas:your-turn");
+  if (yourTurn) {
+    performance.mark("asnas:your-turn");
+    notifyTurn(`${match.id}@${match.version}`, tr);
+  } else turnPassed();
   const deal = match.last_deal;
   if (events.some((event) => event.type === "match_finished") && match.status === "finished") {
     say(() => finalWords(match));
-    const heading = document.getElementById("standings-title");
-    heading?.scrollIntoView({ block: "start", behavior: reducedMotion() ? "auto" : "smooth" });
-    heading?.focus({ preventScroll: true });
+    inView("standings-title");
   } else if (deal && events.some((event) => event.type === "deal_ended")) {
     say(() => `${dealWords(match, deal)}${yourTurn ? ` ${tr("your_turn")}` : ""}`);
+    // The next deal may have begun at once (your friends' table): then your turn comes first.
+    if (!yourTurn) inView("deal-title");
   } else if (yourTurn) {
     say(() => [...moves.map((move) => move()), tr("your_turn")].join(" · "));
   } else if (events.some((event) => event.type === "match_restarted")) {
@@ -273,15 +300,19 @@ export function render() {
     ...(match.status === "waiting" ? [] : [h("div", { class: "mine" }, cards, category)]),
     h("div", { id: "actions", class: "actions" }),
     h("ul", { id: "moves", class: "moves" }),
+    // What the player must read now comes first, under the buttons: the coach's hint, the
+    // deal's result, the standings; then the deal's moves, whoever made them.
+    ...(state.hint && state.hint.version === match.version ? [hintPanel(state.hint)] : []),
+    ...(match.status !== "in_deal" && match.last_deal ? [dealPanel(match.last_deal, resultWords(match))] : []),
+    ...(match.status !== "in_deal" ? verdictPanel() : []),
+    ...(match.status === "finished" ? [standings(match)] : []),
+    ...(state.log.length ? [logPanel(match)] : []),
     ...(match.invite ? [invitePanel(match, match.invite)] : []),
     ...(match.status === "waiting" && match.fill_at
       ? [h("p", { id: "fills-at", text: tr("fills_at", { time: clockTime(match.fill_at) }) })]
       : []),
-    ...spectatorsPanel(match, api, (view) => { state.match = view; render(); }, tr),
-    ...((match.humans > 1 && state.log.length) || state.log.some((event) => "by" in event && event.by === "clock") ? [logPanel(match)] : []),
-    ...(state.hint && state.hint.version === match.version ? [hintPanel(state.hint)] : []),
-    ...(match.status !== "in_deal" && match.last_deal ? [dealPanel(match.last_deal, resultWords(match))] : []),
-    ...(match.status === "finished" ? [standings(match)] : []),
+    // A tournament's match takes no spectators: they could pass its deals on.
+    ...(match.tournament ? [] : spectatorsPanel(match, api, (view) => { state.match = view; render(); }, tr)),
     ...(match.status === "waiting" ? [] : [fairnessPanel(match)]),
     h("div", { id: "match-tools", class: "tools" }),
     ...(match.status === "waiting" ? [] : [scoreboard(match)]),

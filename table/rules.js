@@ -1,24 +1,29 @@
-// The rules, in a modal dialog opened from the settings bar on every screen; fetched when
-// they are first opened.
+// The rules with their pictures: the dialog the settings bar opens on every screen, and the
+// example hands drawn with the cards. Fetched when first shown: the dialog first opened, or
+// the first screen's hands first unfolded.
 import { card } from "./cards.js";
 import { $, tr, trAny, tradition } from "./core.js";
+import { rulesSections } from "./rules-text.js";
 import { h } from "./words.js";
 
-/** @typedef {import('./core.js').Catalogue} Catalogue */
+/** An example hand of each category, drawn with the cards. */
+const EXAMPLES = /** @type {Record<string, readonly string[]>} */ ({
+  four_of_a_kind: ["As", "As", "As", "As", "Couli"],
+  full_house: ["Shah", "Shah", "Shah", "Bibi", "Bibi"],
+  three_of_a_kind: ["Bibi", "Bibi", "Bibi", "As", "Sarbaz"],
+  two_pair: ["As", "As", "Sarbaz", "Sarbaz", "Couli"],
+  pair: ["Couli", "Couli", "As", "Shah", "Bibi"],
+  high_card: ["As", "Shah", "Bibi", "Sarbaz", "Couli"],
+});
 
-/** Example hands of each category, strongest first, drawn with the cards. */
-const EXAMPLES = /** @type {const} */ ([
-  ["four_of_a_kind", ["As", "As", "As", "As", "Couli"]],
-  ["full_house", ["Shah", "Shah", "Shah", "Bibi", "Bibi"]],
-  ["three_of_a_kind", ["Bibi", "Bibi", "Bibi", "As", "Sarbaz"]],
-  ["two_pair", ["As", "As", "Sarbaz", "Sarbaz", "Couli"]],
-  ["pair", ["Couli", "Couli", "As", "Shah", "Bibi"]],
-  ["high_card", ["As", "Shah", "Bibi", "Sarbaz", "Couli"]],
-]);
+/** The example hand of `category`, in small cards. @param {string} category */
+export function exampleHand(category) {
+  const cards = h("span", { class: "mini" });
+  for (const rank of EXAMPLES[category]) cards.append(card(rank, trAny(rank), true));
+  return cards;
+}
 
 export function rulesContent() {
-  /** @param {keyof Catalogue} title @param {keyof Catalogue} text */
-  const part = (title, text) => h("section", {}, h("h3", { text: tr(title) }), h("p", { text: tr(text) }));
   const close = h("button", { type: "button", class: "quiet", id: "close-rules", text: tr("close") });
   close.addEventListener("click", () => /** @type {HTMLDialogElement} */ ($("rules")).close());
   // Close heads the dialog: focused on opening, it keeps the rules at their beginning (at the
@@ -26,26 +31,7 @@ export function rulesContent() {
   return [
     h("div", { class: "dialog-head" }, h("h2", { id: "rules-title", text: tr("rules_title") }), close),
     tradition(),
-    part("rules_goal_h", "rules_goal"),
-    part("rules_setup_h", "rules_setup"),
-    part("rules_turn_h", "rules_turn"),
-    h(
-      "section",
-      {},
-      h("h3", { text: tr("rules_ranks_h") }),
-      h("p", { text: tr("rules_ranks") }),
-      h(
-        "ol",
-        { class: "ranking" },
-        ...EXAMPLES.map(([category, hand]) => {
-          const cards = h("span", { class: "mini" });
-          for (const rank of hand) cards.append(card(rank, trAny(rank), true));
-          return h("li", {}, h("span", { class: "category", text: trAny(category) }), cards);
-        }),
-      ),
-      h("p", { text: tr("rules_ties") }),
-    ),
-    part("rules_score_h", "rules_score"),
+    rulesSections({ hands: exampleHand }),
   ];
 }
 

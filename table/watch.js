@@ -8,7 +8,8 @@
 /** @typedef {Schemas['MatchEvent']} MatchEvent */
 /** @typedef {typeof import('./i18n/en.js').default} Catalogue */
 import { Offline, Problem } from "./api.js";
-import { isolate, points, skillFigures } from "./fractions.js";
+import { isolate, points } from "./fractions.js";
+import { displaySettings } from "./display.js";
 import { applyLook, LANGUAGES } from "./look.js";
 import { dealPanel } from "./result.js";
 import { eventTypes, fill, firstLanguage, h, translate, useLanguage } from "./words.js";
@@ -111,7 +112,7 @@ function render(view) {
           tr,
           locale: locale(),
           name: (seat) => seatName(view, seat),
-          skill: (seat, skill) => tr("skill_seat", skillFigures(skill, locale())),
+          you: null,
         })
       : null,
   );
@@ -179,6 +180,17 @@ async function follow(after) {
   };
 }
 
+/** The table's rules dialog, fetched when first opened (rules.js words them in the table's
+ * shared catalogue, given this page's). */
+async function showRules() {
+  const [{ state }, rules] = await Promise.all([import("./core.js"), import("./rules.js")]);
+  state.t = page.t;
+  const dialog = /** @type {HTMLDialogElement} */ ($("rules"));
+  // Open already (a language switch): its words again, in the new language.
+  if (dialog.open) dialog.replaceChildren(...rules.rulesContent());
+  else rules.showRules();
+}
+
 /** @param {string} lang */
 async function setLanguage(lang) {
   page.t = await useLanguage(lang);
@@ -188,7 +200,10 @@ async function setLanguage(lang) {
   for (const [key, name] of Object.entries(LANGUAGES)) menu.append(h("option", { value: key, text: name }));
   menu.value = document.documentElement.lang;
   menu.addEventListener("change", () => setLanguage(menu.value).then(() => $("lang").focus()));
-  $("settings").replaceChildren(h("label", { for: "lang" }, h("span", { text: tr("language") }), menu));
+  const rules = h("button", { type: "button", id: "open-rules", class: "quiet", text: tr("rules") });
+  rules.addEventListener("click", showRules);
+  $("settings").replaceChildren(h("label", { for: "lang" }, h("span", { text: tr("language") }), menu), rules, displaySettings(tr));
+  if (/** @type {HTMLDialogElement} */ ($("rules")).open) await showRules();
   if (page.view) render(page.view);
   if (page.said) say(page.said);
 }

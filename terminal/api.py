@@ -12,10 +12,12 @@ from pathlib import Path
 class ApiProblem(Exception):
     """An error answer: its HTTP status and the problem body's code and detail."""
 
-    def __init__(self, status: int, problem: dict):
+    def __init__(self, status: int, problem: dict, retry_after: int | None = None):
         super().__init__(problem.get("detail") or f"HTTP {status}")
         self.status = status
         self.code = problem.get("code")
+        self.retry_after = retry_after
+        """The seconds a 429 or 503 asks to wait before asking again, if it says."""
 
 
 class Api:
@@ -41,7 +43,8 @@ class Api:
                 problem = json.load(error)
             except ValueError:  # not the API answering, e.g. a proxy's error page
                 problem = {}
-            raise ApiProblem(error.code, problem) from None
+            wait = error.headers.get("Retry-After", "")
+            raise ApiProblem(error.code, problem, int(wait) if wait.isdigit() else None) from None
 
 
 class Sessions:

@@ -13,6 +13,7 @@ from rich.text import Text
 from terminal.api import Api, ApiProblem, Sessions
 from terminal.follow import Follower
 from terminal.ratings import rating_line
+from terminal.review import fetch_review, page_keys, review_page, review_pages
 from terminal.table import SCROLL_KEYS, TableState, invitation, is_over, next_tick, waiting_room
 
 ACTION_KEYS = {"look": "l", "call": "c", "hold": "h", "raise": "r", "fold": "f"}
@@ -280,11 +281,32 @@ def _another_match(
         kept = api("GET", f"/matches/{view['id']}/record")
         record.write_text(json.dumps(kept, indent=1) + "\n")
         rated += f" Its record is in {record}."
+    keys = {"v": "review your decisions", **keys}
     screen.show(table.render(view, keys, notice or rated, fit_to=screen.fit_to))
-    if screen.key(keys) == "y":
+    while (key := screen.key(keys)) == "v":
+        shown = _review(api, screen, view["id"])
+        screen.show(table.render(view, keys, shown or rated, fit_to=screen.fit_to))
+    if key == "y":
         return True
     screen.leave(Group(table.standings(view), Text(rated)))
     return False
+
+
+def _review(api: Api, screen: Screen, match_id: str) -> str:
+    """The match's review, a page at a time, until you go back; what to say if there is none."""
+    try:
+        review = fetch_review(api, match_id, lambda line: screen.show(Text(line)))
+    except ApiProblem as problem:
+        if problem.status == 401 or (problem.status >= 500 and problem.code != "review_pending"):
+            raise
+        return f"No review: {problem}"
+    pages, page = review_pages(review), 0
+    while True:
+        screen.show(review_page(pages, page))
+        key = screen.key(page_keys(page, len(pages)))
+        if key == "b":
+            return ""
+        page += 1 if key == "]" else -1
 
 
 def _next_key(

@@ -65,6 +65,9 @@ EVENT_LINES = {
     "seat_freed": lambda event, names: [
         f"Seat {event['seat']} is open again: its human left before deal 1."
     ],
+    "seed_revealed": lambda event, names: [
+        "The tournament closed: its seed is revealed, and every deal can be checked."
+    ],
     "seats_filled": lambda event, names: [
         f"The AI took the open seats ({', '.join(names[seat] for seat in event['seats'])})."
     ],
@@ -208,7 +211,7 @@ class TableState:
             parts.append(_hint_table(hint))
         if notice:
             parts.append(Text(notice, style="bold red"))
-        parts.append(_keys_line(keys))
+        parts.append(keys_line(keys))
         return Group(*parts)
 
     def standings(self, view: dict) -> Table:
@@ -272,7 +275,7 @@ def waiting_room(view: dict, keys: dict[str, str], server: str) -> Group:
             Text("A friend joins with:"),
             Text(f"  uv run manage.py play --url {server} \\\n    --join {invite}", no_wrap=True),
         ]
-    parts.append(_keys_line(keys))
+    parts.append(keys_line(keys))
     return Group(*parts)
 
 
@@ -306,7 +309,7 @@ def invitation(table: dict, keys: dict[str, str]) -> Group:
         _tables_grid([table]),
         Text(fairness),
         Text(f"Spectators: {table['spectators']}."),
-        _keys_line(keys),
+        keys_line(keys),
     )
 
 
@@ -336,7 +339,7 @@ def _tables_grid(tables: list[dict]) -> Table:
     return grid
 
 
-def _keys_line(keys: dict[str, str]) -> Text:
+def keys_line(keys: dict[str, str]) -> Text:
     return Text("Keys: " + "   ".join(f"{k} {what}" for k, what in keys.items()), style="cyan")
 
 

@@ -29,6 +29,17 @@ def fresh_readiness(monkeypatch):
     monkeypatch.setattr(health, "readiness", health.Readiness())
 
 
+@pytest.fixture(scope="session")
+def coach_tables_built():
+    """The coach's tables' file, which the run builds once in the background at its start
+    (about a minute of CPU, niced, longer on a loaded machine). A server works out no review
+    before it maps them, so a test that waits for a review against a deadline waits for the
+    file first: its deadline then counts the review's work alone."""
+    from games.ai import coach_tables
+
+    return coach_tables.ensure_built()
+
+
 @pytest.fixture(scope="session", autouse=True)
 def migrated_templates():
     """The migrated databases that servers' databases are copied from go with the session."""

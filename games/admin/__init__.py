@@ -11,4 +11,4 @@ replay they show, `phrases` the one phrase of each event type. Django's autodisc
 imports this package, and importing `matches` registers the match admin.
 """
 
-from . import matches  # noqa: F401  (registers MatchAdmin)
+from . import matches, tournaments  # noqa: F401  (register MatchAdmin and TournamentAdmin)

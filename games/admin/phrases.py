@@ -21,6 +21,7 @@ from games.engine import (
     Resigned,
     SeatFreed,
     SeatsFilled,
+    SeedRevealed,
 )
 
 _VERBS = {Action.CALL: "calls to", Action.HOLD: "holds at", Action.RAISE: "raises to"}
@@ -141,6 +142,9 @@ SHOWN = {
         seats=_stood_up,
     ),
     SeatsFilled: Shown(_filled, seats=_ai_sat_down),
+    SeedRevealed: Shown(
+        lambda event, deal, names: f"the tournament closed: series {event.series}'s seed revealed"
+    ),
 }
 """Every event type as the admin shows it (tests/clients/test_event_catalogue.py checks
 there is one for each type of the catalogue)."""

@@ -141,8 +141,17 @@ def _with_the_matched_fold(node: int, hand: int, values: list[Fraction]) -> Valu
     return Values(tuple((a, by_action.get(a, Fraction(-stake))) for a in legal), mix)
 
 
-@lru_cache(maxsize=4096)
 def blind_values(tables: Tables, node: int) -> Values:
+    """As `worked_blind_values`, read from the shipped file where it holds them (every seat's
+    first decision against each AI table: games/ai/review_blind.py)."""
+    from .review_blind import precomputed  # which imports this module
+
+    shipped = precomputed().get((tables, node))
+    return shipped if shipped is not None else worked_blind_values(tables, node)
+
+
+@lru_cache(maxsize=4096)
+def worked_blind_values(tables: Tables, node: int) -> Values:
     """The values at `node` of the position to act before it has looked: each betting
     action's the mean over its hands, weighted by their chance given the betting, of its
     value with that hand; look's the mean of the best one. Kept: they depend only on the

@@ -39,6 +39,10 @@ def hint_create(
     match = match_store.match_load(match_id=match_id, player=player)
     if match is None:
         raise DomainError("not_found", "No such match.")
+    if match.row.tournament_id is not None:
+        raise DomainError(
+            "hints_not_allowed", "A tournament's match is played without the coach's hints."
+        )
     humans = sum(seat.kind == Player.Kind.HUMAN for seat in match.seats)
     if humans > 1:
         raise DomainError(

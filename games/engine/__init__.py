@@ -20,6 +20,7 @@ from .commands import (
     NextDeal,
     Resign,
     Restart,
+    RevealSeed,
     Seeds,
     StartMatch,
 )
@@ -45,6 +46,7 @@ from .events import (
     SeatFreed,
     SeatResult,
     SeatsFilled,
+    SeedRevealed,
     abandons_deal,
     ends_match,
     event_from_dict,
@@ -87,7 +89,7 @@ from .views import (
     result_view,
     visible_events,
 )
-from .vocabulary import Action, Actor, SpectatorMode, Word
+from .vocabulary import Action, Actor, SpectatorMode, TournamentPhase, Word
 
 __all__ = [
     "DEAL_NUMBER",
@@ -116,6 +118,7 @@ __all__ = [
     "Action",
     "Actor",
     "SpectatorMode",
+    "TournamentPhase",
     "Word",
     "ActionTaken",
     "Command",
@@ -146,6 +149,8 @@ __all__ = [
     "seat",
     "seating",
     "FillSeats",
+    "RevealSeed",
+    "SeedRevealed",
     "SeatResult",
     "SeatView",
     "StartMatch",

@@ -17,7 +17,8 @@ A line is a type letter, then comma-separated fields in the order of the event's
   J<seat>,<name as a JSON string>                   player_joined
   L<seat>,<abandoned 0 or 1>                        player_left
   M<seed>,<rules>,<humans>,<seeds>                  match_created, dealt verifiably, where
-      <seeds> is <verifiable 0 or 1>,<server seed>,<next server seed>,<client seed as JSON>
+      <seeds> is <verifiable 0 or 1, or 2: verifiable and held for a tournament's close>,
+      <server seed>,<next server seed>,<client seed as JSON>
   K<seat>,<[name, client seed] as JSON>             player_joined with a client seed
   O<series>,<ai_level>,<revealed seed>,<seeds>      match_restarted of a match dealt so
   G<series>,<winners>,<total>;...,<server seed>     match_finished revealing the seed
@@ -30,6 +31,7 @@ A line is a type letter, then comma-separated fields in the order of the event's
       seat), <seeds> as M's or empty for none
   T<seat>,<player>,<[name, client seed] as JSON>    player_joined naming its player
   U<seats>,<players>                                seats_filled naming the AI personas
+  X<series>,<server seed>                           seed_revealed (a tournament's close)
 Player ids are never shown (their kinds are PLAYER_KINDS); lines written before them decode
 with them absent, as the fields' defaults.
 Stored lines are never rewritten: a new event type takes a new letter, and a changed event a
@@ -54,6 +56,7 @@ from .events import (
     SeatFreed,
     SeatResult,
     SeatsFilled,
+    SeedRevealed,
 )
 from .state import Outcome
 from .vocabulary import Action, Actor
@@ -113,12 +116,13 @@ def _seat(result: SeatResult) -> str:
 def _seeds(seeds: Seeds) -> str:
     # The client seed last: JSON escapes whatever printable text it holds, commas included.
     hexes = f"{seeds.server_seed},{seeds.next_server_seed}"
-    return f"{int(seeds.verifiable)},{hexes},{json.dumps(seeds.client_seed)}"
+    reveal = 2 if seeds.held else int(seeds.verifiable)
+    return f"{reveal},{hexes},{json.dumps(seeds.client_seed)}"
 
 
 def _read_seeds(text: str) -> Seeds:
-    verifiable, server, following, client = text.split(",", 3)
-    return Seeds(server, following, json.loads(client), verifiable == "1")
+    reveal, server, following, client = text.split(",", 3)
+    return Seeds(server, following, json.loads(client), reveal != "0", held=reveal == "2")
 
 
 def _players(players) -> str:
@@ -184,6 +188,8 @@ def encode(event: Event) -> str:
             return f"U{_digits(event.seats)},{_players(event.players)}"
         case SeatsFilled():
             return f"I{_digits(event.seats)}"
+        case SeedRevealed():
+            return f"X{event.series},{event.server_seed}"
     raise TypeError(f"not an event: {event!r}")
 
 
@@ -301,4 +307,7 @@ def _decode_fields(kind: str, fields: list[str]) -> Event:
         case "U":
             seats, players = fields
             return SeatsFilled(tuple(int(seat) for seat in seats), _read_players(players))
+        case "X":
+            series, server_seed = fields
+            return SeedRevealed(int(series), server_seed)
     raise KeyError(f"unknown event letter {kind!r}")

@@ -30,6 +30,10 @@ class Seeds:
     next_server_seed: str
     client_seed: str = ""
     verifiable: bool = True
+    held: bool = False
+    """A tournament's match (docs/tournaments.md): its server seed deals every entrant's
+    match, so the series' end reveals nothing; the tournament's close reveals it
+    (RevealSeed)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -95,4 +99,9 @@ class FillSeats:
     the first, and so on; recorded in seats_filled."""
 
 
-Command = StartMatch | Act | NextDeal | Restart | Resign | Join | Leave | FillSeats
+@dataclass(frozen=True, slots=True)
+class RevealSeed:
+    """The close of a tournament reveals the held server seed of one of its matches."""
+
+
+Command = StartMatch | Act | NextDeal | Restart | Resign | Join | Leave | FillSeats | RevealSeed

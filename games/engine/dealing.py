@@ -41,6 +41,7 @@ def series_seeds(seeds: Seeds | None, owner_seed: str | None) -> SeriesSeeds | N
         seeds.server_seed,
         seeds.next_server_seed,
         [owner_seed or "", "", "", ""],
+        held=seeds.held,
     )
 
 
@@ -51,9 +52,10 @@ def with_client_seed(seeds: SeriesSeeds, seat: int, client_seed: str) -> SeriesS
 
 
 def reveal(state: MatchState) -> str | None:
-    """The server seed a series that ends now reveals: a verifiable one's, once."""
+    """The server seed a series that ends now reveals: a verifiable one's, once; a
+    tournament's is held for its close."""
     seeds = state.seeds
-    if seeds is None or not seeds.verifiable or seeds.revealed:
+    if seeds is None or not seeds.verifiable or seeds.revealed or seeds.held:
         return None
     return seeds.server_seed
 

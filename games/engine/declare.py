@@ -126,7 +126,8 @@ def _stored_seeds(seeds: Seeds, keys: Mapping[str, str]) -> dict:
 def _read_seeds(data: Mapping, keys: Mapping[str, str]) -> Seeds | None:
     if data.get(keys["server_seed"]) is None:
         return None
-    return Seeds(**{name: data[key] for name, key in keys.items()})
+    # A key added later (held) is absent from what was stored before it: its default.
+    return Seeds(**{name: data[key] for name, key in keys.items() if key in data})
 
 
 def declared(cls):

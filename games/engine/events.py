@@ -184,6 +184,7 @@ class MatchCreated(SeriesStart):
             "server_seed": "server_seed",
             "next_server_seed": "next_server_seed",
             "client_seed": "client_seed",
+            "held": "held",
         },
         publishes=(
             Field("scheme", "text", SCHEME_DOC),
@@ -480,6 +481,22 @@ class SeatsFilled(EventType):
     )
 
 
+@event_type
+class SeedRevealed(EventType):
+    """A tournament closed: the server seed its matches were dealt from, held back when each
+    match's series ended (it deals every entrant's match), is revealed in each of them."""
+
+    type: ClassVar[str] = "seed_revealed"
+    DOC: ClassVar[str] = (
+        "The match's tournament closed: the server seed its series was dealt from, which "
+        "every entrant's match shares, is revealed now."
+    )
+    series: int = public_as(SERIES)
+    server_seed: str = public(
+        "seed", "The series' server seed (hex), to check against its commitment."
+    )
+
+
 Event = (
     MatchCreated
     | DealStarted
@@ -492,6 +509,7 @@ Event = (
     | PlayerLeft
     | SeatFreed
     | SeatsFilled
+    | SeedRevealed
 )
 
 

@@ -23,6 +23,7 @@ from .events import (
     Resigned,
     SeatFreed,
     SeatsFilled,
+    SeedRevealed,
 )
 from .points import plus
 from .state import DealState, MatchState, Status
@@ -134,6 +135,12 @@ def _evolve_resigned(state: MatchState, event: Resigned) -> None:
         state.deal.turn = None
 
 
+def _evolve_seed_revealed(state: MatchState, event: SeedRevealed) -> None:
+    # Never fails: a match without seeds, or revealed already, has nothing more to change.
+    if state.seeds is not None:
+        state.seeds.revealed = True
+
+
 EVOLVERS = {
     MatchCreated: _evolve_created,
     DealStarted: _evolve_deal_started,
@@ -146,6 +153,7 @@ EVOLVERS = {
     PlayerLeft: _evolve_left,
     SeatFreed: _evolve_freed,
     SeatsFilled: _evolve_filled,
+    SeedRevealed: _evolve_seed_revealed,
 }
 """How each event type changes a match's state: one for every type of the catalogue
 (tests/engine/test_engine_catalogue.py)."""

@@ -99,6 +99,13 @@ def ai_rng(
     return random.Random(int.from_bytes(digest, "big"))
 
 
+def pool_seed(tournament_seed: bytes, pool: int) -> bytes:
+    """The server seed of a tournament's deal pool `pool` (from 0): HMAC-SHA256 of
+    "pool:<pool>" keyed with the tournament's seed. One commitment (to the tournament's
+    seed) binds every pool, and a pool's seed says nothing of another's."""
+    return hmac.new(tournament_seed, f"pool:{pool}".encode(), hashlib.sha256).digest()
+
+
 def hands_of(deck_cards: Sequence[str], dealer: int) -> list[tuple[str, ...]]:
     """Each seat's five cards: card k goes to seat (dealer + 1 + k) mod 4."""
     hands: list[list[str]] = [[] for _ in range(SEATS)]

@@ -1,4 +1,4 @@
-"""A match's record (format `asnas-record/2`, docs/record.md): its players, seats, how each
+"""A match's record (format `asnas-record/3`, docs/record.md): its players, seats, how each
 series was dealt, every deal's dealer, moves and result, and each series' end, as one
 viewer may see them, with points as exact fraction strings. `check_record` plays a record
 through the engine again and checks every result and total in it."""
@@ -20,23 +20,32 @@ from .events import (
     PlayerJoined,
     PlayerLeft,
     Resigned,
+    SeedRevealed,
 )
 from .evolvers import evolve
 from .rules import decide
 from .state import DealState, MatchState, Status
 from .views import Viewer, event_view, with_eyes
 
-FORMAT = "asnas-record/2"
-FORMATS = ("asnas-record/1", FORMAT)
-"""The formats `check_record` reads: /2 added each deal result seat's `skill` figures."""
+FORMAT = "asnas-record/3"
+FORMATS = ("asnas-record/1", "asnas-record/2", FORMAT)
+"""The formats `check_record` reads: /2 added each deal result seat's `skill` figures, /3 each
+deal's `review` of its human seats' decisions (docs/review.md) in a series whose seed is
+revealed."""
 
 
 def build_record(
-    events: Sequence[tuple[int, Event]], viewer: Viewer, match: dict, seats: list[dict]
+    events: Sequence[tuple[int, Event]],
+    viewer: Viewer,
+    match: dict,
+    seats: list[dict],
+    reviews: dict[tuple[int, int], list[dict]] | None = None,
 ) -> dict:
     """The record of a match's `events` (seq, event) as `viewer` (a seated player) may see
     each of them. `match` and `seats` are what the caller knows of the match beyond its
-    events (id, times, level; names)."""
+    events (id, times, level; names); `reviews`, by (series, deal number), the stored reviews
+    of each deal's human seats, shown only where the series' seed is revealed (every hand
+    may be seen then)."""
     series: list[dict] = []
     current: dict | None = None
     deal: dict | None = None
@@ -55,6 +64,7 @@ def build_record(
                     "moves": [],
                     "result": None,
                     "hands": [None] * SEATS,
+                    "review": None,
                 }
                 current["deals"].append(deal)
             case ActionTaken():
@@ -79,6 +89,11 @@ def build_record(
                 _reveal(current, shown["server_seed"])
                 current = _series(event.series, shown)
                 series.append(current)
+            case SeedRevealed():  # a tournament's close: the series it names, the only one
+                _reveal(next(s for s in series if s["series"] == event.series), event.server_seed)
+    for each in series:
+        for deal in each["deals"] if each["server_seed"] else ():
+            deal["review"] = (reviews or {}).get((each["series"], deal["deal_number"]))
     return {
         "format": FORMAT,
         "match": match,
@@ -122,7 +137,7 @@ def check_record(record: dict) -> list[str]:
         return [f"not an {' or '.join(FORMATS)} record"]
     problems = []
     for series in record["series"]:
-        problems += _check_totals(series) + _check_skill(series)
+        problems += _check_totals(series) + _check_skill(series) + _check_review(series)
         if series["server_seed"]:
             problems += _replay(series)
     return problems
@@ -149,6 +164,28 @@ def _check_skill(series: dict) -> list[str]:
             if figures and sum(map(Fraction, figures.values())) != Fraction(seat["delta"]):
                 number = f"series {series['series']} deal {deal['deal_number']}"
                 problems.append(f"{number}: seat {seat['seat']}'s skill figures miss its result")
+    return problems
+
+
+def _check_review(series: dict) -> list[str]:
+    """Where a deal's review is given, each decision's points lost are its best action's value
+    minus the chosen one's, and each seat's deal loses the sum of its classed decisions'."""
+    problems = []
+    for deal in series["deals"]:
+        for seat in deal.get("review") or ():
+            lost = Fraction(0)
+            for decision in seat["decisions"]:
+                values = {v["action"]: Fraction(v["value"]) for v in decision["values"]}
+                if values and Fraction(decision["lost"]) != max(values.values()) - values.get(
+                    decision["action"], Fraction(0)
+                ):
+                    lost = None
+                    break
+                if decision["grade"] is not None:
+                    lost += Fraction(decision["lost"])
+            if lost is None or lost != Fraction(seat["lost"]):
+                number = f"series {series['series']} deal {deal['deal_number']}"
+                problems.append(f"{number}: seat {seat['seat']}'s review does not add up")
     return problems
 
 

@@ -15,6 +15,7 @@ from .commands import (
     NextDeal,
     Resign,
     Restart,
+    RevealSeed,
     Seeds,
     StartMatch,
 )
@@ -32,6 +33,7 @@ from .events import (
     SeatFreed,
     SeatResult,
     SeatsFilled,
+    SeedRevealed,
 )
 from .hands import evaluate
 from .points import Memo, amounts, plus
@@ -364,6 +366,13 @@ def _decide_restart(state: MatchState, command: Restart) -> list[Event]:
     ]
 
 
+def _decide_reveal(state: MatchState) -> list[Event]:
+    seeds = state.seeds
+    if seeds is None or not seeds.held or seeds.revealed:
+        raise RuleError("seed_not_held", "This match holds no seed back for a tournament's close.")
+    return [SeedRevealed(state.series, seeds.server_seed)]
+
+
 def decide(state: MatchState, command: Command) -> list[Event]:
     """The events `command` causes in `state`, or a RuleError. Never changes `state`."""
     match command:
@@ -383,4 +392,6 @@ def decide(state: MatchState, command: Command) -> list[Event]:
             return _decide_leave(state, command)
         case FillSeats():
             return _decide_fill(state, command)
+        case RevealSeed():
+            return _decide_reveal(state)
     raise TypeError(f"not a command: {command!r}")

@@ -9,13 +9,14 @@ from functools import lru_cache
 from .cards import SEATS, sort_hand
 from .events import DealEnded
 
-SNAPSHOT_FORMAT = 5
+SNAPSHOT_FORMAT = 6
 """1: no `format` and no `rules` key (the rules version was 1). 2: both. 3: a `table` key
 (humans, joined, left, clocked). 4: the table's `vacated` seats too. 5: its `filled` seats
-too. A state without table data is still written as format 2, one with no seat vacated as
-format 3, and one with no seat filled as format 4 at most, so that every snapshot is stored
-exactly as before unless a seat is free again or filled by the AI (which older code would
-misread)."""
+too. 6: seeds `held` for a tournament's close. A state without table data is still written
+as format 2, one with no seat vacated as format 3, one with no seat filled as format 4 at
+most, and one whose seeds are not held as format 5 at most, so that every snapshot is
+stored exactly as before unless a seat is free again or filled by the AI, or the match is a
+tournament's (which older code would misread)."""
 MATCH_DEALS = 12
 OPENING_STAKE = 1
 MAX_STAKE = 4
@@ -167,8 +168,12 @@ class SeriesSeeds:
     """By seat; "" where none was given."""
     revealed: bool = False
     """The series ended and its server seed was revealed."""
+    held: bool = False
+    """A tournament's match: the seed is revealed at the tournament's close (seed_revealed),
+    not when the series ends."""
 
     def to_dict(self) -> dict:
+        held = {"held": True} if self.held else {}  # states stored before it stay the same
         return {
             "scheme": self.scheme,
             "verifiable": self.verifiable,
@@ -176,6 +181,7 @@ class SeriesSeeds:
             "next_server_seed": self.next_server_seed,
             "client_seeds": list(self.client_seeds),
             "revealed": self.revealed,
+            **held,
         }
 
     @classmethod
@@ -183,12 +189,14 @@ class SeriesSeeds:
         return cls(**{**data, "client_seeds": list(data["client_seeds"])})
 
 
-def _snapshot_format(table: dict | None) -> int:
-    """The oldest format that holds `table`: see SNAPSHOT_FORMAT."""
+def _snapshot_format(table: dict | None, seeds: "SeriesSeeds | None") -> int:
+    """The oldest format that holds `table` and `seeds`: see SNAPSHOT_FORMAT."""
+    if seeds is not None and seeds.held:
+        return SNAPSHOT_FORMAT
     if not table:
         return 2
     if "filled" in table:
-        return SNAPSHOT_FORMAT
+        return 5
     return 4 if "vacated" in table else 3
 
 
@@ -261,7 +269,7 @@ class MatchState:
     def to_dict(self) -> dict:
         table = self._table()
         return {
-            "format": _snapshot_format(table),
+            "format": _snapshot_format(table, self.seeds),
             **({"table": table} if table else {}),
             "version": self.version,
             "seed": self.seed,
@@ -279,7 +287,7 @@ class MatchState:
     @classmethod
     def from_dict(cls, data: dict) -> "MatchState":
         snapshot_format = data.get("format", 1)
-        if snapshot_format not in (1, 2, 3, 4, SNAPSHOT_FORMAT):
+        if snapshot_format not in (1, 2, 3, 4, 5, SNAPSHOT_FORMAT):
             raise SnapshotFormatError(
                 f"snapshot format {snapshot_format!r}; this code reads 1 to {SNAPSHOT_FORMAT}"
             )

@@ -45,3 +45,12 @@ class Action(Word):
     HOLD = "hold", "stay in when its stake already matches the high stake"
     RAISE = "raise", "raise the high stake by 1, while it is below 4"
     FOLD = "fold", "give up the deal and what it staked"
+
+
+class TournamentPhase(Word):
+    """Where a tournament stands (docs/tournaments.md)."""
+
+    UPCOMING = "upcoming", "entries are not open yet"
+    OPEN = "open", "entries are open"
+    PLAYING = "playing", "entries are over; play goes on until the deadline"
+    CLOSED = "closed", "the deadline passed: the seed is revealed and the standings are out"

@@ -29,7 +29,7 @@ from games.http.shapes import MATCH_VIEW, MATCH_WRITE_VIEW, MatchSummarySerializ
 from games.match.commands import AI_PERSONAS
 from games.match.loaded import LoadedMatch, SeatInfo
 from games.match.projection import match_columns
-from games.match.queries import events_seen, match_view, match_write_view
+from games.match.queries import events_seen, match_summary, match_view, match_write_view
 from games.models import Match
 from players.models import Player
 
@@ -158,7 +158,10 @@ class InMemoryTable:
         return _json({"version": loaded.row.version, "has_more": False, "events": events})
 
     def list(self) -> dict:
-        rows = [match.row for match, _ in reversed(self.matches)]
+        rows = [
+            match_summary(row=match.row, seats=match.seats, your_seat=HUMAN_SEAT)
+            for match, _ in reversed(self.matches)
+        ]
         results = _json(MatchSummarySerializer(rows, many=True).data)
         return {"count": len(rows), "next": None, "previous": None, "results": results}
 

@@ -70,7 +70,8 @@ class MatchList(GenericAPIView):
         operation_id="matches_list",
         summary="List your matches, newest first",
         description="Pages of 20 (`page_size` up to 100); `status` keeps only the matches in "
-        "that state, e.g. `in_deal` or `deal_over` for the ones still to play.",
+        "that state, e.g. `in_deal` or `deal_over` for the ones still to play. Each names its "
+        "seats and yours, and once finished your place.",
         parameters=[InputSerializer],
         responses={
             200: MatchSummarySerializer(many=True),
@@ -84,7 +85,9 @@ class MatchList(GenericAPIView):
     def get(self, request):
         query = valid(MatchList.InputSerializer, request.query_params)
         matches = match_queries.match_list(player=request.user, status=query.get("status"))
-        page = self.paginate_queryset(matches)
+        page = match_queries.match_summaries(
+            rows=self.paginate_queryset(matches), player=request.user
+        )
         return self.get_paginated_response(MatchSummarySerializer(page, many=True).data)
 
 

@@ -273,6 +273,11 @@ class MatchViewSerializer(serializers.Serializer):
     turn_seconds = serializers.IntegerField(
         allow_null=True, help_text="Seconds per turn, or null for no clock."
     )
+    tournament = serializers.UUIDField(
+        allow_null=True,
+        help_text="The tournament this match is its owner's entry in (GET /tournaments/{id}); "
+        "null for any other match.",
+    )
     spectators = ChoiceField(choices=SPECTATOR_MODES, help_text=SPECTATORS_DOC)
     watch_code = serializers.CharField(
         allow_null=True,
@@ -303,6 +308,15 @@ class MatchViewSerializer(serializers.Serializer):
     updated_at = UtcDateTimeField(help_text=UPDATED_DOC)
 
 
+class MatchSummarySeatSerializer(serializers.Serializer):
+    name = serializers.CharField(
+        allow_null=True, help_text="Who sits there; null at a human seat nobody has taken yet."
+    )
+    kind = serializers.ChoiceField(
+        choices=SEAT_KINDS, help_text="Stays `human` after its human left."
+    )
+
+
 class MatchSummarySerializer(serializers.Serializer):
     id = serializers.UUIDField(help_text=ID_DOC)
     status = serializers.ChoiceField(
@@ -323,6 +337,20 @@ class MatchSummarySerializer(serializers.Serializer):
         child=serializers.IntegerField(),
         allow_null=True,
         help_text="The seats with the highest total once finished, else null.",
+    )
+    seats = MatchSummarySeatSerializer(
+        many=True, help_text="Who sits at each seat, in seat order: your opponents' names."
+    )
+    your_seat = serializers.IntegerField(
+        min_value=0, max_value=SEATS - 1, help_text="Your seat at this match."
+    )
+    your_place = serializers.IntegerField(
+        min_value=1,
+        max_value=SEATS,
+        allow_null=True,
+        help_text="Once the match is finished, your place by the exact totals: 1 + the seats "
+        "with a strictly higher total, so tied seats share a place (as ratings place seats "
+        "that stayed, docs/ratings.md). Null before.",
     )
     version = serializers.IntegerField(
         help_text=(

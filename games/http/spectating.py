@@ -39,7 +39,6 @@ from games.http.fields import (
 from games.http.schema import (
     AFTER_REFUSED,
     IDEMPOTENCY_KEY,
-    KEY_IN_PROGRESS,
     KEY_REUSED,
     LAST_EVENT_ID,
 )
@@ -92,7 +91,11 @@ class MatchSpectators(MatchWrite):
             401: UNAUTHORIZED,
             403: problem_response("You do not own the match.", "not_owner"),
             404: NOT_FOUND,
-            409: KEY_IN_PROGRESS,
+            409: problem_response(
+                "A tournament's match takes no spectators, or the same key is still in progress.",
+                "spectators_not_allowed",
+                "idempotency_in_progress",
+            ),
             422: KEY_REUSED,
         },
         examples=[

@@ -8,7 +8,10 @@ code (match_queries.events_seen)."""
 
 import contextlib
 import time
+import uuid
 from collections.abc import AsyncIterator, Callable
+from dataclasses import dataclass
+from functools import partial
 from typing import TYPE_CHECKING
 
 from django.conf import settings
@@ -19,6 +22,7 @@ from games.engine import PlayerLeft, SeatFreed, ends_match
 from games.http import notices as player_notices
 from games.live import wakeups
 from games.live.loop import Batch, Beats, QuietBeats, follow, read
+from games.live.shared import renewed_together, shared_read
 from games.live.sse import HEARTBEAT, as_json, sse
 from games.match import queries as match_queries
 from games.match.loaded import LoadedMatch
@@ -43,6 +47,57 @@ def _of_seat(event: dict, kind: type, seat: int | None) -> bool:
     return event["type"] == kind.type and event["seat"] == seat
 
 
+@dataclass(frozen=True, slots=True)
+class _Page:
+    """A page of events as one viewer may see them, each with its message as sent."""
+
+    events: list[dict]
+    messages: list[str]
+    has_more: bool
+
+    @classmethod
+    def of(cls, page: dict | None) -> "_Page | None":
+        if page is None:
+            return None
+        events = page["events"]
+        messages = [sse(event["type"], event, event["seq"]) for event in events]
+        return cls(events, messages, page["has_more"])
+
+
+class _SharedRead:
+    """One read of a match shared by all its streams in this process (games.live.shared),
+    and the pages made of it: the streams of one audience at one cursor (a match's thousand
+    live spectators, all at its latest event) share one filtering and one framing too, so
+    that what grows with the audience is a lookup per stream."""
+
+    __slots__ = ("read", "pages")
+
+    def __init__(self, read: match_queries.StreamsRead | None) -> None:
+        self.read = read
+        self.pages: dict[tuple, _Page | None] = {}
+
+    def page(
+        self, key: tuple, make: Callable[[match_queries.StreamsRead | None], dict | None]
+    ) -> "_Page | None":
+        """The page `make` makes of the read for the audience, cursor and credential of
+        `key`, made once whoever asks for it."""
+        if key not in self.pages:
+            self.pages[key] = _Page.of(make(self.read))
+        return self.pages[key]
+
+
+def _read_for_streams(*, match_id: uuid.UUID, asks: list[tuple[int, str | None]]) -> _SharedRead:
+    return _SharedRead(match_queries.events_for_streams(match_id=match_id, asks=asks))
+
+
+async def _shared(match_id: uuid.UUID, after: int, token_hash: str | None) -> _SharedRead:
+    """The read of the match's new events that this stream shares with the others of the
+    process: `after` is its cursor, `token_hash` the token it lives by (a seat's stream)."""
+    return await shared_read(
+        ("match", match_id), (after, token_hash), partial(_read_for_streams, match_id=match_id)
+    )
+
+
 class _Cursor:
     """Where a match or watch stream is in its match's events, and where it ends: at the
     first event that ends it, and, for one opened on a match already over, at the latest
@@ -61,19 +116,22 @@ class _Cursor:
         return self.last == self.over_at
 
     def batch(
-        self, page: dict, ends: Callable[[dict], bool], seen: Callable[[dict], None] | None = None
+        self,
+        page: "_Page",
+        ends: Callable[[dict], bool],
+        seen: Callable[[dict], None] | None = None,
     ) -> Batch:
         """`page`'s events as messages, up to the first that ends the stream; `seen`, when
         given, is told of each other one, in order, once the cursor is past it."""
         messages = []
-        for event in page["events"]:
-            messages.append(sse(event["type"], event, event["seq"]))
+        for event, message in zip(page.events, page.messages, strict=True):
+            messages.append(message)
             self.last = event["seq"]
             if ends(event) or self.at_end():
                 return Batch(messages, ends=True)
             if seen is not None:
                 seen(event)
-        return Batch(messages, has_more=page["has_more"])
+        return Batch(messages, has_more=page.has_more)
 
 
 async def match_stream(*, match: LoadedMatch, after: int, token_hash: str) -> AsyncIterator[str]:
@@ -97,11 +155,11 @@ async def match_stream(*, match: LoadedMatch, after: int, token_hash: str) -> As
             match.viewer_left_at = event["seq"]
 
     async def read_next(_changed: set[str], _lost: bool) -> Batch | None:
-        page = await read(
-            match_queries.events_page_while_token,
-            match=match,
-            after=cursor.last,
-            token_hash=token_hash,
+        after, viewer = cursor.last, match_queries.reader(match)
+        shared = await _shared(match.row.id, after, token_hash)
+        page = shared.page(
+            (viewer, after, token_hash),
+            partial(match_queries.events_page_of, match=match, after=after, token_hash=token_hash),
         )
         return None if page is None else cursor.batch(page, ends, seen)
 
@@ -129,23 +187,27 @@ async def watch_stream(*, match: LoadedMatch, after: int, stream_id) -> AsyncIte
     beats = Beats(settings.ASNAS_STREAM_HEARTBEAT_SECONDS)
 
     async def read_next(_changed: set[str], _lost: bool) -> Batch | None:
-        page = await read(
-            spectating_queries.watch_events_now, watch_code_hash=code_hash, after=cursor.last
+        after = cursor.last
+        shared = await _shared(match.row.id, after, None)
+        page = shared.page(
+            ("watch", code_hash, after),
+            partial(spectating_queries.watch_page_of, watch_code_hash=code_hash, after=after),
         )
         return None if page is None else cursor.batch(page, ends_match)
 
-    async def renew() -> None:
-        await read(
-            spectating_commands.watch_stream_renew, match_id=match.row.id, stream_id=stream_id
-        )
-
+    renewal = renewed_together(
+        "watch streams",
+        stream_id,
+        settings.ASNAS_STREAM_HEARTBEAT_SECONDS,
+        _renew_watch_streams,
+    )
     try:
-        with wakeups.watching(match_id=str(match.row.id)) as waiter:
+        with wakeups.watching(match_id=str(match.row.id)) as waiter, renewal:
             yield HEARTBEAT
             if cursor.at_end():
                 return
             named = f"a watch stream of match {match.row.id}"
-            async for message in follow(waiter, read_next, beats, named=named, renew=renew):
+            async for message in follow(waiter, read_next, beats, named=named):
                 yield message
     finally:
         # A client gone: the row would expire by itself; closing it now updates the count.
@@ -154,6 +216,10 @@ async def watch_stream(*, match: LoadedMatch, after: int, stream_id) -> AsyncIte
         if not wakeups.stopping():
             with contextlib.suppress(Exception):
                 await read(spectating_commands.watch_stream_close, match=match, stream_id=stream_id)
+
+
+def _renew_watch_streams(*, items: list[uuid.UUID]) -> None:
+    spectating_commands.watch_streams_renew(stream_ids=items)
 
 
 async def player_stream(*, player: "Player", token_hash: str) -> AsyncIterator[str]:

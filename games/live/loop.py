@@ -84,8 +84,7 @@ class Beats:
     """A stream's heartbeats on a timer of their own: one every period from the stream's
     opening, whatever wakes it between them. A wait restarted by each notice would beat only
     once the match had been quiet a whole period, so the moments of the beats would tell a
-    delayed spectator when the deal in play was written to, and a stream that renews its row
-    at each beat would let it expire while open, under any play faster than a beat."""
+    delayed spectator when the deal in play was written to."""
 
     __slots__ = ("period", "due")
 
@@ -110,14 +109,12 @@ async def follow(
     beats: Heartbeats,
     *,
     named: str,
-    renew: Callable[[], Awaitable[object]] | None = None,
 ) -> AsyncIterator[str]:
     """What `read_next` finds, sent as it is found: read, send, then wait for a wake-up,
-    sending a heartbeat each time one is due first (after `renew`, when given: the stream's
-    row stays counted open), and read again. It ends after a batch that ends the stream, when
-    `read_next` finds the viewer may see no more, when the server stops (reading nothing
-    more), or when the database fails (logged, with the stream `named`: the client resumes
-    from its Last-Event-ID)."""
+    sending a heartbeat each time one is due first, and read again. It ends after a batch
+    that ends the stream, when `read_next` finds the viewer may see no more, when the server
+    stops (reading nothing more), or when the database fails (logged, with the stream
+    `named`: the client resumes from its Last-Event-ID)."""
     try:
         while not waiter.closing:
             # Taken before the read: a wake-up that comes during it rings again.
@@ -132,8 +129,6 @@ async def follow(
                 continue
             while not await waiter.wait(beats.until_due()):
                 beats.beaten()
-                if renew is not None:
-                    await renew()
                 yield HEARTBEAT
     except DATABASE_FAILURES:
         logger.warning("%s lost the database; closed", named)

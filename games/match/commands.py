@@ -16,6 +16,7 @@ from django.utils import timezone
 
 from games import ai
 from games.engine import (
+    HUMAN_SEAT,
     Act,
     Actor,
     Command,
@@ -27,11 +28,14 @@ from games.engine import (
     NextDeal,
     Resign,
     Restart,
+    RevealSeed,
+    Seeds,
     SpectatorMode,
     StartMatch,
     Status,
     Step,
     clock_move,
+    fairness,
     new_seed,
     run_ai_seats,
 )
@@ -39,6 +43,7 @@ from games.fairness.commands import first_seeds, next_server_seed
 from games.match import log, reactions, store
 from games.match.loaded import LoadedMatch
 from games.match.queries import match_write_view
+from games.models import Tournament
 from games.spectating.commands import watch_code_draw
 from games.tables.queries import table_admitting
 from players import selectors as player_selectors
@@ -73,6 +78,8 @@ def match_create(
     spectators: str = SpectatorMode.OFF,
     open: bool = False,
     fill_after: int | None = None,
+    tournament: Tournament | None = None,
+    pool: int = 0,
 ) -> LoadedMatch:
     """A new match with the owner at seat 0, open human seats up to `humans` - 1 and AI
     personas at the others. Alone, deal 1 starts at once and the AI seats that act before
@@ -84,18 +91,27 @@ def match_create(
     It deals verifiably (docs/fairness.md) from the `commitment`'s server seed if given,
     else from one drawn now. `verifiable` (whether the seeds are revealed as each series
     ends) is true by default alone and false at a table, where only its owner may choose it.
+
+    A `tournament`'s entry deals from the seed of its deal `pool`, derived from the
+    tournament's seed and held until its close, with no client seed, so that every entrant
+    of the pool meets the same deals (docs/tournaments.md).
     """
     if humans == 1 and (open or fill_after is not None):
         raise DomainError("not_a_table", "Only a table (humans above 1) is open or filled.")
     if verifiable is None:
         verifiable = humans == 1
-    seeds = first_seeds(
-        player=owner,
-        seed=seed,
-        commitment=commitment,
-        client_seed=client_seed,
-        verifiable=verifiable,
-    )
+    if tournament is not None:
+        following = secrets.token_bytes(fairness.SEED_BYTES).hex()  # never dealt: no restart
+        dealt = fairness.pool_seed(bytes.fromhex(tournament.server_seed), pool).hex()
+        seeds = Seeds(dealt, following, "", True, held=True)
+    else:
+        seeds = first_seeds(
+            player=owner,
+            seed=seed,
+            commitment=commitment,
+            client_seed=client_seed,
+            verifiable=verifiable,
+        )
     players = [owner, *[None] * (humans - 1), *player_ai_personas(names=AI_PERSONAS)[humans - 1 :]]
     step = Step(MatchState())
     step.apply(
@@ -121,6 +137,8 @@ def match_create(
         watch_code_hash=hash_token(watch_code) if watch_code else "",
         open=open,
         fill_at=None if fill_after is None else timezone.now() + timedelta(seconds=fill_after),
+        tournament=tournament,
+        tournament_pool=None if tournament is None else pool,
     )
     match.watch_code = watch_code
     return match
@@ -147,6 +165,10 @@ def _next_deal(match: LoadedMatch) -> NextDeal:
 
 
 def _restart(match: LoadedMatch, *, ai_level: str | None = None, client_seed: str = "") -> Restart:
+    if match.row.tournament_id is not None:
+        raise DomainError(
+            "restart_not_allowed", "A tournament's match is one series: it cannot be restarted."
+        )
     changed = ai_level if ai_level != match.row.ai_level else None
     return Restart(
         match.viewer_seat,
@@ -370,6 +392,26 @@ def _ai_fills_table(match: LoadedMatch) -> None:
     reactions.append(
         match=match, events=step.events, state=step.state, seating=seating, newcomers=spare
     )
+
+
+# --- A tournament's close -------------------------------------------------------------------
+
+
+@transaction.atomic
+def match_tournament_close(*, match_id: uuid.UUID) -> None:
+    """At its tournament's close, a match still in play stops (its entrant resigns: the
+    deals left score as the field's lowest), and its held seed is revealed (seed_revealed).
+    A match whose seed is revealed already is left as it is."""
+    match = store.match_load(match_id=match_id, player=None, lock=True)
+    seeds = match.state.seeds
+    if seeds is None or not seeds.held or seeds.revealed:
+        return
+    step = _step_from_stored(match)
+    if match.state.status in (Status.IN_DEAL, Status.DEAL_OVER):
+        step.apply(Resign(HUMAN_SEAT))
+    step.apply(RevealSeed())
+    seating = store.seating_after(match, step.events)
+    reactions.append(match=match, events=step.events, state=step.state, seating=seating)
 
 
 # --- Stream tickets -------------------------------------------------------------------------

@@ -1,8 +1,9 @@
 """The integrity check: replay each match's events through the engine and compare the result
 with what is stored, that is the state projection, its denormalized columns, the deal rows,
-and the seat rows and AI level (from the first event that says them: a log written before
-events carried them leaves its rows the truth until then, and the check says so).
-The admin action, `manage.py check_matches` and `manage.py rebuild_projections` run it.
+the deals' stored reviews (worked out again from the events), and the seat rows and AI level
+(from the first event that says them: a log written before events carried them leaves its
+rows the truth until then, and the check says so). The admin action, `manage.py
+check_matches` and `manage.py rebuild_projections` run it.
 """
 
 import reprlib
@@ -16,6 +17,7 @@ from django.db import transaction
 from games.engine import ActionTaken, Actor, MatchState, Seating, decode_event, evolve, seat
 from games.match import log, projection, store
 from games.match.log import StoredMatch
+from games.review import queries as review_queries
 
 
 class _Absent:
@@ -166,6 +168,11 @@ def check_matches(
             if stored is None:
                 continue
             problems, replayed = match_mismatches(stored)
+            if replayed is not None:
+                events = (decode_event(line) for _, line in stored.events)
+                problems += review_queries.reviews_mismatches(
+                    match_id=match_id, events=events, ai_level=stored.row.ai_level
+                )
             if problems and repair and replayed:
                 store.match_reproject(
                     match_id=match_id,

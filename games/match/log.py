@@ -99,6 +99,70 @@ def match_events_while_token(
     return _events_of(((seq, text) for _, seq, text in rows if seq is not None), after, limit)
 
 
+# One statement for every stream of a process that follows the match (games.live.shared): the
+# tokens among theirs that still work, what the match's spectators may see and through which
+# code, its version, the deal in play, and the events after the earliest of their cursors.
+# One row of the match's fields (NULL events) when there is no event; none without the match.
+_EVENTS_FOR_STREAMS = (
+    "SELECT k.working, k.spectators, k.watch_code_hash, k.version, k.in_play, b.seq, b.events"
+    " FROM (SELECT"
+    f" ARRAY(SELECT token_hash FROM {Token._meta.db_table} WHERE token_hash = ANY(%s)) AS working,"
+    " m.spectators, m.watch_code_hash, m.version,"
+    f" (SELECT started_seq FROM {Deal._meta.db_table} d WHERE d.match_id = m.id"
+    " AND d.outcome = '' ORDER BY started_seq DESC LIMIT 1) AS in_play"
+    f" FROM {Match._meta.db_table} m WHERE m.id = %s) k"
+    f" LEFT JOIN LATERAL (SELECT seq, events FROM {EventBatch._meta.db_table}"
+    " WHERE match_id = %s AND seq > %s ORDER BY seq LIMIT %s) b ON true"
+    " ORDER BY b.seq"
+)
+
+
+@dataclass(frozen=True, slots=True)
+class StreamsRead:
+    """What one statement read for every stream of a match in a process."""
+
+    after: int
+    """The earliest cursor among the streams': `events` are the ones after it."""
+    events: list[tuple[int, Event]]
+    full: bool
+    """Whether `events` was cut at the limit: more may follow its last."""
+    working_tokens: frozenset[str]
+    """The hashes, among those asked about, of the tokens that still work."""
+    spectators: str
+    watch_code_hash: str
+    version: int
+    in_play_from: int | None
+    """The seq of the deal_started of the deal still being played (read in the same
+    statement as the events, so judged on them: see store.deal_in_play_from)."""
+
+
+def match_events_for_streams(
+    *, match_id: uuid.UUID, after: int, limit: int, token_hashes: Iterable[str]
+) -> StreamsRead | None:
+    """Up to `limit` events of the match after seq `after`, with what every stream needs to
+    judge them for its viewer, in one statement; None when there is no such match."""
+    with connection.cursor() as cursor:
+        cursor.execute(
+            _EVENTS_FOR_STREAMS, [sorted(token_hashes), match_id, match_id, after, limit]
+        )
+        rows = cursor.fetchall()
+    if not rows:
+        return None
+    working, spectators, watch_code_hash, version, in_play = rows[0][:5]
+    batches = [(seq, text) for *_, seq, text in rows if seq is not None]
+    events = _events_of(batches, after, limit)
+    return StreamsRead(
+        after=after,
+        events=events,
+        full=len(events) >= limit,
+        working_tokens=frozenset(working),
+        spectators=spectators,
+        watch_code_hash=watch_code_hash,
+        version=version,
+        in_play_from=in_play,
+    )
+
+
 def deal_events(*, match_id: uuid.UUID, series: int, deal_number: int) -> list[tuple[int, Event]]:
     """The events of one deal, from its deal_started to the event before the next deal (or
     the match's last event), as (seq, event); empty for a deal that does not exist."""

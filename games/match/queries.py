@@ -4,8 +4,9 @@ the cursors a client resumes from. Reads only: a read never writes, not even fig
 works out (see `stored_figures`)."""
 
 import uuid
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from fractions import Fraction
 
 from django.db.models import QuerySet
 
@@ -27,8 +28,10 @@ from games.engine import (
 )
 from games.engine.record import build_record
 from games.match import log, store
-from games.match.loaded import LoadedMatch
+from games.match.loaded import LoadedMatch, SeatInfo
+from games.match.log import StreamsRead
 from games.models import Match
+from games.review import store as review_store
 from players.models import Player
 
 EVENTS_PAGE_LIMIT = 1000
@@ -38,7 +41,39 @@ DealFigures = Callable[[LoadedMatch, int, int], dict[int, dict]]
 
 
 def match_list(*, player: Player, status: str | None = None) -> QuerySet[Match]:
-    return store.match_list(player=player, status=status)
+    """The player's matches, newest first, each read with its seats (match_summary)."""
+    return store.match_list_with_seats(player=player, status=status)
+
+
+def match_summaries(*, rows: Iterable[Match], player: Player) -> list[dict]:
+    """Rows of match_list as MatchSummarySerializer shows them to `player`."""
+    summaries = []
+    for row in rows:
+        seats = store.seat_infos(row)
+        you = next(number for number, seat in enumerate(seats) if seat.player == str(player.pk))
+        summaries.append(match_summary(row=row, seats=seats, your_seat=you))
+    return summaries
+
+
+def match_summary(*, row: Match, seats: list[SeatInfo], your_seat: int) -> dict:
+    """A listed match: the row, who sat where (names and kinds, public at every table), the
+    viewer's seat, and once the match is finished their place by the exact totals (tied seats
+    share it, as ratings place them, docs/ratings.md)."""
+    totals = [Fraction(total) for total in row.totals]
+    place = None
+    if row.status == Status.FINISHED.value and totals:
+        place = 1 + sum(1 for total in totals if total > totals[your_seat])
+    return {
+        **{field: getattr(row, field) for field in SUMMARY_FIELDS},
+        "seats": [{"name": seat.name, "kind": seat.kind} for seat in seats],
+        "your_seat": your_seat,
+        "your_place": place,
+    }
+
+
+# What a listed match shows of its row as it is.
+SUMMARY_FIELDS = ("id", "status", "series", "deal_number", "ai_level", "seeded", "totals")
+SUMMARY_FIELDS += ("winners", "version", "created_at", "updated_at")
 
 
 def match_get(*, match_id: uuid.UUID, player: Player) -> LoadedMatch | None:
@@ -133,6 +168,7 @@ def table_view(match: LoadedMatch, state: MatchState, view: SeatView, shown: Sho
         "winners": view.winners,
         "humans": state.humans,
         "turn_seconds": match.row.turn_seconds,
+        "tournament": match.row.tournament_id,
         "watchers": match.watchers,
         "fairness": fairness_view(state),
     }
@@ -195,10 +231,10 @@ def visible_figures(
 
 def events_seen(events: list[tuple[int, Event]], match: LoadedMatch) -> list[dict]:
     """`events` as the player `match` was loaded for may see each of them."""
-    return visible_events(events, _reader(match))
+    return visible_events(events, reader(match))
 
 
-def _reader(match: LoadedMatch) -> Viewer:
+def reader(match: LoadedMatch) -> Viewer:
     """The player `match` was loaded for, at their seat, as the events see them."""
     return Viewer.at_seat(match.viewer_seat, left_at=match.viewer_left_at)
 
@@ -239,6 +275,44 @@ def events_page_while_token(
     return None if rows is None else _events_page(match, rows, limit)
 
 
+def events_for_streams(
+    *, match_id: uuid.UUID, asks: list[tuple[int, str | None]]
+) -> StreamsRead | None:
+    """One read for every stream of a match in a process (games.live.shared), each ask a
+    stream's (cursor, hash of the token it lives by, or None): the events after the earliest
+    cursor, with what each needs to judge them for its viewer (`events_page_of`,
+    games.spectating.queries.watch_page_of); None when there is no such match."""
+    return log.match_events_for_streams(
+        match_id=match_id,
+        after=min(after for after, _ in asks),
+        limit=EVENTS_PAGE_LIMIT,
+        token_hashes={token_hash for _, token_hash in asks if token_hash is not None},
+    )
+
+
+def events_page_of(
+    read: StreamsRead | None, *, match: LoadedMatch, after: int, token_hash: str
+) -> dict | None:
+    """`events_page_while_token`, taken from a read shared by the match's streams: the same
+    page but for `has_more`, which may also say so when the read was cut short after
+    these events (the next page is then read at once, and may be empty)."""
+    if read is None or token_hash not in read.working_tokens:
+        return None
+    rows, _ = read_after(read, after)
+    return {
+        "version": match.row.version,
+        "has_more": read.full,
+        "events": events_seen(rows, match),
+    }
+
+
+def read_after(read: StreamsRead, after: int) -> tuple[list[tuple[int, Event]], int | None]:
+    """A shared read's events after `after` (no more than a page), and the seq of the event
+    after them if it may exist (None when none was written by the time of the read)."""
+    rows = [(seq, event) for seq, event in read.events if seq > after]
+    return rows, (read.events[-1][0] + 1 if read.full else None)
+
+
 def _events_page(match: LoadedMatch, rows: list[tuple[int, Event]], limit: int) -> dict:
     return {
         "version": match.row.version,
@@ -248,7 +322,8 @@ def _events_page(match: LoadedMatch, rows: list[tuple[int, Event]], limit: int) 
 
 
 def match_record(*, match: LoadedMatch) -> dict:
-    """The match's record (asnas-record/2, docs/record.md) as its reader may see it."""
+    """The match's record (asnas-record/3, docs/record.md) as its reader may see it: a deal's
+    review once the series' seed is revealed, where it is worked out already."""
     row = match.row
     meta = {
         "id": str(row.id),
@@ -264,7 +339,12 @@ def match_record(*, match: LoadedMatch) -> dict:
         for number, seat in enumerate(match.seats)
     ]
     events = log.match_events(match_id=row.id)
-    record = build_record(events, _reader(match), meta, seats)
+    reviews = {
+        (series, number): [{"seat": int(seat), **body[seat]} for seat in sorted(body, key=int)]
+        for series, number, body in review_store.reviews_of(match_id=row.id)
+        if body is not None
+    }
+    record = build_record(events, reader(match), meta, seats, reviews)
     for series in record["series"]:
         figures = None
         for deal in series["deals"]:

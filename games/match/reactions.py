@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from games.engine import (
+    DealEnded,
     Event,
     MatchFinished,
     MatchRestarted,
@@ -21,6 +22,7 @@ from games.engine import (
 from games.match import store
 from games.match.loaded import LoadedMatch
 from games.match.rating import rate_series
+from games.review import commands as review_commands
 from players.models import Player
 
 
@@ -85,6 +87,9 @@ def insert(**new_match: Any) -> LoadedMatch:
 def _react(match: LoadedMatch, events: list[Event], stored_before: dict | None, level: str) -> None:
     """Call each event's reaction with the state just before it, from the state stored
     before the write (None: a new match)."""
+    if any(isinstance(event, DealEnded) for event in events):
+        # Its review is due in the write's statement (the store): worked out once it commits.
+        review_commands.review_soon(match_id=match.row.id)
     if not any(type(event) in REACTIONS for event in events):
         return  # most writes: no state to read back
     before = MatchState() if stored_before is None else MatchState.from_dict(stored_before)

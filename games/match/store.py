@@ -10,6 +10,7 @@ from datetime import datetime
 
 from django.db import connection
 from django.db.models import QuerySet
+from django.db.models.expressions import RawSQL
 from django.utils import timezone
 
 from games.ai import skill
@@ -29,7 +30,8 @@ from games.live.wakeups import NOTIFY_SQL, notice_payload
 from games.match.loaded import LoadedMatch, SeatInfo
 from games.match.log import match_lines_matching
 from games.match.projection import deal_changes, match_columns, turn_deadline
-from games.models import Deal, EventBatch, Match, Seat, WatchCode, WatchStream
+from games.models import Deal, EventBatch, Match, Seat, Tournament, WatchCode, WatchStream
+from games.review import store as review_store
 from players.models import Player
 
 # --- Reads ----------------------------------------------------------------------------------
@@ -200,12 +202,32 @@ def match_due_first() -> tuple[datetime | None, datetime | None, datetime | None
         return cursor.fetchone()
 
 
+# Each listed match's seats as the match view has them, read with the list in one statement.
+_SEAT_LIST = RawSQL(
+    "SELECT json_agg(json_build_object('name', p.name, 'kind', coalesce(p.kind, 'human'),"
+    " 'player', s.player_id) ORDER BY s.number)"
+    f" FROM {Seat._meta.db_table} s LEFT JOIN {Player._meta.db_table} p ON p.id = s.player_id"
+    f" WHERE s.match_id = {Match._meta.db_table}.id",
+    [],
+)
+
+
 def match_list(*, player: Player, status: str | None = None) -> QuerySet[Match]:
     """The matches `player` sits at."""
     matches = Match.objects.filter(seats__player=player)
     if status is not None:
         matches = matches.filter(status=status)
     return matches.order_by("-created_at", "-id")
+
+
+def match_list_with_seats(*, player: Player, status: str | None = None) -> QuerySet[Match]:
+    """As match_list, each row with `seat_list`: its seats (SeatInfo's fields) in seat order."""
+    return match_list(player=player, status=status).annotate(seat_list=_SEAT_LIST)
+
+
+def seat_infos(row: Match) -> list[SeatInfo]:
+    """The seats a row of match_list_with_seats was read with."""
+    return [SeatInfo(**seat) for seat in row.seat_list]
 
 
 def match_count_in_play() -> int:
@@ -217,6 +239,11 @@ def match_ids_unfinished(*, player: Player, limit: int) -> list[uuid.UUID]:
     ended = [status.value for status in Status if status.ended]
     unfinished = match_list(player=player).exclude(status__in=ended)
     return list(unfinished.values_list("id", flat=True)[:limit])
+
+
+def match_ai_level(*, match_id: uuid.UUID) -> str | None:
+    """The match's AI level, or None when there is no such match."""
+    return Match.objects.filter(id=match_id).values_list("ai_level", flat=True).first()
 
 
 def deal_skills(*, match_id: uuid.UUID, series: int) -> dict[int, dict | None]:
@@ -373,6 +400,13 @@ def _deal_writes(
     return statements
 
 
+def _reviews_due(row: Match, figures: dict[tuple[int, int], dict], now: datetime) -> list:
+    """The statement that makes the reviews of the deals the write ends due (games.review):
+    `figures` has a key for each, as skill.settled gives them."""
+    statement = review_store.due_statement(match_id=row.pk, keys=figures, now=now)
+    return [statement] if statement else []
+
+
 def _run_as_one(statements: list[Statement], notice: str | None = None) -> None:
     """Run the write's statements as one, the first ones as data-modifying CTEs: one round
     trip. Foreign keys are checked at the end of the statement, so a row may refer to one
@@ -409,6 +443,8 @@ def match_insert(
     watch_code_hash: str = "",
     open: bool = False,
     fill_at: datetime | None = None,
+    tournament: Tournament | None = None,
+    tournament_pool: int | None = None,
 ) -> LoadedMatch:
     """Store a new match owned by `players[0]`: its row, its seats (`players` in seat order,
     None for an open human seat), its first events and their projection. Call inside a
@@ -426,6 +462,8 @@ def match_insert(
         watch_code_hash=watch_code_hash,
         open=open,
         fill_at=fill_at,
+        tournament=tournament,
+        tournament_pool=tournament_pool,
     )
     _set_projection(row, state, events, now)
     figures, row.skill = skill.settled(state, events, row.skill)
@@ -440,6 +478,7 @@ def match_insert(
             _insert([row]),
             _insert([Seat(match=row, number=n, player=player) for n, player in enumerate(players)]),
             *_deal_writes(row, 1, events, now, None, figures),
+            *_reviews_due(row, figures, now),
             _insert([_events_batch(row, 1, events, now)]),
             *(
                 [_insert([WatchCode(code_hash=watch_code_hash, match_id=row.id)])]
@@ -511,6 +550,7 @@ def match_append(
             _update_projection(match.row, _WITH_SKILL if figures else _PROJECTION),
             *seat_writes,
             *_deal_writes(match.row, first_seq, events, now, before, figures),
+            *_reviews_due(match.row, figures, now),
             _insert([_events_batch(match.row, first_seq, events, now)]),
         ],
         notice=notice_payload(match.row.pk, match.row.version, _humans(match.seats)),

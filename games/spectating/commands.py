@@ -43,6 +43,8 @@ def match_spectators_set(
         raise DomainError("not_found", "No such match.")
     if match.viewer_seat != 0:
         raise DomainError("not_owner", "Only the match's owner chooses who may watch.")
+    if match.row.tournament_id is not None and spectators != SpectatorMode.OFF:
+        raise DomainError("spectators_not_allowed", "A tournament's match cannot be watched.")
     code_hash = match.row.watch_code_hash
     if spectators == SpectatorMode.OFF:
         code_hash = ""
@@ -109,7 +111,7 @@ def watch_stream_open(*, match: LoadedMatch, address: str) -> uuid.UUID:
     per match, per address and per process (settings ASNAS_WATCH_STREAMS_PER_*): over one,
     `watch_limit_*` (429). The address's and the match's advisory locks make their counts
     exact across servers.
-    Returns the stream's id, for watch_stream_renew and watch_stream_close."""
+    Returns the stream's id, for watch_streams_renew and watch_stream_close."""
     address_hash = hash_token(address)
     per_match, per_address, per_process = store.watch_streams_counted(
         match_id=match.row.id, address_hash=address_hash, process=PROCESS
@@ -130,9 +132,12 @@ def watch_stream_open(*, match: LoadedMatch, address: str) -> uuid.UUID:
     return stream_id
 
 
-def watch_stream_renew(*, match_id: uuid.UUID, stream_id: uuid.UUID) -> None:
-    expires_at = timezone.now() + _watch_stream_life()
-    store.watch_stream_renew(match_id=match_id, stream_id=stream_id, expires_at=expires_at)
+def watch_streams_renew(*, stream_ids: list[uuid.UUID]) -> None:
+    """Keep the rows of the watch streams still open counted, all in one statement: a process
+    renews its streams together once a period (games.live.shared.renewed_together)."""
+    store.watch_streams_renew(
+        stream_ids=stream_ids, expires_at=timezone.now() + _watch_stream_life()
+    )
 
 
 @transaction.atomic

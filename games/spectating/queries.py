@@ -2,11 +2,25 @@
 table and its events as its spectators may see them: live, the match as it is; delayed,
 nothing of the deal in play."""
 
-from games.engine import MatchState, Viewer, horizon, observe, replay, visible_events
+from games.engine import (
+    MatchState,
+    SpectatorMode,
+    Viewer,
+    horizon,
+    observe,
+    replay,
+    visible_events,
+)
 from games.match import store as match_store
 from games.match.loaded import LoadedMatch
-from games.match.log import match_events, match_events_after
-from games.match.queries import EVENTS_PAGE_LIMIT, cursor_within, table_view, visible_figures
+from games.match.log import StreamsRead, match_events, match_events_after
+from games.match.queries import (
+    EVENTS_PAGE_LIMIT,
+    cursor_within,
+    read_after,
+    table_view,
+    visible_figures,
+)
 from games.spectating import store
 from players.tokens import hash_token
 
@@ -86,3 +100,25 @@ def watch_events_now(*, watch_code_hash: str, after: int) -> dict | None:
     nothing any more."""
     match = watch_get(watch_code_hash=watch_code_hash)
     return None if match is None else watch_events(match=match, after=after)
+
+
+def watch_page_of(read: StreamsRead | None, *, watch_code_hash: str, after: int) -> dict | None:
+    """`watch_events_now`, taken from a read shared by the match's streams
+    (games.match.queries.events_for_streams): None once the code watches nothing any more."""
+    if (
+        read is None
+        or not watch_code_hash
+        or read.watch_code_hash != watch_code_hash
+        or read.spectators == SpectatorMode.OFF
+    ):
+        return None
+    rows, next_seq = read_after(read, after)
+    viewer = Viewer.spectator(read.spectators)
+    version = rows[-1][0] if rows else after
+    last = horizon(viewer, max(version, read.version), read.in_play_from)
+    return {
+        "version": last,
+        # More only if the next event is one they may see: not the next deal's deal_started.
+        "has_more": next_seq is not None and next_seq <= last,
+        "events": visible_events(rows, viewer, in_play_from=read.in_play_from),
+    }

@@ -96,9 +96,10 @@ def watch_stream_insert(
     ).id
 
 
-# The match's id beside the stream's: on Citus it finds the row's shard (docs/scaling.md).
-def watch_stream_renew(*, match_id: uuid.UUID, stream_id: uuid.UUID, expires_at: datetime) -> None:
-    WatchStream.objects.filter(match_id=match_id, id=stream_id).update(expires_at=expires_at)
+# On Citus one statement across the shards of every match watched: a worker's renewals of a
+# period go together rather than one per match (docs/scaling.md's multi-shard queries).
+def watch_streams_renew(*, stream_ids: list[uuid.UUID], expires_at: datetime) -> None:
+    WatchStream.objects.filter(id__in=stream_ids).update(expires_at=expires_at)
 
 
 def watch_stream_delete(*, match_id: uuid.UUID, stream_id: uuid.UUID) -> None:

@@ -88,6 +88,8 @@ ENGINE_ONLY = {
     # The service draws the seeds, and the serializers refuse a bad client seed first.
     "invalid_seed",
     "invalid_client_seed",
+    # Only a tournament's close reveals a held seed, once; no request asks for it.
+    "seed_not_held",
 }
 # Answered for a method a path does not have, so no operation can document it.
 NO_OPERATION = {"method_not_allowed"}

@@ -200,3 +200,17 @@ def test_play_deals_from_its_client_seed_and_keeps_the_verifiable_record(
     assert "--verifiable goes with --humans" in refused
     refused = play_refused(server_env, *args[:8], "--client-seed", "é")
     assert "client_seed" in refused
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ("--review", "00000000-0000-0000-0000-000000000001", "--puzzles"),
+        ("--puzzles", "--leaderboard"),
+        ("--review", "00000000-0000-0000-0000-000000000001", "--tables"),
+    ],
+)
+def test_the_review_and_the_puzzles_each_go_alone(server_env, server_url, args):
+    # Each is a screen of its own: given with another mode, play says so and starts nothing.
+    refused = play_refused(server_env, "--url", server_url, *args)
+    assert f"{args[0]} goes alone" in refused

@@ -5,12 +5,14 @@ import random
 import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
+from fractions import Fraction
 
 import httpx
 import httpx_sse
 import pytest
 
-pytestmark = pytest.mark.slow
+# The review it reads is worked out only once the coach's tables are built (tests/conftest.py).
+pytestmark = [pytest.mark.slow, pytest.mark.usefixtures("coach_tables_built")]
 
 
 def test_generated_client_plays_a_whole_match(asnas_client, server_url):
@@ -24,8 +26,10 @@ def test_generated_client_plays_a_whole_match(asnas_client, server_url):
         matches_list,
         matches_next_deal,
         matches_resign,
+        matches_review,
         players_create,
         players_me,
+        players_me_update,
         players_tokens_issue,
         players_tokens_revoke_current,
     )
@@ -44,7 +48,9 @@ def test_generated_client_plays_a_whole_match(asnas_client, server_url):
         PlayerCreated,
         PlayerCreateRequest,
         PlayerProfile,
+        PlayerRenameRequest,
         Problem,
+        Review,
     )
 
     player = players_create.sync(
@@ -105,6 +111,20 @@ def test_generated_client_plays_a_whole_match(asnas_client, server_url):
     # The writes' answers carried every event, each as its union member.
     assert [event.to_dict() for event in replies] == [event.to_dict() for event in events]
 
+    # The review: worked out by the server's worker after each deal ended, so it is ready
+    # within seconds of the last one (503 review_pending, a typed Problem, until then).
+    waited_until = time.monotonic() + 30
+    while isinstance(review := matches_review.sync(view.id, client=client), Problem):
+        assert review.code == "review_pending" and time.monotonic() < waited_until, review
+        time.sleep(0.2)
+    assert isinstance(review, Review) and review.your_seat == 0, review
+    (mine,) = review.seats
+    assert [deal.deal_number for deal in mine.deals] == list(range(1, 13))
+    decisions = [decision for deal in mine.deals for decision in deal.decisions]
+    assert decisions and all(d.by.value == "player" and d.grade is not None for d in decisions)
+    assert sum(mine.counts.to_dict().values()) == len(decisions)
+    assert Fraction(mine.lost) == sum(Fraction(d.lost) for d in decisions)
+
     given_up = ok(
         matches_resign.sync(
             ok(matches_create.sync(client=client, body=MatchCreateRequest())).id,
@@ -121,6 +141,13 @@ def test_generated_client_plays_a_whole_match(asnas_client, server_url):
     (change,) = profile.rating.history
     assert (change.match_id, change.place) == (given_up.id, 4)
     assert change.after.mu == profile.rating.mu < change.before.mu
+    # A new name, in the profile from then on; a blank one is a problem that changes nothing.
+    renamed = players_me_update.sync(client=client, body=PlayerRenameRequest(name=" Roya "))
+    assert isinstance(renamed, PlayerProfile) and renamed.name == "Roya"
+    blank = players_me_update.sync_detailed(client=client, body=PlayerRenameRequest(name=" "))
+    assert blank.status_code == 400 and isinstance(blank.parsed, Problem)
+    assert blank.parsed.code == "validation_error"
+    assert players_me.sync(client=client).name == "Roya"
     board = leaderboard_list.sync(client=client)
     # Other tests' players may be on the board; this one, with one rated match, is not.
     assert isinstance(board, PaginatedLeaderboardEntryList)

@@ -5,12 +5,14 @@ and two humans at one table, each following its own event streams."""
 import json
 import re
 import shutil
+from fractions import Fraction
 
 import pytest
 
 from tests.clients.npm import SCHEMA_FILE, TS_DIR, run
 
-pytestmark = pytest.mark.slow
+# The review it reads is worked out only once the coach's tables are built (tests/conftest.py).
+pytestmark = [pytest.mark.slow, pytest.mark.usefixtures("coach_tables_built")]
 
 
 @pytest.fixture(scope="module")
@@ -41,6 +43,13 @@ def test_typescript_client_compiles_strict_and_plays_a_whole_match(build, server
     assert re.fullmatch(r"\d+/\d+|0|1", hint["showdown_win"])
     for advice in hint["actions"]:
         assert re.fullmatch(r"\w+ (\d+/\d+|0|1) (-?\d+/\d+|-?\d+)", advice), advice
+    review = summary["review"]
+    assert review["seats"] == [0] and review["deals"] == list(range(1, 13))
+    assert re.fullmatch(r"-?\d+(/\d+)?", review["lost"])
+    assert abs(review["lost_rounded"] - float(Fraction(review["lost"]))) <= 0.005
+    for decision in review["decisions"]:
+        grades = "best|good|inaccuracy|mistake|blunder"
+        assert re.fullmatch(rf"\w+ ({grades}) (\d+/\d+|\d+) [1-5]", decision), decision
     assert summary["resigned"][0] == "seat 0 resigned"
     assert summary["resigned"][1].startswith("finished, totals 0 0 0 0")
     # Only the resigned match was unseeded: it alone is rated, its resignation last.
@@ -48,6 +57,8 @@ def test_typescript_client_compiles_strict_and_plays_a_whole_match(build, server
     # Other tests' players may be on the board; this one, with one rated match, is not.
     assert (rating["matches"], rating["fell"], rating["onBoard"]) == (1, True, False)
     assert [entry.split()[1] for entry in rating["rated"]] == ["4"]
+    # Renamed by PATCH, a blank name refused with its code and the name left as it was.
+    assert summary["rename"] == ["Roya", "validation_error", "Roya"]
 
 
 def test_two_typescript_clients_play_a_table_each_following_its_own_streams(build, server_url):

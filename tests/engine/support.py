@@ -21,6 +21,7 @@ from games.engine import (
     NextDeal,
     Resign,
     Restart,
+    RevealSeed,
     RuleError,
     Seeds,
     StartMatch,
@@ -296,7 +297,8 @@ def every_type_log(seed: int) -> list:
     """Played logs that meet every event type (tests/engine/test_engine_catalogue.py checks
     they do), each stored shape of the seat-naming ones (with player ids and without): a
     verifiable table that is joined, freed, joined again, plays and is resigned;
-    a match restarted at a new AI level and resigned; a table abandoned; one the AI fills."""
+    a match restarted at a new AI level and resigned; a table abandoned; one the AI fills;
+    a tournament's match, resigned, whose held seed its tournament's close reveals."""
     rng = random.Random(seed)
     table = Table()
     seeds = Seeds(rng.randbytes(32).hex(), rng.randbytes(32).hex(), "owner's, seed")
@@ -324,4 +326,9 @@ def every_type_log(seed: int) -> list:
     filled = Table()
     filled.do(StartMatch(seed + 3, humans=3, players=(owner, None, None, darius)))
     filled.do(FillSeats(players=("persona-1", "persona-2")))
-    return table.events + alone.events + left.events + filled.events
+    entrant = Table()
+    held = Seeds(rng.randbytes(32).hex(), rng.randbytes(32).hex(), held=True)
+    entrant.do(StartMatch(seed + 4, seeds=held, ai_level="normal", players=(owner,)))
+    entrant.do(Resign(0))
+    entrant.do(RevealSeed())
+    return table.events + alone.events + left.events + filled.events + entrant.events

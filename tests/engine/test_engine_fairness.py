@@ -19,7 +19,9 @@ from games.engine import (
     NextDeal,
     Resign,
     Restart,
+    RevealSeed,
     RuleError,
+    SeedRevealed,
     StartMatch,
     decode_event,
     encode_event,
@@ -30,6 +32,9 @@ from games.engine import (
 )
 from games.engine.commands import Seeds
 from games.engine.events import DealStarted
+from games.engine.state import SNAPSHOT_FORMAT
+from games.engine.turns import Step
+from games.engine.views import Role, Viewer, visible_events
 from tests.engine.support import Table
 
 # --- A verifier written from the algorithm's text, sharing no code with the engine ----------
@@ -278,3 +283,26 @@ def test_verify_works_each_dealer_out_from_its_deal_number_when_a_deal_is_missin
     without_deal_2 = [e for e in shown if e.get("deal_number") != 2]
     found = fairness.verify(without_deal_2)
     assert found.ok and found.deals == whole.deals - 1, found.problems
+
+
+def test_a_held_seed_waits_for_seed_revealed_and_then_verifies():
+    """A tournament's match (#37): its series' end reveals nothing, seed_revealed reveals
+    the seed once, and verify and the record read it like any reveal. Its snapshot is of
+    format 6, which older code refuses rather than misread."""
+    server_seed = bytes(range(32)).hex()
+    step = Step(MatchState())
+    step.apply(StartMatch(1, seeds=Seeds(server_seed, "ab" * 32, held=True)))
+    step.apply(Resign(0))
+    assert step.state.seeds.held and not step.state.seeds.revealed
+    assert step.state.to_dict()["format"] == SNAPSHOT_FORMAT == 6
+    public = visible_events(list(enumerate(step.events, start=1)), Viewer(Role.LIVE))
+    assert not fairness.verify(public).ok  # nothing revealed: nothing verified
+    assert server_seed not in str(public)
+    step.apply(RevealSeed())
+    assert isinstance(step.events[-1], SeedRevealed) and step.state.seeds.revealed
+    with pytest.raises(RuleError):
+        step.apply(RevealSeed())  # once
+    public = visible_events(list(enumerate(step.events, start=1)), Viewer(Role.LIVE))
+    found = fairness.verify(public)
+    assert found.ok and found.series == [1]
+    assert MatchState.from_dict(step.state.to_dict()).seeds.held

@@ -100,7 +100,8 @@ def check_record(record: dict, match_id, viewer: int, left_at: int | None = None
     """A seat's record, of a player who left the table at seq `left_at` if given: a deal's
     hands only as its result may show them to the eyes it ended under (a result follows the
     deal's last move), every hand once a verifiable series ended and revealed its seed; each
-    shown hand the one dealt; skill figures only where all four hands show. How many deals
+    shown hand the one dealt; skill figures only where all four hands show; a deal's review
+    only once the seed is revealed, its hands the reviewed seats' own. How many deals
     showed figures."""
     figures = 0
     for series in record["series"]:
@@ -111,6 +112,12 @@ def check_record(record: dict, match_id, viewer: int, left_at: int | None = None
                 seen_by = eyes(viewer, left_at, deal["moves"][-1]["seq"] + 1)
                 check_result({**result, **deal, "series": series["series"]}, match_id, seen_by)
                 figures += check_figures(result["seats"], deal["hands"], False)
+            for seat in deal.get("review") or ():  # only once every hand may be seen
+                assert series["server_seed"], deal
+                for decision in seat["decisions"]:
+                    for path, hand in hands_in(decision):
+                        assert path == ("position", "hand"), path
+                        assert hand == list(hands[seat["seat"]])
             for seat, hand in enumerate(deal["hands"]):
                 if series["server_seed"]:  # dealt again from the seeds, in the deck's order
                     assert sorted(hand) == sorted(hands[seat])
@@ -118,3 +125,30 @@ def check_record(record: dict, match_id, viewer: int, left_at: int | None = None
                 shown = result is not None and result["seats"][seat]["hand"] is not None
                 assert hand == (list(hands[seat]) if shown else None), (deal, seat)
     return figures
+
+
+def check_review(review: dict, match_id, viewer: int, revealed: bool = False) -> int:
+    """A review (GET /matches/{id}/review) for the seat `viewer`: another seat's decisions
+    only where every hand may be seen (`revealed`: a verifiable series that ended); a hand only
+    in a decision's position, the reviewed seat's own as dealt, and only once its player (or
+    the clock for them) looked at it, never after a look the AI made for a human who left.
+    How many hands it showed."""
+    shown = 0
+    for index, seat in enumerate(review["seats"]):
+        assert seat["seat"] == viewer if index == 0 else revealed, (seat["seat"], viewer)
+        for path, _ in hands_in({key: value for key, value in seat.items() if key != "deals"}):
+            raise AssertionError(f"a hand outside the decisions: {path}")
+        for deal in seat["deals"]:
+            hands = true_hands(match_id, deal["series"], deal["deal_number"])
+            for decision in deal["decisions"]:
+                position = decision["position"]
+                for path, hand in hands_in(decision):
+                    assert path == ("position", "hand"), path
+                    assert hand == list(hands[seat["seat"]])
+                    shown += 1
+                looked = any(
+                    move["seat"] == seat["seat"] and move["action"] == "look" and move["by"] != "ai"
+                    for move in position["moves"]
+                )
+                assert (position["hand"] is not None) is looked, decision
+    return shown

@@ -1,4 +1,4 @@
-"""The match record (asnas-record/2): what the viewer may see and nothing more, valid against
+"""The match record (asnas-record/3): what the viewer may see and nothing more, valid against
 its JSON Schema, and played again by import_record, which finds a changed total or move."""
 
 import copy
@@ -10,6 +10,7 @@ import pytest
 from django.core.management import CommandError, call_command
 
 from games.models import Match
+from games.review import commands as review_commands
 from tests.fairness.test_fairness import play_to_the_end
 
 pytestmark = pytest.mark.django_db
@@ -51,6 +52,40 @@ def test_a_finished_verifiable_match_records_every_deal_and_replays(client, tmp_
     path.write_text(json.dumps(moved))
     with pytest.raises(CommandError):
         call_command("import_record", path)
+
+
+def test_a_verifiable_series_record_carries_its_deals_reviews_and_earlier_records_check(
+    client, tmp_path
+):
+    view = client.post("/api/v1/matches", {"client_seed": "kept"}, format="json").json()
+    play_to_the_end(client, view, [])
+    (before,) = record_of(client, view["id"])["series"]
+    assert all(deal["review"] is None for deal in before["deals"])  # not worked out yet
+    review_commands.reviews_compute(match_id=view["id"], budget_seconds=60)
+    record = record_of(client, view["id"])
+    assert record["format"] == "asnas-record/3"
+    (series,) = record["series"]
+    reviewed = client.get(f"/api/v1/matches/{view['id']}/review").json()["seats"][0]["deals"]
+    assert [deal["review"] for deal in series["deals"]] == [
+        [{"seat": 0, **deal}] for deal in reviewed
+    ]
+    path = tmp_path / "record.json"
+    path.write_text(json.dumps(record))
+    call_command("import_record", path)
+    tampered = copy.deepcopy(record)
+    deal = next(d for d in tampered["series"][0]["deals"] if d["review"][0]["decisions"])
+    deal["review"][0]["decisions"][0]["lost"] = "5"
+    path.write_text(json.dumps(tampered))
+    with pytest.raises(CommandError, match="does not hold"):
+        call_command("import_record", path)
+    # A record of an earlier version, without reviews, still checks.
+    earlier = copy.deepcopy(record)
+    earlier["format"] = "asnas-record/2"
+    for deal in earlier["series"][0]["deals"]:
+        del deal["review"]
+    jsonschema.validate(earlier, SCHEMA)
+    path.write_text(json.dumps(earlier))
+    call_command("import_record", path)
 
 
 def test_a_record_in_play_shows_no_hidden_hand(client):

@@ -3,6 +3,7 @@ viewer may not see, and no token opens another player's match, its events or its
 idempotent replies. The card checks are those of tests/http/secrecy.py."""
 
 import random
+import time
 import uuid
 
 import httpx
@@ -10,7 +11,7 @@ import pytest
 
 from games.ai import AI_LEVELS
 from tests.http.play import play_match
-from tests.http.secrecy import check_result, check_view, hands_in
+from tests.http.secrecy import check_result, check_review, check_view, hands_in
 
 pytestmark = [pytest.mark.slow, pytest.mark.django_db(transaction=True)]
 
@@ -104,7 +105,7 @@ def test_no_body_or_event_over_the_wire_shows_a_hidden_card_in_many_matches(conn
 
 def scan_matches(matches: int, player) -> None:
     """`matches` random matches played over the wire, every body and event checked."""
-    shown = events_checked = replays = 0
+    shown = events_checked = replays = reviews_shown = 0
     for seed in range(matches):
         level = AI_LEVELS[seed % len(AI_LEVELS)]
         view = player.post("/api/v1/matches", {"seed": seed, "ai_level": level}).json()
@@ -122,6 +123,13 @@ def scan_matches(matches: int, player) -> None:
 
         play_match(player, view, random.Random(seed), on_view=poll_events)
         player.get(url)
+        # The review, once the worker made it (503 review_pending, a problem body, before).
+        waited_until = time.monotonic() + 60
+        while (review := player.get(f"{url}/review")).status_code == 503:
+            assert review.json()["code"] == "review_pending" and time.monotonic() < waited_until
+            time.sleep(0.1)
+        assert review.status_code == 200, review.text
+        reviews_shown += check_review(review.json(), view["id"], 0)
         events = player.get(f"{url}/events").json()["events"]
         shown += check_events(events, view["id"])
         events_checked += len(events)
@@ -140,12 +148,13 @@ def scan_matches(matches: int, player) -> None:
     shown += sum(check_view(view) for view in views)
     for body in player.bodies:
         assert not SECRET_KEYS & set(keys_in(body)), body
-        if "your_cards" not in body and "events" not in body:
-            assert not list(hands_in(body)), body
+        if "your_cards" not in body and "events" not in body and "your_seat" not in body:
+            assert not list(hands_in(body)), body  # (a review's hands: check_review above)
     print(
         f"\nleaks over the wire: {matches} matches, {len(player.bodies)} bodies "
         f"({len(views)} views, {replays} replays), {events_checked} events, "
-        f"{shown} other hands shown where allowed, 0 leaks"
+        f"{shown} other hands shown where allowed, {reviews_shown} of the seat's own in its "
+        "reviews' positions, 0 leaks"
     )
     # The checks saw other seats' hands at showdowns, so they are not vacuous.
     assert shown > 0

@@ -21,6 +21,7 @@ from hypothesis import strategies as st
 from rest_framework.test import APIClient
 
 from asnas_api.wsgi import application
+from games.review import commands as review_commands
 from players.services import player_create, token_issue
 
 pytestmark = [pytest.mark.slow, pytest.mark.django_db]
@@ -115,6 +116,9 @@ def world(db) -> dict:
     to_leave = post("/api/v1/matches", {"humans": 2}, 201)
     # Not among `ids`: no generated case draws its code again.
     watched = post("/api/v1/matches", {"seed": 5, "spectators": "live"}, 201)
+    ids = [view["id"] for view in (*in_deal, deal_over, finished, to_leave)]
+    for match_id in ids:  # as the worker would once the writes commit (never in this test)
+        review_commands.reviews_compute(match_id=match_id, budget_seconds=60)
     return {
         "watch_code": watched["watch_code"],
         "player": player,
@@ -125,7 +129,7 @@ def world(db) -> dict:
         "in_deal": in_deal[0],
         "deal_over": deal_over,
         "finished": finished,
-        "ids": [view["id"] for view in (*in_deal, deal_over, finished, to_leave)],
+        "ids": ids,
     }
 
 
@@ -158,6 +162,7 @@ HAPPY = {
     "POST /api/v1/matches/{match_id}/restart": lambda w: _in(w["finished"], body={}),
     "GET /api/v1/matches/{match_id}/events": lambda w: _in(w["finished"], query={"after": 0}),
     "GET /api/v1/matches/{match_id}/hint": lambda w: _in(w["in_deal"]),
+    "GET /api/v1/matches/{match_id}/review": lambda w: _in(w["finished"]),
     "POST /api/v1/matches/{match_id}/resign": lambda w: _in(
         w["in_deal"], body={"expected_version": w["in_deal"]["version"]}
     ),

@@ -1,15 +1,16 @@
-"""The property of issue #25, part 2: over many random tables, every role (each seat, a
-human who left the table, a live spectator, a delayed spectator, the operator) and every
-transport (the view, an events page, a long-poll, the SSE stream, a write's answer, the
-record, the skill figures, a refusal's problem body, the player's stream of notices, the
-admin's pages, the log lines), no message shows a card before its viewer may see it, no
-message holds a server seed before its series ended (and never where the table is not
-verifiable), no message but the operator's holds a player id (the events name who sits
-where, #32), and a delayed spectator gets nothing of a deal still being played. A human who
-left sees the match as a live spectator from the event after their player_left (#31): at
-each table one leaves during a random deal before the last, and the AI plays the seat on.
-The card checks are those of tests/http/secrecy.py; the counts are printed (pytest -s) for
-the issues' closing notes."""
+"""The property of issue #25, part 2: over many random tables, every role (each seat, a human
+who left the table, a live spectator, a delayed spectator, the operator) and every transport
+(the view, an events page, a long-poll, the SSE stream, a write's answer, the record, the
+skill figures, the review (refused before the match is over, then each seat's own and, once
+a verifiable series revealed its seed, the other humans'), a refusal's problem body, the
+player's stream of notices, the admin's pages, the log lines), no message shows a card
+before its viewer may see it, no message holds a server seed before its series ended (and
+never where the table is not verifiable), no message but the operator's holds a player id
+(the events name who sits where, #32), and a delayed spectator gets nothing of a deal still
+being played. A human who left sees the match as a live spectator from the event after their
+player_left (#31): at each table one leaves during a random deal before the last, and the AI
+plays the seat on. The card checks are those of tests/http/secrecy.py; the counts are
+printed (pytest -s) for the issues' closing notes."""
 
 import json
 import logging
@@ -22,7 +23,15 @@ from rest_framework.test import APIClient
 
 from games.models import Deal, Match
 from tests.http.play import _post
-from tests.http.secrecy import check_event, check_record, check_result, check_view, eyes, hands_in
+from tests.http.secrecy import (
+    check_event,
+    check_record,
+    check_result,
+    check_review,
+    check_view,
+    eyes,
+    hands_in,
+)
 from tests.live_client import LiveClient, bearer
 
 pytestmark = [pytest.mark.slow, pytest.mark.django_db(transaction=True)]
@@ -31,6 +40,7 @@ pytestmark = [pytest.mark.slow, pytest.mark.django_db(transaction=True)]
 # without the reveal); sixteen with -m simulation, for a closing note's figures.
 DEFAULT_MATCHES, SIMULATED_MATCHES = 4, 16
 DEALS_PER_MATCH = 3
+STREAMS_PER_SEAT, SPECTATOR_STREAMS = 2, 3
 NAMES = ("Roya", "Babak", "Nima", "Sara")
 
 
@@ -48,6 +58,7 @@ class Scan:
         self.messages: dict[tuple[str, str], int] = {}
         self.matches = 0
         self.verifiable = 0
+        self.reviews_shown = 0
 
     def count(self, role: str, transport: str, number: int = 1) -> None:
         self.messages[role, transport] = self.messages.get((role, transport), 0) + number
@@ -145,14 +156,38 @@ class Watched:
         seeds = Match.objects.get(pk=self.match_id).state["seeds"]
         self.server_seed, self.next_server_seed = seeds["server_seed"], seeds["next_server_seed"]
         self.ended = False  # set as the last player leaves: the series ends, abandoned
+        self.reviews_shown = 0
         self.logged = len(log.lines)
         self.spectator = APIClient()
         self.code, self.watch_headers = code, {"Watch-Code": code}
-        self.streams = {
-            seat: live.open(f"/api/v1/matches/{self.match_id}/stream", bearer(client.token))
-            for seat, client in enumerate(self.clients)
-        }
-        self.streams[self.mode] = live.open("/api/v1/watch/stream", self.watch_headers)
+        # Many streams of the match on the one loop (#41: they share its reads): two of each
+        # seat and three spectators' from the start, more opened later at other cursors
+        # (open_late), each filtered for its own viewer from the same read.
+        self.streams: dict[str, tuple] = {}
+        for _ in range(STREAMS_PER_SEAT):
+            for seat, client in enumerate(self.clients):
+                self.open_stream(
+                    seat, f"/api/v1/matches/{self.match_id}/stream", bearer(client.token)
+                )
+        for _ in range(SPECTATOR_STREAMS):
+            self.open_stream(self.mode, "/api/v1/watch/stream", self.watch_headers)
+        self.opened_late = False
+
+    def open_stream(self, role, url: str, headers: dict) -> None:
+        self.streams[f"{role} #{len(self.streams)}"] = (role, self.live.open(url, headers))
+
+    def open_late(self) -> None:
+        """A stream of each seat still taken and one spectator's, resuming a few events back
+        while the others are at the latest: streams at different cursors in one read."""
+        self.opened_late = True
+        back = max(0, self.view["version"] - 3)
+        for seat, client in enumerate(self.clients):
+            if seat not in self.left:
+                url = f"/api/v1/matches/{self.match_id}/stream?after={back}"
+                self.open_stream(seat, url, bearer(client.token))
+        horizon = self.watch_view()["version"]
+        url = f"/api/v1/watch/stream?after={max(0, horizon - 2)}"
+        self.open_stream(self.mode, url, self.watch_headers)
 
     def seen(self, role, transport: str, body) -> None:
         """Count one message, and check it holds no server seed it may not: the next
@@ -189,16 +224,19 @@ class Watched:
         """The stream messages that came so far; with a `timeout`, to each stream's end. A
         seat's message is checked against its seq alone, so one that comes late is checked at
         the next drain as well as now; the spectator's is checked against the deal in play, so
-        its stream gets a moment to deliver before the next move."""
-        for role, messages in list(self.streams.items()):
-            wait = timeout or (0.05 if role == self.mode else 0)
+        its streams get a moment to deliver before the next move."""
+        waited = False
+        for name, (role, messages) in list(self.streams.items()):
+            # The spectators' streams share their reads: a moment for the first is theirs all.
+            wait = timeout or (0.05 if role == self.mode and not waited else 0)
+            waited = waited or role == self.mode
             while True:
                 try:
                     message = messages.get(timeout=wait) if wait else messages.get_nowait()
                 except queue.Empty:
                     break
                 if message is None:  # the stream ended
-                    del self.streams[role]
+                    del self.streams[name]
                     break
                 if "json" in message:
                     self.seen(self.role(role, message["id"]), "stream", message)
@@ -237,6 +275,7 @@ class Watched:
             for event in page["events"]:
                 check_event(event, self.match_id, eyes(seat, left_at, event["seq"]))
             self.seen(role, "events", page)
+            self.check_review(seat, client)
             record = client.get(f"/api/v1/matches/{self.match_id}/record").json()
             figures = check_record(record, self.match_id, seat, left_at)
             self.seen(role, "record", record)
@@ -256,6 +295,29 @@ class Watched:
             self.seen("admin", "admin page", page.content.decode())
         self.drain_streams()
         self.check_log()
+
+    def check_review(self, seat: int, client) -> None:
+        """A table of several humans: no review before the match is over (a problem body);
+        once it is, as soon as the worker made it, each seat's own decisions, and the other
+        seats' only where the series' seed is revealed."""
+        url = f"/api/v1/matches/{self.match_id}/review"
+        answer = client.get(url)
+        if not self.ended:
+            assert answer.status_code == 409, answer.content
+            self.seen(self.role(seat), "review", answer.json())
+            return
+        waited_until = time.monotonic() + 60
+        while answer.status_code == 503:
+            assert answer.json()["code"] == "review_pending", answer.content
+            assert time.monotonic() < waited_until, "the review stayed pending"
+            time.sleep(0.1)
+            answer = client.get(url)
+        assert answer.status_code == 200, answer.content
+        review = answer.json()
+        self.reviews_shown += check_review(review, self.match_id, seat, self.verifiable)
+        if self.verifiable:  # every hand may be seen: every human seat's review
+            assert len(review["seats"]) > 1
+        self.seen(self.role(seat), "review", review)
 
     def long_polls(self, version: int) -> list:
         """A long-poll for each role, waiting for the next event it may see."""
@@ -329,6 +391,8 @@ class Watched:
                 present = next(seat for seat in range(4) if seat not in self.left)
                 self.write(self.clients[present], f"/api/v1/matches/{self.match_id}/next-deal")
                 continue
+            if not self.opened_late and self.view["version"] > 12:
+                self.open_late()
             if self.rng.random() < 0.2:
                 self.refusals(self.view["turn"])
             client = self.clients[self.view["turn"]]
@@ -345,6 +409,9 @@ class Watched:
         assert not self.streams, "a stream did not end with the match"
         # The watch stream ended with the match: its count is the leaver's last notice.
         self.drain_notices(until_unwatched=True)
+        for seat, client in enumerate(self.clients):
+            self.check_review(seat, client)
+        self.scan.reviews_shown += self.reviews_shown
         for seat in (present[0], self.leaver):  # the seed is revealed to the leaver too
             revealed = self.clients[seat].get(f"/api/v1/matches/{self.match_id}/record").json()
             assert revealed["series"][0]["server_seed"] == (
@@ -382,12 +449,13 @@ def scan_tables(matches: int, make_client, live, admin_client, capsys) -> None:
         print(
             f"\nleak scan: {scan.matches} matches ({scan.verifiable} verifiable, their seeds "
             f"revealed at the end), {len(roles)} roles, {len(transports)} "
-            f"transports, {total} messages scanned"
+            f"transports, {total} messages scanned, {scan.reviews_shown} hands in reviews where "
+            "allowed"
         )
         for role, transport in sorted(scan.messages):
             print(f"  {role:>8} {transport:<13} {scan.messages[role, transport]}")
     assert roles == {"0", "1", "2", "3", "leaver", "live", "delayed", "admin"}
-    everywhere = {"view", "events", "long-poll", "stream", "write", "record", "error"}
+    everywhere = {"view", "events", "long-poll", "stream", "write", "record", "error", "review"}
     assert transports == {*everywhere, "skill figures", "notices", "admin page", "log line"}
     assert {transport for role, transport in scan.messages if role == "leaver"} == {
         *everywhere,

@@ -62,6 +62,27 @@ MULTI_SHARD = {
         "the turn clock's look at when its queues next fall due, after a search that found"
         " nothing: what lets it search again then, rather than every half second"
     ),
+    r"^UPDATE \"games_watchstream\" SET \"expires_at\" = \$1 WHERE \"games_watchstream\"\.\"id\""
+    r" IN ": (
+        "the watch streams' renewal: a server process renews all its open watch streams together,"
+        " one statement a heartbeat period, whichever matches they watch"
+    ),
+    r"^INSERT INTO games_dealreview \(match_id, series, deal_number, due_at\) SELECT": (
+        "the clock's sweep makes due the reviews of ended deals that have none, every"
+        " ASNAS_PURGE_INTERVAL_SECONDS: across matches by nature"
+    ),
+    r"FROM \"games_dealreview\" WHERE \(\"games_dealreview\"\.\"body\" IS NULL AND": (
+        "the clock's sweep reads the reviews left due, oldest first, every"
+        " ASNAS_PURGE_INTERVAL_SECONDS: across matches by nature"
+    ),
+    r"^SELECT m\.id FROM games_match m LEFT JOIN games_tournament t": (
+        "the clock's sweep looks for ended matches to mine for puzzles, every"
+        " ASNAS_PURGE_INTERVAL_SECONDS: across matches by nature"
+    ),
+    r"FROM \"games_match\" WHERE \(?\"games_match\"\.\"tournament_id\" = \$": (
+        "a tournament's entries (the entry check and the cap, under the tournament's lock, and"
+        " the close): its matches are spread over every shard; once an entry and once a close"
+    ),
     r"FROM games_watchstream WHERE expires_at > now\(\) AND \(match_id = \$\d+ OR address": (
         "a watch stream's opening: its address's and its server process's caps count their"
         " streams across matches (the match's own count is one shard's, but asked in the"

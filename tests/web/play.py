@@ -12,9 +12,18 @@ PREFERRED = ("call", "hold", "raise", "fold")
 
 
 def sit_down(page: Page, name: str = "Roya") -> None:
-    page.locator("#player-name").fill(name)
-    page.locator("#login button[type=submit]").click()
+    """From the first screen to the lobby (the click registers a player with a default name),
+    then named `name` with the lobby's form."""
+    page.locator("#more-ways").click()
     expect(page.locator("#new-match")).to_be_visible()
+    rename(page, name)
+
+
+def rename(page: Page, name: str) -> None:
+    page.locator("#rename-name").fill(name)
+    page.locator("#rename button[type=submit]").click()
+    expect(page.locator("#main h2").first).to_contain_text(name)
+    expect(page.locator("body")).not_to_have_attribute("aria-busy", "true")
 
 
 def new_match(page: Page, level: str = "easy") -> None:

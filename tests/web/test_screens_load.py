@@ -1,6 +1,6 @@
 """Each screen's module is fetched when the screen is first shown (table/core.js): a first
-visit's name form fetches neither the lobby's code nor the match table's, and the lobby not
-the match table's."""
+visit's first screen fetches neither the lobby's code, nor the match table's, nor the rules'
+pictures, and the lobby not the match table's."""
 
 import pytest
 from playwright.sync_api import expect
@@ -20,14 +20,16 @@ def fetched(page) -> set[str]:
 
 def test_each_screen_s_code_arrives_when_the_screen_is_first_shown(open_table):
     page = open_table()
-    expect(page.locator("#player-name")).to_be_visible()
+    expect(page.locator("#start-game")).to_be_visible()
     first = fetched(page)
-    assert {"app.js", "core.js", "login.js"} <= first
-    assert not first & (MATCH_MODULES | {"lobby.js", "invitation.js", "rules.js"}), first
+    assert {"app.js", "core.js", "start.js", "rules-text.js"} <= first
+    # The rules' words are on the first screen; their pictures wait until they are shown.
+    later = {"lobby.js", "invitation.js", "login.js", "rules.js", "cards.js", "rename.js"}
+    assert not first & (MATCH_MODULES | later), first
 
     page.locator("#open-rules").click()
     expect(page.locator("#rules .ranking .card").first).to_be_visible()
-    assert "rules.js" in fetched(page)
+    assert {"rules.js", "cards.js"} <= fetched(page)
     page.keyboard.press("Escape")
 
     sit_down(page)

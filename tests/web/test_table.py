@@ -142,7 +142,7 @@ def test_a_stale_version_reloads_and_says_so(at_a_fresh_turn, api_origin):
 def test_persian_runs_right_to_left(open_table):
     page = open_table(lang="fa")
     expect(page.locator("html")).to_have_attribute("dir", "rtl")
-    expect(page.locator("#login button")).to_have_text("بنشینید")
+    expect(page.locator("#start-game")).to_have_text("شروع بازی")
     sit_down(page, "رویا")
     new_match(page)
     fresh_turn(page)
@@ -164,10 +164,8 @@ def test_persian_runs_right_to_left(open_table):
 def test_keyboard_only_play_of_a_whole_match(open_table):
     page = open_table()
     keys = page.keyboard
-    expect(page.locator("#player-name")).to_be_focused()
-    keys.type("Kaveh")
-    keys.press("Enter")
-    expect(page.locator("#new-match")).to_be_focused()
+    # The first screen's Start game has the focus: Enter deals a match at once.
+    expect(page.locator("#start-game")).to_be_focused()
     keys.press("Enter")
     expect(page.locator("#table")).to_be_visible()
 
@@ -241,7 +239,7 @@ def test_served_by_the_api_itself_with_the_browser_preferences(open_table, api_o
     # No ?api=: the page calls the server it came from. The browser asks for reduced motion.
     page = open_table(url=f"{api_origin}/?lang=da", reduced_motion=True)
     expect(page.locator("html")).to_have_attribute("data-motion", "reduced")
-    expect(page.locator("#login button")).to_have_text("Sæt dig")
+    expect(page.locator("#start-game")).to_have_text("Start spillet")
     sit_down(page, "Sofie")
     new_match(page)
     settled(page)

@@ -46,6 +46,9 @@ class Command(BaseCommand):
             keys = cursor.fetchall()
             for table, name, _ in keys:
                 cursor.execute(f'ALTER TABLE "{table}" DROP CONSTRAINT "{name}"')
+            for table, names in citus_placement.POSTGRES_ONLY_CONSTRAINTS.items():
+                for name in names:
+                    cursor.execute(f'ALTER TABLE "{table}" DROP CONSTRAINT IF EXISTS "{name}"')
             for table in todo:
                 if table in reference:
                     cursor.execute("SELECT create_reference_table(%s)", [table])

@@ -13,7 +13,7 @@ from pathlib import Path
 from django.core.management.base import BaseCommand, CommandError
 from rich.console import Console
 
-from bench import baseline, compare, hint_burst, report
+from bench import baseline, compare, hint_burst, report, watchers
 from bench.checkout import Baseline, working_tree
 from bench.players import Player, hit
 from bench.seed import seed_finished_matches
@@ -43,10 +43,14 @@ class Command(BaseCommand):
         _play_arguments(parser)
         _hint_burst_arguments(parser)
         _baseline_arguments(parser)
+        _watcher_arguments(parser)
         parser.add_argument("--json", type=Path, help="also write the report to this file")
         parser.add_argument("--no-progress", action="store_true", help="hide the progress bars")
 
     def handle(self, *args, **options):
+        if options["watchers"]:
+            self._watchers(options)
+            return
         if options["baseline"] is not None:
             self._baseline(options)
             return
@@ -115,6 +119,43 @@ class Command(BaseCommand):
             "rounds": results,
         }
         compare.show(Console(file=self.stdout, width=160), result)
+        if options["json"]:
+            options["json"].write_text(json.dumps(result, indent=2) + "\n")
+
+    def _watchers(self, options: dict) -> None:
+        try:
+            sizes = tuple(int(size) for size in options["watcher_sizes"].split(","))
+        except ValueError as error:
+            raise CommandError("--watcher-sizes is a list of numbers: 1,10,100,1000") from error
+        if min(sizes) < 1 or options["watcher_writes"] < 1 or options["rounds"] < 1:
+            raise CommandError("sizes, --watcher-writes and --rounds must be at least 1")
+        load = watchers.WatcherLoad(
+            sizes=(0, *sizes), writes=options["watcher_writes"], rounds=options["rounds"]
+        )
+        console = Console(stderr=True)
+        load_before = os.getloadavg()
+        working = working_tree()
+        with contextlib.ExitStack() as stack:
+            sides = [working]
+            if options["baseline"] is not None:
+                try:
+                    checkout = Baseline(options["baseline"])
+                except ValueError as error:
+                    raise CommandError(str(error)) from error
+                sides.insert(0, stack.enter_context(checkout))
+            results = watchers.run(sides, load, say=lambda text: console.print(text))
+        result = {
+            "config": {
+                "sides": {side.name: side.commit for side in sides},
+                **dataclasses.asdict(load),
+                "cpus": os.cpu_count(),
+                "load_before": load_before,
+                "load_after": os.getloadavg(),
+            },
+            "summary": watchers.summarize(results),
+            "rounds": results,
+        }
+        report.show_watchers(Console(file=self.stdout, width=160), result)
         if options["json"]:
             options["json"].write_text(json.dumps(result, indent=2) + "\n")
 
@@ -401,3 +442,16 @@ def _baseline_arguments(parser) -> None:
         default=30,
         help="with --baseline: at most this long for memory to settle after the warm-up",
     )
+
+
+def _watcher_arguments(parser) -> None:
+    """--watchers: what an event costs at 1 to 1,000 spectators of one match (bench/watchers.py)."""
+    parser.add_argument(
+        "--watchers",
+        action="store_true",
+        help="instead of play: statements, server CPU and a writer's latency per write while "
+        "each of --watcher-sizes spectators watch one match; with --baseline, both sides "
+        "alternated for --rounds (bench/watchers.py)",
+    )
+    parser.add_argument("--watcher-sizes", default="1,10,100,1000")
+    parser.add_argument("--watcher-writes", type=int, default=10, help="writes at each size")

@@ -12,10 +12,13 @@ from pathlib import Path
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 from rich.console import Console
+from rich.text import Text
 
 from terminal.api import Api, ApiProblem, Sessions
 from terminal.game import Invite, NewMatch, QuickPlay, play, sign_in
+from terminal.puzzles import solve
 from terminal.ratings import ratings_screen
+from terminal.review import fetch_review, whole_review
 from terminal.screens import screen_for
 from terminal.table import lobby
 from terminal.watch import watch as watch_match
@@ -55,6 +58,7 @@ class Command(BaseCommand):
         leaderboard,
         tables,
         quick_play,
+        review,
         **options,
     ):
         _refuse_what_does_not_go_together(
@@ -67,20 +71,18 @@ class Command(BaseCommand):
             verifiable=options["verifiable"],
             open_table=options["open"],
         )
+        alone = {"--review": review, "--puzzles": options["puzzles"]}
+        for flag, given in alone.items():
+            others = (humans, join, watch, quick_play, leaderboard, tables, *alone.values())
+            if given and sum(map(bool, others)) > 1:
+                raise CommandError(f"{flag} goes alone: it is a screen of its own.")
         console = Console()
         if tables:
             _print_tables(console, url=url, state=state, name=name)
             return
-        quick = (
-            QuickPlay(
-                humans=humans,
-                max_turn_seconds=turn_seconds,
-                ai_level=ai_level,
-                verifiable=options["verifiable"],
-            )
-            if quick_play
-            else None
-        )
+        verifiable = options["verifiable"]
+        fits = dict(humans=humans, max_turn_seconds=turn_seconds, ai_level=ai_level)
+        quick = QuickPlay(**fits, verifiable=verifiable) if quick_play else None
         # A self-started server always uses this checkout's database, whatever its port. A
         # joined table has a player of its own, so that a friend at the same computer never
         # takes the owner's token.
@@ -91,7 +93,7 @@ class Command(BaseCommand):
             humans=humans,
             turn_seconds=turn_seconds,
             open=options["open"],
-            verifiable=options["verifiable"],
+            verifiable=verifiable,
             client_seed=options["client_seed"],
         )
         try:
@@ -99,22 +101,18 @@ class Command(BaseCommand):
                 contextlib.nullcontext(url) if url else _local_server(console) as base_url,
                 screen_for(console, default_name=getuser()) as screen,
             ):
+                api = Api(base_url)
                 if watch:
-                    watch_match(Api(base_url), screen, watch)
+                    watch_match(api, screen, watch)
                 elif leaderboard:
-                    _leaderboard(Api(base_url), sessions, screen, name=name)
+                    _leaderboard(api, sessions, screen, name=name)
+                elif review:
+                    _review(api, sessions, screen, review, name=name)
+                elif options["puzzles"]:
+                    _puzzles(api, sessions, screen, name=name)
                 else:
-                    play(
-                        Api(base_url),
-                        sessions,
-                        screen,
-                        server=base_url,
-                        name=name,
-                        new=new,
-                        join=join,
-                        quick=quick,
-                        record=options["record"],
-                    )
+                    play(api, sessions, screen, server=base_url, name=name, new=new, join=join,
+                         quick=quick, record=options["record"])  # fmt: skip
         except (EOFError, KeyboardInterrupt):
             console.print("\nSaved: run play again to resume this match.")
         except (ApiProblem, OSError) as error:
@@ -125,6 +123,19 @@ def _leaderboard(api: Api, sessions: Sessions, screen, *, name: str | None) -> N
     """Your rating and the leaderboard, signed in as this server's player of yours."""
     sign_in(api, sessions, screen, name=name)
     screen.leave(ratings_screen(api))
+
+
+def _puzzles(api: Api, sessions: Sessions, screen, *, name: str | None) -> None:
+    """Puzzles near your puzzle rating, graded by value (docs/puzzles.md)."""
+    sign_in(api, sessions, screen, name=name)
+    solve(api, screen)
+
+
+def _review(api: Api, sessions: Sessions, screen, match_id: str, *, name: str | None) -> None:
+    """The review of your decisions in match `match_id` (docs/review.md), printed whole."""
+    sign_in(api, sessions, screen, name=name)
+    review = fetch_review(api, match_id, lambda line: screen.show(Text(line)))
+    screen.leave(whole_review(review))
 
 
 def _new_match_arguments(parser) -> None:
@@ -210,6 +221,18 @@ def _table_arguments(parser) -> None:
         metavar="CODE",
         help="watch a match as a spectator, without an account: the watch code its owner "
         "shared, or the whole watch link (needs --url)",
+    )
+    parser.add_argument(
+        "--puzzles",
+        action="store_true",
+        help="solve puzzles from real deals near your puzzle rating, each graded by the exact "
+        "value of every action (docs/puzzles.md)",
+    )
+    parser.add_argument(
+        "--review",
+        metavar="MATCH_ID",
+        help="print the review of your decisions in match MATCH_ID (docs/review.md): "
+        "accuracy, points lost per deal, each decision's class and each action's value",
     )
     parser.add_argument(
         "--leaderboard",

@@ -42,7 +42,7 @@ class Command(BaseCommand):
         counts, lost, graded, cpu = Counter(), 0, [], 0.0
         match = 0
         while sum(counts.values()) < decisions:
-            events = _match(level, against, seed + match)
+            events = simulated_match(level, against, seed + match)
             started = time.process_time()
             review = review_events(events, 0, against)
             cpu += time.process_time() - started
@@ -61,7 +61,7 @@ class Command(BaseCommand):
         self.stdout.write(f"{match} matches reviewed, {cpu:.2f} s of CPU ({each:.3f} s each)")
 
 
-def _match(level: str, against: str, seed: int) -> list:
+def simulated_match(level: str, against: str, seed: int) -> list:
     """A 12-deal match: seat 0 a player choosing as `level`, the others AI seats."""
     rng = random.Random(seed)
     state, events = MatchState(), []

@@ -28,7 +28,7 @@ export class Api {
   // One request to operation O; any answer that is not 2xx is thrown as its ProblemError.
   async call<O extends Operation>(
     operation: O,
-    method: "GET" | "POST",
+    method: "GET" | "POST" | "PATCH",
     path: string,
     body?: RequestBody<O>,
   ): Promise<Success<O>> {
@@ -38,7 +38,7 @@ export class Api {
         "Content-Type": "application/json",
         ...(this.token ? { Authorization: `Bearer ${this.token}` } : {}),
       },
-      body: method === "POST" ? JSON.stringify(body ?? {}) : undefined,
+      body: method === "GET" ? undefined : JSON.stringify(body ?? {}),
     });
     const json: unknown = await response.json();
     if (!response.ok) {

@@ -2,7 +2,7 @@
 // openapi-typescript generates from openapi.yaml into schema.ts (`npm run generate`).
 // Usage: node build/play.js http://127.0.0.1:8000 [seed]
 // Prints a one-line JSON summary of the finished match.
-import { Api, type Schemas } from "./api";
+import { Api, ProblemError, type Schemas } from "./api";
 import { choose } from "./choose";
 
 type MatchEvent = Schemas["MatchEvent"];
@@ -41,6 +41,8 @@ function describe(event: MatchEvent): string {
       return `seat ${event.seat} is open again`;
     case "seats_filled":
       return `the AI took seats ${event.seats.join(", ")}`;
+    case "seed_revealed":
+      return `the tournament closed: series ${event.series}'s seed is revealed`;
     default: {
       const unknown: never = event;
       return unknown;
@@ -76,11 +78,28 @@ async function main(): Promise<void> {
       hint = await call("matches_hint", "GET", `/matches/${view.id}/hint`);
     }
   }
+  // The review, worked out by the server after each deal: 503 review_pending until then.
+  let review: Schemas["Review"] | undefined;
+  for (const until = Date.now() + 30_000; !review; ) {
+    try {
+      review = await call("matches_review", "GET", `/matches/${view.id}/review`);
+    } catch (error) {
+      if (!(error instanceof ProblemError) || error.problem.code !== "review_pending") throw error;
+      if (Date.now() > until) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+  }
   const resigned = await call("matches_create", "POST", "/matches", { ai_level: "normal" });
   const gaveUp = await call("matches_resign", "POST", `/matches/${resigned.id}/resign`, {});
   // The unseeded match is rated as it finishes (a seeded one is not): typed as the schema's.
   const rating: Schemas["PlayerRating"] = (await call("players_me", "GET", "/players/me")).rating;
   const board = await call("leaderboard_list", "GET", "/leaderboard");
+  // A new name, typed as the schema's request; a blank one is a problem that changes nothing.
+  const renamed = await call("players_me_update", "PATCH", "/players/me", { name: "Roya" });
+  const blank = await call("players_me_update", "PATCH", "/players/me", { name: " " }).catch(
+    (error: unknown) => (error instanceof ProblemError ? error.problem.code : "no problem"),
+  );
+  const nameNow = (await call("players_me", "GET", "/players/me")).name;
 
   const events: MatchEvent[] = [];
   for (let more = true; more; ) {
@@ -106,8 +125,19 @@ async function main(): Promise<void> {
         fell: rating.mu < rating.history[0].before.mu,
         onBoard: board.results.some((entry) => entry.you),
       },
+      rename: [renamed.name, blank, nameNow],
       winners: view.winners,
       totals: view.seats.map((seat) => seat.total),
+      review: {
+        seats: review.seats.map((seat) => seat.seat),
+        deals: review.seats[0].deals.map((deal) => deal.deal_number),
+        lost: review.seats[0].lost,
+        lost_rounded: review.seats[0].lost_rounded,
+        accuracy: review.seats[0].accuracy,
+        decisions: review.seats[0].deals.flatMap((deal) =>
+          deal.decisions.map((d) => `${d.action} ${d.grade} ${d.lost} ${d.values.length}`),
+        ),
+      },
       hint: hint && {
         exact: hint.values_are_exact,
         hand_rank: hint.hand_rank,

@@ -26,6 +26,7 @@ const MATCH_EVENTS: Record<MatchEvent["type"], true> = {
   player_left: true,
   seat_freed: true,
   seats_filled: true,
+  seed_revealed: true,
 };
 const NOTICES = ["your_turn", "match_started", "match_finished"] as const;
 // Keys that would carry cards anywhere but in a deal's result or your own `your_cards`.

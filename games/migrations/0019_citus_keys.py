@@ -5,7 +5,8 @@ from django.db import migrations, models
 # unique alone) and widen the constraint under it: on plain Postgres nothing else changes.
 # One statement each: Citus refuses a DROP and an ADD CONSTRAINT in one ALTER TABLE.
 WIDENED = {"games_seat": "match_id", "games_deal": "match_id", "games_hint": "match_id",
-           "games_watchstream": "match_id", "games_idempotencyrecord": "player_id"}  # fmt: skip
+           "games_watchstream": "match_id", "games_idempotencyrecord": "player_id",
+           "games_dealreview": "match_id"}  # fmt: skip
 
 
 def _keys(columns: str) -> list[tuple[str, str]]:
@@ -27,7 +28,7 @@ class Migration(migrations.Migration):
     new keys rebuild one index per table (a scan of each, under an ACCESS EXCLUSIVE lock)."""
 
     dependencies = [
-        ("games", "0015_skill_stored_by_the_write"),
+        ("games", "0018_puzzles"),
     ]
 
     operations = [
