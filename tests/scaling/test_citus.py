@@ -20,12 +20,16 @@ from rest_framework.test import APIClient
 
 from asnas_api import citus_placement
 from asnas_api.clock import clock_run
+from asnas_api.housekeeping import close_due_tournaments
 from asnas_api.pytest_plugin import CITUS_DIR, TESTS_CITUS
 from games.match import store as match_store
 from games.match.commands import match_clock_tick
 from games.models import Match
+from games.puzzles import commands as puzzle_commands
+from games.review import commands as review_commands
 from tests.http.play import play_match, play_table
 from tests.live_client import bearer
+from tests.tournaments import support as tournaments
 
 pytestmark = [
     pytest.mark.citus,
@@ -208,6 +212,38 @@ def test_playing_asks_one_shard_per_query_but_the_documented_ones(live, settings
     while match_clock_tick(now=timezone.now() + timedelta(minutes=10)) is not None:
         pass
     assert roya.get(f"/api/v1/matches/{filled['id']}").json()["status"] != "waiting"
+    statements = multi_shard_statements(since)
+    assert statements, "nothing was logged: the log level is not set"
+    assert sorted(set(undocumented(statements))) == []
+
+
+def test_reviews_puzzles_and_tournaments_ask_one_shard_per_query_but_the_documented_ones():
+    """The rooms int brought: a match's reviews worked out and read, the clock sweep's
+    review and puzzle duties, a puzzle tried, and a tournament entered (twice: the second is
+    refused by the check under the tournament's lock, the only one on Citus), closed and
+    ranked."""
+    since = log_position()
+    roya, sima = _client("Roya"), _client("Sima")
+    for seed in (31, 32):
+        view = _post(roya, "matches", {"seed": seed, "verifiable": True}, status=201)
+        view = play_match(roya, view, random.Random(seed))
+        review_commands.reviews_compute(match_id=view["id"], budget_seconds=120)
+        assert roya.get(f"/api/v1/matches/{view['id']}/review").status_code == 200
+    review_commands.reviews_resubmit(older_than_seconds=0)
+    assert puzzle_commands.puzzles_mine() > 0
+    puzzle = sima.get("/api/v1/puzzles/next")
+    assert puzzle.status_code == 200, puzzle.json()
+    tried = {"action": puzzle.json()["actions"][0]}
+    _post(sima, f"puzzles/{puzzle.json()['id']}/try", tried)
+    tournament = tournaments.create(_client("Owner"))
+    entered = tournaments.enter(roya, tournament)
+    twice = roya.post(f"{tournaments.BASE}/{tournament['id']}/entries", {}, format="json")
+    assert (twice.status_code, twice.json()["code"]) == (409, "already_entered")
+    tournaments.past_deadline(tournament)
+    assert close_due_tournaments() == 1
+    standings = sima.get(f"{tournaments.BASE}/{tournament['id']}/standings")
+    assert standings.status_code == 200, standings.json()
+    assert roya.get(f"/api/v1/matches/{entered['id']}/record").status_code == 200
     statements = multi_shard_statements(since)
     assert statements, "nothing was logged: the log level is not set"
     assert sorted(set(undocumented(statements))) == []
