@@ -53,7 +53,8 @@ BY_KEY = {
 
 
 # Constraints Citus cannot hold (a unique constraint on a distributed table must contain its
-# distribution column): citus_distribute drops them; the code's check under a lock holds each.
+# distribution column): citus_distribute drops them (partial ones, unique indexes to
+# Postgres, by their index); the code's check under a lock holds each.
 POSTGRES_ONLY_CONSTRAINTS = {
     # One entry per player per tournament: tournament_enter checks it under the tournament's
     # row lock, which every entry takes first.

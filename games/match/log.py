@@ -103,12 +103,13 @@ def match_events_while_token(
 # tokens among theirs that still work, what the match's spectators may see and through which
 # code, its version, the deal in play, and the events after the earliest of their cursors.
 # One row of the match's fields (NULL events) when there is no event; none without the match.
+# Each subquery names the match itself, not through `m.id`: so Citus runs it on one shard.
 _EVENTS_FOR_STREAMS = (
     "SELECT k.working, k.spectators, k.watch_code_hash, k.version, k.in_play, b.seq, b.events"
     " FROM (SELECT"
     f" ARRAY(SELECT token_hash FROM {Token._meta.db_table} WHERE token_hash = ANY(%s)) AS working,"
     " m.spectators, m.watch_code_hash, m.version,"
-    f" (SELECT started_seq FROM {Deal._meta.db_table} d WHERE d.match_id = m.id"
+    f" (SELECT started_seq FROM {Deal._meta.db_table} d WHERE d.match_id = %s"
     " AND d.outcome = '' ORDER BY started_seq DESC LIMIT 1) AS in_play"
     f" FROM {Match._meta.db_table} m WHERE m.id = %s) k"
     f" LEFT JOIN LATERAL (SELECT seq, events FROM {EventBatch._meta.db_table}"
@@ -143,7 +144,8 @@ def match_events_for_streams(
     judge them for its viewer, in one statement; None when there is no such match."""
     with connection.cursor() as cursor:
         cursor.execute(
-            _EVENTS_FOR_STREAMS, [sorted(token_hashes), match_id, match_id, after, limit]
+            _EVENTS_FOR_STREAMS,
+            [sorted(token_hashes), match_id, match_id, match_id, after, limit],
         )
         rows = cursor.fetchall()
     if not rows:

@@ -4,8 +4,10 @@ the matches entered in one (their rows are the match room's: only its store writ
 import uuid
 from datetime import datetime
 
+from django.db import connection
 from django.db.models import QuerySet
 
+from games.match.store import SEQUENTIAL
 from games.models import Deal, Match, Tournament
 from players.models import Player
 
@@ -20,7 +22,13 @@ def tournament_get(*, tournament_id: uuid.UUID) -> Tournament | None:
 
 def tournament_lock(*, tournament_id: uuid.UUID) -> Tournament | None:
     """The tournament, locked until the transaction ends: entries and the close take this
-    lock, so that a cap holds and a tournament closes once."""
+    lock, so that a cap holds and a tournament closes once.
+    On Citus the entry's checks then ask every shard (a tournament's matches are spread
+    over them), and the entry's match may create the AI's players, a reference table, which
+    Citus refuses after a search over several connections a node: the transaction keeps one
+    a node (SEQUENTIAL; Postgres alone ignores it)."""
+    with connection.cursor() as cursor:
+        cursor.execute(f"SELECT {SEQUENTIAL}")
     return Tournament.objects.select_for_update().filter(pk=tournament_id).first()
 
 

@@ -83,7 +83,8 @@ MULTI_SHARD = {
         "the clock's sweep looks for ended matches to mine for puzzles, every"
         " ASNAS_PURGE_INTERVAL_SECONDS: across matches by nature"
     ),
-    r"FROM \"games_match\" WHERE \(?\"games_match\"\.\"tournament_id\" = \$": (
+    r"^SELECT .* FROM \"games_match\"( INNER JOIN .*)? WHERE \(?"
+    r"(\"games_match\"\.\"owner_id\" = \$\d+ AND )?\"games_match\"\.\"tournament_id\" = \$\d+": (
         "a tournament's entries (the entry check and the cap, under the tournament's lock, and"
         " the close): its matches are spread over every shard; once an entry and once a close"
     ),

@@ -46,9 +46,10 @@ class Command(BaseCommand):
             keys = cursor.fetchall()
             for table, name, _ in keys:
                 cursor.execute(f'ALTER TABLE "{table}" DROP CONSTRAINT "{name}"')
-            for table, names in citus_placement.POSTGRES_ONLY_CONSTRAINTS.items():
+            # Partial unique constraints, which Postgres keeps as unique indexes.
+            for names in citus_placement.POSTGRES_ONLY_CONSTRAINTS.values():
                 for name in names:
-                    cursor.execute(f'ALTER TABLE "{table}" DROP CONSTRAINT IF EXISTS "{name}"')
+                    cursor.execute(f'DROP INDEX IF EXISTS "{name}"')
             for table in todo:
                 if table in reference:
                     cursor.execute("SELECT create_reference_table(%s)", [table])
