@@ -292,6 +292,9 @@ class MatchViewSerializer(serializers.Serializer):
     open = serializers.BooleanField(
         help_text="An open table: listed in GET /tables while it waits, joined without invite."
     )
+    bots = serializers.BooleanField(
+        help_text="Whether the owner allowed bots (docs/bots.md) at this table; false alone."
+    )
     fill_at = UtcDateTimeField(
         allow_null=True,
         help_text="While the table waits: when the AI takes the seats still open and deal 1 "

@@ -104,7 +104,8 @@ def match_create(
         raise DomainError(
             "not_a_table", "Only a table (humans above 1) is open, filled or allows bots."
         )
-    if player_kind_locked(player=owner) == Player.Kind.BOT and humans > 1:
+    # Alone, a human and a bot are alike: only a table reads the kind, under its lock.
+    if humans > 1 and player_kind_locked(player=owner) == Player.Kind.BOT:
         raise DomainError("not_for_bots", "A bot may not open a table for humans.")
     if verifiable is None:
         verifiable = humans == 1
