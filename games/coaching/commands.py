@@ -39,12 +39,12 @@ def hint_create(
     match = match_store.match_load(match_id=match_id, player=player)
     if match is None:
         raise DomainError("not_found", "No such match.")
+    if player.kind == Player.Kind.BOT:
+        raise DomainError("not_for_bots", "A bot plays without the coach's hints.")
     if match.row.tournament_id is not None:
         raise DomainError(
             "hints_not_allowed", "A tournament's match is played without the coach's hints."
         )
-    if player.kind == Player.Kind.BOT:
-        raise DomainError("not_for_bots", "A bot plays without the coach's hints.")
     played = sum(seat.kind != Player.Kind.AI for seat in match.seats)
     if played > 1:
         raise DomainError(
