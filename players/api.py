@@ -60,7 +60,7 @@ class PlayerViewSet(RateScopedViewSet):
     )
     def create(self, request):
         data = valid(PlayerCreateSerializer, request.data)
-        player, token = services.player_create(name=data["name"], bot=data["bot"])
+        player, token = services.player_create(name=data["name"], bot=data.get("bot", False))
         created = {"id": player.id, "name": player.name, "token": token, "bot": player.is_bot}
         return Response(PlayerCreatedSerializer(created).data, status=status.HTTP_201_CREATED)
 

@@ -11,8 +11,9 @@ class PlayerCreateSerializer(RequestBodySerializer):
         trim_whitespace=True,
         help_text="Your name at the table, 1 to 64 characters; spaces at the ends are trimmed.",
     )
+    # Not `default=False`: a field with a default is required in generated clients' types.
     bot = serializers.BooleanField(
-        default=False,
+        required=False,
         help_text="Whether this player is a bot (a program playing, docs/bots.md), for good: "
         "labelled one wherever it sits or ranks, and seated with humans only where they "
         "allowed bots. False by default.",
