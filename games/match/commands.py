@@ -95,18 +95,10 @@ def match_create(
 
     A `tournament`'s entry deals from the seed of its deal `pool`, derived from the
     tournament's seed and held until its close, with no client seed, so that every entrant
-    of the pool meets the same deals (docs/tournaments.md).
-
-    A table seats a bot only if `bots` (its owner allowed them); a bot plays alone against
-    the AI or joins such a table, but never opens a table for humans (docs/bots.md).
+    of the pool meets the same deals (docs/tournaments.md). Only a table with `bots` seats
+    a bot beside its owner (docs/bots.md).
     """
-    if humans == 1 and (open or fill_after is not None or bots):
-        raise DomainError(
-            "not_a_table", "Only a table (humans above 1) is open, filled or allows bots."
-        )
-    # Alone, a human and a bot are alike: only a table reads the kind, under its lock.
-    if humans > 1 and player_kind_locked(player=owner) == Player.Kind.BOT:
-        raise DomainError("not_for_bots", "A bot may not open a table for humans.")
+    _refuse_table(owner=owner, humans=humans, lobby=open or fill_after is not None, bots=bots)
     if verifiable is None:
         verifiable = humans == 1
     if tournament is not None:
@@ -152,6 +144,18 @@ def match_create(
     )
     match.watch_code = watch_code
     return match
+
+
+def _refuse_table(*, owner: Player, humans: int, lobby: bool, bots: bool) -> None:
+    """A table's settings for a match alone (`not_a_table`), or a table a bot would open
+    (`not_for_bots`). Alone, a human and a bot are alike: only a table reads the kind, under
+    its lock (players.services.player_kind_locked)."""
+    if humans == 1 and (lobby or bots):
+        raise DomainError(
+            "not_a_table", "Only a table (humans above 1) is open, filled or allows bots."
+        )
+    if humans > 1 and player_kind_locked(player=owner) == Player.Kind.BOT:
+        raise DomainError("not_for_bots", "A bot may not open a table for humans.")
 
 
 # --- A player's moves -------------------------------------------------------------------------
