@@ -106,6 +106,7 @@ def match_view(
         "spectators": row.spectators,
         "watch_code": match.watch_code if seat == 0 else None,
         "open": row.open,
+        "bots": row.bots,
         "fill_at": row.fill_at if state.status is Status.WAITING else None,
         "turn_deadline": row.turn_deadline,
         "created_at": row.created_at,

@@ -83,6 +83,7 @@ export default {
   new_table: "Créer une table",
   no_clock: "sans horloge",
   open_seat: "Place libre",
+  bot_seat: "{name} (bot)",
   waiting: "Encore {n} à venir",
   invited: "Vous êtes invité à une table. Asseyez-vous pour la voir et choisir de la rejoindre.",
   invitation_title: "{owner} vous invite à une table",
