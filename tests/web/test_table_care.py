@@ -374,6 +374,13 @@ NOT_SHOWN_BY_THE_TABLE = {
     "after_out_of_range", "invalid_idempotency_key", "not_owner",
     "method_not_allowed", "request_too_large", "unsupported_media_type",
 }  # fmt: skip
+# The tournaments' own (games/tournaments/): the table creates and enters none (a client of
+# the API does), offers no spectators at a tournament's match, and seed_not_held is the engine's.
+NOT_SHOWN_BY_THE_TABLE |= {
+    "tournament_level_refused", "invalid_entry_window", "invalid_deadline", "entry_not_open",
+    "entry_closed", "tournament_full", "already_entered", "tournament_not_closed",
+    "spectators_not_allowed", "seed_not_held",
+}  # fmt: skip
 WATCH_PAGE_PROBLEMS = {
     "invalid_ticket",
     "watch_limit_match",
