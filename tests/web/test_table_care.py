@@ -299,7 +299,7 @@ def test_problems_read_from_the_catalogue_by_code_and_a_switch_redraws_all(
     button(page, "look").click()
     status = page.locator("#status")
     expect(status).to_have_text("Todos los asientos de esta mesa están ocupados.")
-    page.keyboard.press("M")
+    page.keyboard.press("KeyL")  # Look again, by its key in every language (table/keys.js)
     # A code the catalogue does not know: its generic words, never the English detail.
     expect(status).to_have_text("Algo salió mal. Inténtalo de nuevo.")
     # A switch says it again in the new language, and redraws the table and its buttons.
