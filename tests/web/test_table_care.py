@@ -581,7 +581,8 @@ def test_a_resignation_at_nothing_all_names_who_resigned_and_who_won(open_table,
     rows = page.locator("#matches li")
     expect(rows).to_have_count(2)
     done = page.locator("#matches li[data-status=finished]")
-    expect(done).to_contain_text("Finished")
+    # A finished match shows your place, the resigning seat's last (as ratings place it).
+    expect(done).to_contain_text("place 4 of 4, 0")
     expect(done.locator("button")).to_have_text("See the result")
     going = page.locator(f'#matches li:has(button[data-match="{unfinished}"])')
     expect(going.locator("button")).to_have_text("Resume")
@@ -589,7 +590,7 @@ def test_a_resignation_at_nothing_all_names_who_resigned_and_who_won(open_table,
     screenshot(page, "en-lobby")
     # The lobby, too, is drawn again in a new language.
     page.locator("#lang").select_option("es")
-    expect(done).to_contain_text("Terminada")
+    expect(done).to_contain_text("puesto 4 de 4")
     expect(done.locator("button")).to_have_text("Ver el resultado")
     expect(page.locator("#new-match")).to_have_text("Nueva partida")
     assert page.errors == []
