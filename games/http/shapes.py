@@ -352,9 +352,9 @@ class MatchSummarySerializer(serializers.Serializer):
         min_value=1,
         max_value=SEATS,
         allow_null=True,
-        help_text="Once the match is finished, your place by the exact totals: 1 + the seats "
-        "with a strictly higher total, so tied seats share a place (as ratings place seats "
-        "that stayed, docs/ratings.md). Null before.",
+        help_text="Once the match is finished, your place as ratings place it "
+        "(docs/ratings.md): 1 + the seats that stayed with a strictly higher total, so tied "
+        "seats share a place; a seat whose human left or resigned comes last. Null before.",
     )
     version = serializers.IntegerField(
         help_text=(
