@@ -190,7 +190,7 @@ def _count(request, record, scopes, *, player=None, token_hash=None) -> tuple | 
         rows.append("(%s, %s::text, %s::bigint)")
         params += [scope, ident, window_start]
     lookup, lookup_params = (
-        (PLAYER_BY_TOKEN, [token_hash, Player.Kind.HUMAN])
+        (PLAYER_BY_TOKEN, [token_hash, Player.Kind.AI])
         if token_hash is not None
         else (_NO_PLAYER, [])
     )
@@ -227,7 +227,7 @@ class BearerTokenAuthentication(authentication.BaseAuthentication):
             row = _count(request, record, scopes_of(request, view), token_hash=hash_token(token))
         else:  # a view outside the limits (the docs, the bench's floors)
             with connection.cursor() as cursor:
-                cursor.execute(PLAYER_BY_TOKEN, [hash_token(token), Player.Kind.HUMAN])
+                cursor.execute(PLAYER_BY_TOKEN, [hash_token(token), Player.Kind.AI])
                 row = cursor.fetchone()
         if row is None:
             raise InvalidToken

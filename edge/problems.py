@@ -64,8 +64,8 @@ PROBLEMS: dict[str, Problem] = {
     ),
     "not_a_table": Problem(
         422,
-        "`open` or `fill_after` for a match with one human: only a table waits for others.",
-        "Only a table (humans above 1) is open or filled.",
+        "`open`, `fill_after` or `bots` for a match with one human: only a table waits for others.",
+        "Only a table (humans above 1) is open, filled or allows bots.",
     ),
     "not_seated": Problem(
         409,
@@ -80,9 +80,31 @@ PROBLEMS: dict[str, Problem] = {
     ),
     "hints_not_allowed": Problem(
         409,
-        "A hint in a match with more than one human, or in a tournament's match: the coach "
-        "is for single-player matches outside tournaments.",
-        "Hints are for single-player matches; this one has 2.",
+        "A hint in a match where another seat is a human's or a bot's, or in a tournament's "
+        "match: the coach is for matches against the AI only, outside tournaments.",
+        "Hints are for matches where every other seat is an AI seat; this one has 2 seats of "
+        "humans or bots.",
+    ),
+    "bot_after_matches": Problem(
+        409,
+        "Declaring yourself a bot after sitting at a match: others met you as a human.",
+        "A player who has sat at a match stays a human: register the bot as a new player.",
+        framework=True,
+    ),
+    "not_for_bots": Problem(
+        403,
+        "A bot asking what only humans may (docs/bots.md): a hint, or a table for humans.",
+        "A bot plays without the coach's hints.",
+    ),
+    "bots_not_allowed": Problem(
+        409,
+        "A bot joining a table, or entering a tournament, whose owner did not allow bots.",
+        "This table's owner did not allow bots.",
+    ),
+    "no_table_for_bots": Problem(
+        409,
+        "A bot's quick play when no open table that allows bots fits: a bot never opens one.",
+        "No open table that allows bots fits; try again later.",
     ),
     "review_not_yet": Problem(
         409,

@@ -57,6 +57,11 @@ class Match(models.Model):
         default=False,
         help_text="Listed in GET /tables while it waits: anyone may join without the invite.",
     )
+    bots = models.BooleanField(
+        default=False,
+        help_text="Whether the owner allowed bots (docs/bots.md) to join the table: shown "
+        "before anyone joins, and only such a table seats a bot beside a human.",
+    )
     fill_at = models.DateTimeField(
         null=True,
         blank=True,
@@ -396,6 +401,10 @@ class Tournament(models.Model):
         null=True, blank=True, help_text="The most entrants it takes; null: no cap."
     )
     turn_seconds = models.PositiveIntegerField(help_text="Each match's turn clock.")
+    bots = models.BooleanField(
+        default=False,
+        help_text="Whether the organizer allowed bots (docs/bots.md) to enter; shown to all.",
+    )
     pools = models.PositiveSmallIntegerField(
         default=1,
         help_text="How many deal pools: each entrant is dealt one, drawn at entry, and scored "

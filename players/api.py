@@ -2,7 +2,7 @@
 other one needs a token."""
 
 from drf_spectacular.utils import OpenApiExample, extend_schema
-from rest_framework import status
+from rest_framework import exceptions, status
 from rest_framework.decorators import action
 from rest_framework.permissions import AllowAny
 from rest_framework.response import Response
@@ -19,6 +19,16 @@ from players.serializers import (
     PlayerRenameSerializer,
     TokenIssuedSerializer,
 )
+
+
+class BotAfterMatches(exceptions.APIException):
+    """A bot declaration by a player who has sat at a match: others met them as a human."""
+
+    status_code = status.HTTP_409_CONFLICT
+    default_detail = (
+        "A player who has sat at a match stays a human: register the bot as a new player."
+    )
+    default_code = "bot_after_matches"
 
 
 class PlayerViewSet(RateScopedViewSet):
@@ -43,16 +53,40 @@ class PlayerViewSet(RateScopedViewSet):
         "it cannot be shown again. Limited per client address (ASNAS_RATE_PLAYER_CREATE).",
         request=PlayerCreateSerializer,
         responses={201: PlayerCreatedSerializer, 400: VALIDATION_ERROR},
-        examples=[OpenApiExample("Roya", value={"name": "Roya"}, request_only=True)],
+        examples=[
+            OpenApiExample("Roya", value={"name": "Roya"}, request_only=True),
+            OpenApiExample("A bot", value={"name": "Shirbot", "bot": True}, request_only=True),
+        ],
         auth=[],
     )
     def create(self, request):
         data = valid(PlayerCreateSerializer, request.data)
-        player, token = services.player_create(name=data["name"])
-        return Response(
-            PlayerCreatedSerializer({"id": player.id, "name": player.name, "token": token}).data,
-            status=status.HTTP_201_CREATED,
-        )
+        player, token = services.player_create(name=data["name"], bot=data.get("bot", False))
+        created = {"id": player.id, "name": player.name, "token": token, "bot": player.is_bot}
+        return Response(PlayerCreatedSerializer(created).data, status=status.HTTP_201_CREATED)
+
+    @extend_schema(
+        operation_id="players_declare_bot",
+        summary="Declare yourself a bot, for good, before your first match",
+        description="From now on you are labelled a bot wherever you sit or rank, and are "
+        "seated with humans only where they allowed bots (docs/bots.md). There is no way "
+        "back. A player who has sat at any match stays a human: 409 `bot_after_matches`, "
+        "nothing changed. Declaring again answers the same.",
+        request=None,
+        responses={
+            200: PlayerProfileSerializer,
+            401: UNAUTHORIZED,
+            409: problem_response(
+                "You have sat at a match already.",
+                ("bot_after_matches", BotAfterMatches.default_detail),
+            ),
+        },
+    )
+    @action(detail=False, methods=["post"], url_path="me/bot")
+    def declare_bot(self, request):
+        if not services.player_declare_bot(player=request.user):
+            raise BotAfterMatches
+        return self.me(request)
 
     @extend_schema(
         operation_id="players_me",
@@ -137,6 +171,7 @@ def _profile(player) -> dict:
     return {
         "id": player.id,
         "name": player.name,
+        "bot": player.is_bot,
         "created_at": player.created_at,
         "stats": selectors.player_stats(player=player),
         "rating": selectors.player_rating(player=player),

@@ -15,12 +15,13 @@ BEARER = "Bearer"
 
 # Raw SQL: every request runs it, and the ORM takes longer to compile it than Postgres takes to
 # run it (docs/performance.md). asnas_api.gate runs it inside the statement that counts the
-# request against its rate limits: params (token hash, Player.Kind.HUMAN).
+# request against its rate limits: params (token hash, Player.Kind.AI: humans and bots
+# hold tokens, AI personas never do).
 _PLAYER_FIELDS = [field.attname for field in Player._meta.concrete_fields]
 PLAYER_BY_TOKEN = (
     f"SELECT {', '.join(f'p.{field.column}' for field in Player._meta.concrete_fields)}"
     f" FROM {Player._meta.db_table} p JOIN {Token._meta.db_table} t"
-    " ON t.player_id = p.id WHERE t.token_hash = %s AND p.kind = %s"
+    " ON t.player_id = p.id WHERE t.token_hash = %s AND p.kind <> %s"
 )
 
 

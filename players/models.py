@@ -4,11 +4,13 @@ from django.db import models
 
 
 class Player(models.Model):
-    """A person who plays through the API, or an AI persona that sits at AI seats."""
+    """A person who plays through the API, a bot (a program that said so, for good: docs/bots.md)
+    that plays through it too, or an AI persona that sits at AI seats."""
 
     class Kind(models.TextChoices):
         HUMAN = "human", "Human"
         AI = "ai", "AI"
+        BOT = "bot", "Bot"
 
     id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
     name = models.CharField(max_length=64)
@@ -26,6 +28,10 @@ class Player(models.Model):
 
     def __str__(self) -> str:
         return self.name
+
+    @property
+    def is_bot(self) -> bool:
+        return self.kind == Player.Kind.BOT
 
     # DRF treats the authenticated principal like a user.
     @property

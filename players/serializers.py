@@ -11,6 +11,13 @@ class PlayerCreateSerializer(RequestBodySerializer):
         trim_whitespace=True,
         help_text="Your name at the table, 1 to 64 characters; spaces at the ends are trimmed.",
     )
+    # Not `default=False`: a field with a default is required in generated clients' types.
+    bot = serializers.BooleanField(
+        required=False,
+        help_text="Whether this player is a bot (a program playing, docs/bots.md), for good: "
+        "labelled one wherever it sits or ranks, and seated with humans only where they "
+        "allowed bots. False by default.",
+    )
 
 
 class PlayerRenameSerializer(RequestBodySerializer):
@@ -37,6 +44,7 @@ class PlayerCreatedSerializer(serializers.Serializer):
     id = serializers.UUIDField(help_text="A UUID.")
     name = serializers.CharField(help_text="The player's name, as shown at the table.")
     token = serializers.CharField(help_text="Send as 'Authorization: Bearer <token>'. Shown once.")
+    bot = serializers.BooleanField(help_text="Whether the player is a bot, for good.")
 
 
 class TokenIssuedSerializer(serializers.Serializer):
@@ -98,6 +106,10 @@ class LeaderboardEntrySerializer(serializers.Serializer):
 class PlayerProfileSerializer(serializers.Serializer):
     id = serializers.UUIDField(help_text="A UUID.")
     name = serializers.CharField(help_text="The player's name, as shown at the table.")
+    bot = serializers.BooleanField(
+        help_text="Whether you are a bot (docs/bots.md): set at registration or by "
+        "`POST /api/v1/players/me/bot` before your first match, for good."
+    )
     created_at = UtcDateTimeField(help_text="When it was created (UTC, ISO 8601).")
     stats = PlayerStatsSerializer(help_text="Your results over your unseeded matches.")
     rating = PlayerRatingSerializer(

@@ -19,9 +19,10 @@ def _token_add(player: Player) -> str:
 
 
 @transaction.atomic
-def player_create(*, name: str) -> tuple[Player, str]:
-    """A new human player and its bearer token, which is returned only here."""
-    player = Player.objects.create(name=name, kind=Player.Kind.HUMAN)
+def player_create(*, name: str, bot: bool = False) -> tuple[Player, str]:
+    """A new player, a human or a `bot` for good, and its bearer token, which is returned
+    only here."""
+    player = Player.objects.create(name=name, kind=Player.Kind.BOT if bot else Player.Kind.HUMAN)
     return player, _token_add(player)
 
 
@@ -32,6 +33,24 @@ def player_rename(*, player: Player, name: str) -> Player:
     player.name = name
     player.save(update_fields=["name"])
     return player
+
+
+@transaction.atomic
+def player_declare_bot(*, player: Player) -> bool:
+    """Make `player` a bot, for good, before their first match; False, and nothing changed,
+    for a human who has sat at a match: others met them as a human. The row's lock makes a
+    declaration and a first seat at once come one after the other (a seat's write locks the
+    player's row too: games.match.store.seating_players_lock)."""
+    row = Player.objects.select_for_update().get(pk=player.pk)
+    if row.kind == Player.Kind.BOT:
+        return True
+    # Through the reverse relation: players knows nothing of games, whose seats point here.
+    if row.seats.exists():
+        return False
+    row.kind = Player.Kind.BOT
+    row.save(update_fields=["kind"])
+    player.kind = row.kind
+    return True
 
 
 @transaction.atomic
@@ -92,6 +111,20 @@ def stream_ticket_redeem(*, ticket: str, match_id: uuid.UUID | None) -> tuple[Pl
 def stream_tickets_purge(*, now: datetime) -> int:
     """Delete the tickets expired before `now`; return how many."""
     return StreamTicket.objects.filter(expires_at__lt=now).delete()[0]
+
+
+_KIND_LOCKED = f"SELECT kind FROM {Player._meta.db_table} WHERE id = %s FOR SHARE"
+
+
+def player_kind_locked(*, player: Player) -> str:
+    """The player's kind as the database holds it now, its row share-locked until the
+    transaction ends: a command that seats the player reads it so, and a bot declaration
+    at once (player_declare_bot) waits for the seat or the seat for it. `player.kind`
+    follows it."""
+    with connection.cursor() as cursor:
+        cursor.execute(_KIND_LOCKED, [player.pk])
+        (player.kind,) = cursor.fetchone()
+    return player.kind
 
 
 def player_ai_personas(*, names: tuple[str, ...]) -> list[Player]:

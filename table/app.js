@@ -84,8 +84,9 @@ async function start() {
         throw error;
       }
     });
-  // Everyone else, returning players too, meets the seed page's first screen.
-  else await showScreen("start");
+  // Everyone else, returning players too, meets the seed page's first screen, focused on
+  // Start game unless the visitor has moved the focus while it loaded (to the rules, say).
+  else await showScreen("start", document.activeElement === document.body);
 }
 
 start();

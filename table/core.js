@@ -85,10 +85,12 @@ export async function showScreen(name, focus = true) {
 
 export const $ = (/** @type {string} */ id) => /** @type {HTMLElement} */ (document.getElementById(id));
 
-/** A seat's name; a table's human seat that nobody has taken yet has none. The AI seats'
+/** A seat's name, a bot's labelled; a table's human seat that nobody has taken yet has none. The AI seats'
  * names are written in the page's script (Darius is داریوش in Persian). */
 export function seatName(/** @type {{ name: string | null, kind?: string }} */ seat) {
   if (seat.name === null) return tr("open_seat");
+  // A bot is labelled wherever a seat is named (docs/bots.md).
+  if (seat.kind === "bot") return tr("bot_seat", { name: seat.name });
   return seat.kind === "ai" && `ai_${seat.name}` in state.t ? trAny(`ai_${seat.name}`) : seat.name;
 }
 

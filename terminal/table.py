@@ -401,7 +401,9 @@ def _name(view: dict, seat: dict) -> str:
     if seat["name"] is None:
         return "(open seat)"
     you = seat["seat"] == view["your_seat"]
-    return seat["name"] + (" (you)" if you else " (AI)" if seat["kind"] == "ai" else "")
+    # A bot is labelled as one, to its own screen too (docs/bots.md).
+    labels = {"ai": " (AI)", "bot": " (bot)"}
+    return seat["name"] + (" (you)" if you else "") + labels.get(seat["kind"], "")
 
 
 def _seats_table(view: dict) -> Table:

@@ -39,14 +39,18 @@ def hint_create(
     match = match_store.match_load(match_id=match_id, player=player)
     if match is None:
         raise DomainError("not_found", "No such match.")
+    if player.kind == Player.Kind.BOT:
+        raise DomainError("not_for_bots", "A bot plays without the coach's hints.")
     if match.row.tournament_id is not None:
         raise DomainError(
             "hints_not_allowed", "A tournament's match is played without the coach's hints."
         )
-    humans = sum(seat.kind == Player.Kind.HUMAN for seat in match.seats)
-    if humans > 1:
+    played = sum(seat.kind != Player.Kind.AI for seat in match.seats)
+    if played > 1:
         raise DomainError(
-            "hints_not_allowed", f"Hints are for single-player matches; this one has {humans}."
+            "hints_not_allowed",
+            f"Hints are for matches where every other seat is an AI seat; this one has {played} "
+            "seats of humans or bots.",
         )
     state, level = match.state, match.row.ai_level
     require_turn(state, HUMAN_SEAT)  # the engine's own refusals of the action asked about

@@ -107,17 +107,19 @@ class MatchHint(APIView):
         "still possible, not sampled), and, once you have looked, your hand's rank and its "
         "exact chance to win a showdown. Before you look it says look and tells nothing of "
         "your cards. A hint is logged for the staff but is not a match event: the match's "
-        "`version` does not change. Single-player matches only. Limited per player (`hint`) "
+        "`version` does not change. Only where every other seat is an AI seat, and never to "
+        "a bot (403 `not_for_bots`). Limited per player (`hint`) "
         "and per address (`hint_address`); a server computes a few at once and answers 503 "
         "`hints_busy` past them, while an answer it has already computed (for any match: "
         "same AI table, betting and hand) costs nothing.",
         responses={
             200: OutputSerializer,
             401: UNAUTHORIZED,
+            403: problem_response("You are a bot: bots play without hints.", "not_for_bots"),
             404: NOT_FOUND,
             409: problem_response(
-                "It is not your turn, the deal or match is over, or the match has more than "
-                "one human.",
+                "It is not your turn, the deal or match is over, or another seat is a human's "
+                "or a bot's.",
                 "not_your_turn",
                 "deal_over",
                 "match_finished",

@@ -11,7 +11,14 @@ from games.engine import Action, Actor, Outcome, SpectatorMode, Status, fairness
 ACTION_NAMES = tuple(action.value for action in Action)
 # A match is stored once started, so a client never sees not_started.
 MATCH_STATUSES = tuple(status.value for status in Status if status is not Status.NOT_STARTED)
-SEAT_KINDS = ("human", "ai")
+# `bot` was added with bot accounts (docs/bots.md): a client that knew only `human` and `ai`
+# must take an unknown kind for a seat played through the API.
+SEAT_KINDS = ("human", "ai", "bot")
+SEAT_KIND_DOC = (
+    "`human` (a person), `bot` (a program that declared itself one, docs/bots.md) or `ai` "
+    "(the server's AI). `bot` is new: clients written before it must accept kinds they do "
+    "not know."
+)
 # Abandoned deals have no deal_ended event, so no result says so.
 DEAL_OUTCOMES = (Outcome.SHOWDOWN.value, Outcome.UNCONTESTED.value)
 MAX_SEED = 2**63 - 1

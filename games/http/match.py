@@ -156,6 +156,12 @@ class MatchCreate(MatchWrite):
             help_text="A table (`humans` above 1) listed in GET /tables while it waits: anyone "
             "may join it without the invite. Default false.",
         )
+        bots = serializers.BooleanField(
+            required=False,
+            help_text="A table (`humans` above 1) that bots (docs/bots.md) may join: shown to "
+            "everyone before they join, and only such a table seats a bot beside a human. "
+            "Default false.",
+        )
         fill_after = serializers.IntegerField(
             min_value=MIN_FILL_AFTER,
             max_value=MAX_FILL_AFTER,
@@ -183,6 +189,7 @@ class MatchCreate(MatchWrite):
             data.setdefault("spectators", SpectatorMode.OFF.value)
             data.setdefault("client_seed", "")
             data.setdefault("open", False)
+            data.setdefault("bots", False)
             for optional in ("seed", "commitment", "verifiable", "fill_after"):
                 data.setdefault(optional, None)
             return data
@@ -201,6 +208,9 @@ class MatchCreate(MatchWrite):
             201: MatchWriteViewSerializer,
             400: VALIDATION_ERROR,
             401: UNAUTHORIZED,
+            403: problem_response(
+                "A bot asked for a table for humans (`humans` above 1).", "not_for_bots"
+            ),
             404: problem_response("No commitment of yours has this id.", "commitment_not_found"),
             409: problem_response(
                 "A request with this key is still running, or the commitment was used or expired.",
@@ -209,7 +219,8 @@ class MatchCreate(MatchWrite):
                 "commitment_expired",
             ),
             422: problem_response(
-                "`open` or `fill_after` alone (only a table waits for others), a commitment for "
+                "`open`, `fill_after` or `bots` alone (only a table waits for others), a "
+                "commitment for "
                 "a match that is not verifiable, or the key was used with another request.",
                 "not_a_table",
                 "commitment_not_verifiable",
@@ -459,7 +470,8 @@ class MatchJoin(MatchWrite):
         "answer is your view (`your_seat` set) with a `player_joined` event. When you take the "
         "last seat, deal 1 starts, and the AI seats that act before a human have acted. A "
         "table its owner left before deal 1 is 409 `match_abandoned`. A wrong invite is 404, "
-        "as for a match that does not exist.",
+        "as for a match that does not exist. A bot joins only a table whose owner allowed "
+        "bots (`bots`; else 409 `bots_not_allowed`).",
         request=InputSerializer,
         parameters=[IDEMPOTENCY_KEY],
         responses={
@@ -468,10 +480,12 @@ class MatchJoin(MatchWrite):
             401: UNAUTHORIZED,
             404: NOT_FOUND,
             409: problem_response(
-                "Every seat is taken, you sit there already, or the table was closed or abandoned.",
+                "Every seat is taken, you sit there already, the table was closed or abandoned, "
+                "or you are a bot and the owner did not allow bots.",
                 "match_full",
                 "already_seated",
                 "match_abandoned",
+                "bots_not_allowed",
                 "idempotency_in_progress",
             ),
             422: KEY_REUSED,

@@ -38,6 +38,7 @@ from games.http.fields import (
     MAX_VERSION,
     MAX_WAIT_SECONDS,
     SEAT_DOC,
+    SEAT_KIND_DOC,
     SEAT_KINDS,
     SEATS_DOC,
     SEEDED_DOC,
@@ -120,7 +121,7 @@ class MatchSeatSerializer(serializers.Serializer):
         allow_null=True, help_text="Null at a human seat nobody has taken yet."
     )
     kind = serializers.ChoiceField(
-        choices=SEAT_KINDS, help_text="Stays `human` after its human left."
+        choices=SEAT_KINDS, help_text=SEAT_KIND_DOC + " Stays `human` or `bot` after they left."
     )
     away = serializers.BooleanField(
         help_text="The human left (the AI plays the seat), or the clock took their last turn."
@@ -291,6 +292,9 @@ class MatchViewSerializer(serializers.Serializer):
     open = serializers.BooleanField(
         help_text="An open table: listed in GET /tables while it waits, joined without invite."
     )
+    bots = serializers.BooleanField(
+        help_text="Whether the owner allowed bots (docs/bots.md) at this table; false alone."
+    )
     fill_at = UtcDateTimeField(
         allow_null=True,
         help_text="While the table waits: when the AI takes the seats still open and deal 1 "
@@ -348,9 +352,9 @@ class MatchSummarySerializer(serializers.Serializer):
         min_value=1,
         max_value=SEATS,
         allow_null=True,
-        help_text="Once the match is finished, your place by the exact totals: 1 + the seats "
-        "with a strictly higher total, so tied seats share a place (as ratings place seats "
-        "that stayed, docs/ratings.md). Null before.",
+        help_text="Once the match is finished, your place as ratings place it "
+        "(docs/ratings.md): 1 + the seats that stayed with a strictly higher total, so tied "
+        "seats share a place; a seat whose human left or resigned comes last. Null before.",
     )
     version = serializers.IntegerField(
         help_text=(
@@ -463,7 +467,9 @@ class OpenTableSeatSerializer(serializers.Serializer):
     name = serializers.CharField(
         allow_null=True, help_text="Who sits there; null at a free human seat."
     )
-    kind = serializers.ChoiceField(choices=SEAT_KINDS, help_text="A human seat or an AI seat.")
+    kind = serializers.ChoiceField(
+        choices=SEAT_KINDS, help_text=SEAT_KIND_DOC + " A free seat is `human`."
+    )
     free = serializers.BooleanField(help_text="A human seat nobody has taken: yours to join.")
 
 
@@ -490,6 +496,10 @@ class OpenTableSerializer(serializers.Serializer):
         allow_null=True,
         help_text="When the AI takes the seats still free and deal 1 starts; null: it waits "
         "for its humans.",
+    )
+    bots = serializers.BooleanField(
+        help_text="Whether the owner allowed bots (docs/bots.md) to join: only then may a "
+        "bot take a free seat."
     )
     created_at = UtcDateTimeField(help_text="When it was opened: the list's order, oldest first.")
 

@@ -12,7 +12,7 @@ from edge.serializers import QueryBooleanField, QueryNumberField, Rendered, Requ
 from games.ai import AI_LEVELS
 from games.engine import SEATS
 from games.http.fields import ChoiceField, ClientSeedField
-from games.http.schema import IDEMPOTENCY_KEY, KEY_IN_PROGRESS, KEY_REUSED
+from games.http.schema import IDEMPOTENCY_KEY, KEY_REUSED
 from games.http.shapes import (
     MATCH_WRITE_VIEW,
     OPEN_TABLE,
@@ -51,8 +51,15 @@ class TableList(APIView):
             "each series ends (docs/fairness.md), or only the others (false). Left out: both.",
         )
 
-        # The list shows whether each table is verifiable: both kinds unless asked.
+        bots = QueryBooleanField(
+            required=False,
+            help_text="Only tables whose owner allowed bots (true, docs/bots.md), or only the "
+            "others (false). Left out: both.",
+        )
+
+        # The list shows whether each table is verifiable or allows bots: both unless asked.
         verifiable_unless_asked: bool | None = None
+        bots_unless_asked: bool | None = None
 
         def validate(self, data: dict) -> dict:
             filters = TableFilters(
@@ -60,6 +67,7 @@ class TableList(APIView):
                 max_turn_seconds=data.get("max_turn_seconds"),
                 ai_level=data.get("ai_level"),
                 verifiable=data.get("verifiable", self.verifiable_unless_asked),
+                bots=data.get("bots", self.bots_unless_asked),
             )
             return {"filters": filters}
 
@@ -106,14 +114,23 @@ class QuickPlay(MatchWrite):
             "all once each series ends (docs/fairness.md). Default false: a table that is not.",
         )
 
+        bots = serializers.BooleanField(
+            required=False,
+            help_text="Sit at a table whose owner allowed bots (docs/bots.md), or open one "
+            "that allows them. Default false: you meet no bot. A bot's quick play looks only "
+            "at tables that allow bots, and opens none.",
+        )
+
         client_seed = ClientSeedField(
             required=False,
             help_text="Your part of the dealing's randomness, at a verifiable table or the one "
             "quick play opens (docs/fairness.md).",
         )
 
-        # Only a verifiable table shows folded hands: nobody sits at one unasked.
+        # Only a verifiable table shows folded hands, only a table allowing bots seats one:
+        # nobody sits at either unasked.
         verifiable_unless_asked = False
+        bots_unless_asked = False
 
         def validate(self, data: dict) -> dict:
             return {**super().validate(data), "client_seed": data.get("client_seed", "")}
@@ -128,7 +145,8 @@ class QuickPlay(MatchWrite):
         "`hard`), a turn clock of 60 s or your `max_turn_seconds` if shorter, listed in GET "
         "/tables, and filled by the AI after 60 s. A verifiable table, where every folded hand "
         "is shown to all once its series ends (docs/fairness.md), fits only with `verifiable: "
-        "true` (and the table opened is one then). Two quick plays that find no table at the "
+        "true` (and the table opened is one then); a table that allows bots only with `bots: "
+        "true`, likewise. Two quick plays that find no table at the "
         "same moment do not both open one: the second sits at the table the first opened. "
         "The answer is your view of the match, with its events.",
         request=InputSerializer,
@@ -137,7 +155,12 @@ class QuickPlay(MatchWrite):
             200: MatchWriteViewSerializer,
             400: VALIDATION_ERROR,
             401: UNAUTHORIZED,
-            409: KEY_IN_PROGRESS,
+            409: problem_response(
+                "A request with this key is still running, or you are a bot and no open table "
+                "that allows bots fits.",
+                "idempotency_in_progress",
+                "no_table_for_bots",
+            ),
             422: KEY_REUSED,
         },
         examples=[

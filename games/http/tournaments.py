@@ -45,6 +45,9 @@ class TournamentTermsSerializer(serializers.Serializer):
         help_text="How many deal pools: each entrant is dealt one, drawn at entry, and scored "
         "within it (docs/tournaments.md)."
     )
+    bots = serializers.BooleanField(
+        help_text="Whether the organizer allowed bots (docs/bots.md) to enter."
+    )
     phase = ChoiceField(
         choices=PHASES,
         help_text="Where the tournament stands: "
@@ -131,6 +134,11 @@ class Tournaments(APIView):
             "scored within it, so that an entrant told the deals by a friend who finished holds "
             "them only as likely as 1 in `pools` (docs/tournaments.md).",
         )
+        bots = serializers.BooleanField(
+            required=False,
+            help_text="Whether bots (docs/bots.md) may enter; false if left out. Shown to all "
+            "in the terms; a bot's entry where it is false is 409 `bots_not_allowed`.",
+        )
 
     @extend_schema_serializer(component_name="TournamentListAnswer")
     class OutputSerializer(serializers.Serializer):
@@ -207,7 +215,8 @@ class TournamentEnter(MatchWrite):
         summary="Enter a tournament: your match starts at once",
         description="Once per player, within the entry window and while the cap allows. Your "
         "match is played as any (seat 0, three AI seats), with the tournament's turn clock, "
-        "no hints, no spectators and no restart; its seed is revealed at the close. The "
+        "no hints, no spectators and no restart; its seed is revealed at the close. A bot "
+        "enters only where the organizer allowed bots (`bots`). The "
         "answer is your view of the match, with its events.",
         request=InputSerializer,
         parameters=[IDEMPOTENCY_KEY],
@@ -222,6 +231,7 @@ class TournamentEnter(MatchWrite):
                 "entry_closed",
                 "tournament_full",
                 "already_entered",
+                "bots_not_allowed",
                 "idempotency_in_progress",
             ),
             422: KEY_REUSED,
@@ -264,6 +274,7 @@ class TournamentStandings(APIView):
                 "share a place.",
             )
             name = serializers.CharField(help_text="The entrant's name.")
+            bot = serializers.BooleanField(help_text="Whether the entrant is a bot.")
             match = serializers.UUIDField(help_text="The entrant's match.")
             pool = serializers.IntegerField(
                 min_value=0, help_text="The deal pool the entrant was dealt and scored within."

@@ -48,7 +48,7 @@ from games.spectating.commands import watch_code_draw
 from games.tables.queries import table_admitting
 from players import selectors as player_selectors
 from players.models import Player
-from players.services import player_ai_personas, stream_ticket_issue
+from players.services import player_ai_personas, player_kind_locked, stream_ticket_issue
 from players.tokens import hash_token
 
 AI_PERSONAS = ("Darius", "Shirin", "Kaveh")
@@ -77,6 +77,7 @@ def match_create(
     verifiable: bool | None = None,
     spectators: str = SpectatorMode.OFF,
     open: bool = False,
+    bots: bool = False,
     fill_after: int | None = None,
     tournament: Tournament | None = None,
     pool: int = 0,
@@ -94,10 +95,10 @@ def match_create(
 
     A `tournament`'s entry deals from the seed of its deal `pool`, derived from the
     tournament's seed and held until its close, with no client seed, so that every entrant
-    of the pool meets the same deals (docs/tournaments.md).
+    of the pool meets the same deals (docs/tournaments.md). Only a table with `bots` seats
+    a bot beside its owner (docs/bots.md).
     """
-    if humans == 1 and (open or fill_after is not None):
-        raise DomainError("not_a_table", "Only a table (humans above 1) is open or filled.")
+    _refuse_table(owner=owner, humans=humans, lobby=open or fill_after is not None, bots=bots)
     if verifiable is None:
         verifiable = humans == 1
     if tournament is not None:
@@ -136,12 +137,25 @@ def match_create(
         spectators=spectators,
         watch_code_hash=hash_token(watch_code) if watch_code else "",
         open=open,
+        bots=bots,
         fill_at=None if fill_after is None else timezone.now() + timedelta(seconds=fill_after),
         tournament=tournament,
         tournament_pool=None if tournament is None else pool,
     )
     match.watch_code = watch_code
     return match
+
+
+def _refuse_table(*, owner: Player, humans: int, lobby: bool, bots: bool) -> None:
+    """A table's settings for a match alone (`not_a_table`), or a table a bot would open
+    (`not_for_bots`). Alone, a human and a bot are alike: only a table reads the kind, under
+    its lock (players.services.player_kind_locked)."""
+    if humans == 1 and (lobby or bots):
+        raise DomainError(
+            "not_a_table", "Only a table (humans above 1) is open, filled or allows bots."
+        )
+    if humans > 1 and player_kind_locked(player=owner) == Player.Kind.BOT:
+        raise DomainError("not_for_bots", "A bot may not open a table for humans.")
 
 
 # --- A player's moves -------------------------------------------------------------------------
@@ -244,7 +258,9 @@ def match_join(
 
 def match_seat(*, match: LoadedMatch, player: Player, client_seed: str) -> LoadedMatch:
     """Seat `player` at the next open seat of `match`, loaded with its lock, in the caller's
-    transaction (a join, a quick play)."""
+    transaction (a join, a quick play): a bot only where the owner allowed bots."""
+    if player_kind_locked(player=player) == Player.Kind.BOT and not match.row.bots:
+        raise DomainError("bots_not_allowed", "This table's owner did not allow bots.")
     seat = match.state.open_seat()
     join = Join(player.name, client_seed, str(player.pk))
     _decide_and_store(match, join, expected_version=None, newcomers=[player])

@@ -12,6 +12,8 @@ from django.db.models import QuerySet
 
 from games.ai import skill
 from games.engine import (
+    MATCH_DEALS,
+    SEATS,
     DomainError,
     Event,
     MatchState,
@@ -33,6 +35,7 @@ from games.match.log import StreamsRead
 from games.models import Match
 from games.review import store as review_store
 from players.models import Player
+from players.rating import places
 
 EVENTS_PAGE_LIMIT = 1000
 
@@ -57,18 +60,29 @@ def match_summaries(*, rows: Iterable[Match], player: Player) -> list[dict]:
 
 def match_summary(*, row: Match, seats: list[SeatInfo], your_seat: int) -> dict:
     """A listed match: the row, who sat where (names and kinds, public at every table), the
-    viewer's seat, and once the match is finished their place by the exact totals (tied seats
-    share it, as ratings place them, docs/ratings.md)."""
-    totals = [Fraction(total) for total in row.totals]
+    viewer's seat, and once the match is finished their place as ratings place it
+    (docs/ratings.md): by the exact totals, tied seats sharing a place, and a seat whose human
+    left or resigned last, so that a resignation at 0-0-0-0 is place 4, not a tie for first."""
     place = None
-    if row.status == Status.FINISHED.value and totals:
-        place = 1 + sum(1 for total in totals if total > totals[your_seat])
+    if row.status == Status.FINISHED.value and row.totals:
+        totals = [Fraction(total) for total in row.totals]
+        place = places(totals, _quit(MatchState.from_dict(row.state)))[your_seat]
     return {
         **{field: getattr(row, field) for field in SUMMARY_FIELDS},
         "seats": [{"name": seat.name, "kind": seat.kind} for seat in seats],
         "your_seat": your_seat,
         "your_place": place,
     }
+
+
+def _quit(state: MatchState) -> list[bool]:
+    """The seats whose humans quit a finished match: those who left, and, where a lone human
+    resigned (the series ended before its last deal was settled), the human's seat too."""
+    last = state.last_result
+    played_out = last is not None and last.deal_number == MATCH_DEALS
+    if state.humans == 1 and not played_out:
+        return [state.seated(seat) for seat in range(SEATS)]
+    return list(state.left)
 
 
 # What a listed match shows of its row as it is.
@@ -106,6 +120,7 @@ def match_view(
         "spectators": row.spectators,
         "watch_code": match.watch_code if seat == 0 else None,
         "open": row.open,
+        "bots": row.bots,
         "fill_at": row.fill_at if state.status is Status.WAITING else None,
         "turn_deadline": row.turn_deadline,
         "created_at": row.created_at,

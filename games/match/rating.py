@@ -18,9 +18,9 @@ from players.services import match_rate
 def rate_series(match: LoadedMatch, ended: Iterable[SeriesEnd], *, ai_level: str) -> None:
     """Rate each series that ended, played at `ai_level` (the row may have the next series'
     level already), every human of the table at once. Matches dealt from the test-only `seed`
-    are not rated: their deals were known."""
-    if match.row.seeded:
-        return
+    are not rated: their deals were known; nor are matches with a bot seat, for anyone."""
+    if match.row.seeded or any(seat.kind == Player.Kind.BOT for seat in match.seats):
+        return  # a bot is rated by its ladder only (docs/bots.md), and nobody beside it
     humans = {
         number: uuid.UUID(seat.player)
         for number, seat in enumerate(match.seats)

@@ -313,7 +313,8 @@ def _events_batch(row: Match, first_seq: int, events: list[Event], now: datetime
 
 
 def _humans(seats: Iterable[SeatInfo]) -> list[str]:
-    return [seat.player for seat in seats if seat.kind == Player.Kind.HUMAN and seat.player]
+    """The players behind seats played through the API, humans and bots: their streams wake."""
+    return [seat.player for seat in seats if seat.kind != Player.Kind.AI and seat.player]
 
 
 def _states_before_deals(stored: dict | None, events: list[Event]) -> Iterator[dict]:
@@ -442,6 +443,7 @@ def match_insert(
     spectators: str = SpectatorMode.OFF,
     watch_code_hash: str = "",
     open: bool = False,
+    bots: bool = False,
     fill_at: datetime | None = None,
     tournament: Tournament | None = None,
     tournament_pool: int | None = None,
@@ -461,6 +463,7 @@ def match_insert(
         spectators=spectators,
         watch_code_hash=watch_code_hash,
         open=open,
+        bots=bots,
         fill_at=fill_at,
         tournament=tournament,
         tournament_pool=tournament_pool,

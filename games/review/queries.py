@@ -19,7 +19,7 @@ def review_answer(*, match_id: uuid.UUID, player: Player) -> dict:
     if match is None or match.viewer_seat is None:
         raise DomainError("not_found", "No such match.")
     state, seat = match.state, match.viewer_seat
-    humans = [n for n, each in enumerate(match.seats) if each.kind == Player.Kind.HUMAN]
+    humans = [n for n, each in enumerate(match.seats) if each.kind != Player.Kind.AI]
     if len(humans) > 1 and not state.status.ended:
         raise DomainError(
             "review_not_yet",

@@ -1,14 +1,18 @@
 """The tables room's writes: quick play, which seats a player at the open table that fits
 and has waited longest, or opens one that fits."""
 
+from dataclasses import replace
+
 from django.db import transaction
 
 from games import ai
+from games.engine import DomainError
 from games.match.commands import TABLE_TURN_SECONDS, answering, match_create, match_seat
 from games.match.loaded import LoadedMatch
 from games.tables import store
 from games.tables.filters import TableFilters
 from players.models import Player
+from players.services import player_kind_locked
 
 QUICK_PLAY_HUMANS = 2
 """The size of a table quick play opens when the player names none."""
@@ -32,11 +36,19 @@ def match_quick_play(
     had found full while it waited for the turn, whose holder waited for that table (a
     deadlock). A table the player already sits at is never chosen;
     if their own other quick play seated them at the chosen table meanwhile, that table is
-    the answer, unchanged."""
+    the answer, unchanged.
+
+    A bot sits only at a table that allows bots, whatever its filters say, and never opens
+    one (`no_table_for_bots`): a table for humans is theirs to open (docs/bots.md)."""
     store.quick_play_lock()
+    bot = player_kind_locked(player=player) == Player.Kind.BOT
+    if bot:
+        filters = replace(filters, bots=True)
     match = _quick_play_seat(player=player, filters=filters, client_seed=client_seed)
     if match is not None:
         return match
+    if bot:
+        raise DomainError("no_table_for_bots", "No open table that allows bots fits; try later.")
     humans = filters.humans or QUICK_PLAY_HUMANS
     turn_seconds = TABLE_TURN_SECONDS
     if filters.max_turn_seconds is not None:
@@ -49,6 +61,7 @@ def match_quick_play(
         client_seed=client_seed,
         verifiable=filters.verifiable,
         open=True,
+        bots=bool(filters.bots),
         fill_after=QUICK_PLAY_FILL_AFTER,
     )
 

@@ -62,5 +62,6 @@ def _open_table(table: OpenTable) -> dict:
         "verifiable": table.verifiable,
         "spectators": table.spectators,
         "fill_at": table.fill_at,
+        "bots": table.bots,
         "created_at": table.created_at,
     }

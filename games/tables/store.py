@@ -36,12 +36,15 @@ def _fitting(filters: TableFilters, *, alias: str = "m") -> tuple[str, list]:
     if filters.verifiable is not None:
         sql += f" AND {_VERIFIABLE.format(alias=alias)} = %s"
         params.append(filters.verifiable)
+    if filters.bots is not None:
+        sql += f" AND {alias}.bots = %s"
+        params.append(filters.bots)
     return sql, params
 
 
 # One query for the whole lobby, however many tables: their seats come aggregated.
 _LOBBY = (
-    "SELECT m.id, m.created_at, m.ai_level, m.turn_seconds, m.spectators, m.fill_at,"
+    "SELECT m.id, m.created_at, m.ai_level, m.turn_seconds, m.spectators, m.fill_at, m.bots,"
     " (m.state -> 'table' ->> 'humans')::int,"
     f" {_VERIFIABLE.format(alias='m')},"
     " (SELECT json_agg(json_build_object('name', p.name, 'kind', coalesce(p.kind, 'human'),"
@@ -63,6 +66,7 @@ class OpenTable:
     turn_seconds: int | None
     spectators: str
     fill_at: datetime | None
+    bots: bool
     humans: int
     verifiable: bool
     seats: list[SeatInfo]
@@ -78,6 +82,7 @@ def open_table(match: LoadedMatch) -> OpenTable:
         turn_seconds=row.turn_seconds,
         spectators=row.spectators,
         fill_at=row.fill_at,
+        bots=row.bots,
         humans=match.state.humans,
         verifiable=seeds is not None and seeds.verifiable,
         seats=match.seats,

@@ -18,6 +18,7 @@ from games.match.queries import match_write_view
 from games.models import Tournament
 from games.tournaments import queries, store
 from players.models import Player
+from players.services import player_kind_locked
 
 log = logging.getLogger(__name__)
 
@@ -40,11 +41,13 @@ def tournament_create(
     cap: int | None = None,
     turn_seconds: int = TURN_SECONDS,
     pools: int = 1,
+    bots: bool = False,
 ) -> Tournament:
     """A tournament: its seed is drawn now and its commitment (the seed's SHA-256) public
     from this answer on; nothing can change its deals afterwards. With `pools` above 1 each
     entrant is dealt one of that many deal pools, whose seeds derive from the one seed, so
-    that a friend who is told the deals holds them only as likely as 1 in `pools`."""
+    that a friend who is told the deals holds them only as likely as 1 in `pools`. Bots enter
+    only if `bots` (docs/bots.md)."""
     if ai_level not in TOURNAMENT_LEVELS:
         known = "is not an AI level" if ai_level not in AI_LEVELS else "adapts to earlier deals"
         raise DomainError(
@@ -68,6 +71,7 @@ def tournament_create(
         cap=cap,
         turn_seconds=turn_seconds,
         pools=pools,
+        bots=bots,
         server_seed=server_seed.hex(),
         commitment=fairness.commitment(server_seed),
     )
@@ -90,6 +94,8 @@ def tournament_enter(*, tournament_id: uuid.UUID, player: Player) -> dict:
         raise DomainError("entry_not_open", f"Entries open at {_when(tournament.entry_opens_at)}.")
     if tournament.entry_closes_at <= now:
         raise DomainError("entry_closed", f"Entries closed at {_when(tournament.entry_closes_at)}.")
+    if player_kind_locked(player=player) == Player.Kind.BOT and not tournament.bots:
+        raise DomainError("bots_not_allowed", "This tournament's organizer did not allow bots.")
     if store.entry_match_id(tournament_id=tournament.pk, player=player) is not None:
         raise DomainError("already_entered", "You entered this tournament already.")
     if (

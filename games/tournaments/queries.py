@@ -12,10 +12,10 @@ from games.engine import HUMAN_SEAT, DealEnded, DomainError, TournamentPhase, du
 from games.match import log
 from games.match.queries import match_public_events
 from games.tournaments import store
+from players.models import Player
 
 if TYPE_CHECKING:
     from games.models import Tournament
-    from players.models import Player
 
 
 def tournament_phase(tournament: "Tournament") -> TournamentPhase:
@@ -43,6 +43,7 @@ def _terms(tournament: "Tournament") -> dict:
         "cap": tournament.cap,
         "turn_seconds": tournament.turn_seconds,
         "pools": tournament.pools,
+        "bots": tournament.bots,
         "phase": tournament_phase(tournament),
         "commitment": tournament.commitment,
         "server_seed": tournament.server_seed if closed else None,
@@ -50,7 +51,7 @@ def _terms(tournament: "Tournament") -> dict:
     }
 
 
-def tournament_view(*, tournament_id: uuid.UUID, viewer: "Player") -> dict:
+def tournament_view(*, tournament_id: uuid.UUID, viewer: Player) -> dict:
     """The tournament as `viewer` sees it: its terms, its entrants' number, and the
     viewer's own entry (their match and their results by deal) or null."""
     tournament = store.tournament_get(tournament_id=tournament_id)
@@ -99,16 +100,17 @@ def tournament_standings(*, tournament_id: uuid.UUID) -> dict:
         )
     entries = store.entries(tournament_id=tournament.pk)
     pools: dict[int, dict] = {}
-    for match_id, pool, _, _ in entries:
+    for match_id, pool, *_ in entries:
         pools.setdefault(pool, {})[str(match_id)] = _results(match_id, tournament)
-    by_match = {str(match_id): (name, skill) for match_id, _, name, skill in entries}
+    by_match = {str(match_id): (name, skill, kind) for match_id, _, name, skill, kind in entries}
     rows = []
     for standing in duplicate.pooled_standings(pools):
-        name, skill = by_match[standing.entrant]
+        name, skill, kind = by_match[standing.entrant]
         rows.append(
             {
                 "rank": standing.rank,
                 "name": name,
+                "bot": kind == Player.Kind.BOT,
                 "match": standing.entrant,
                 "pool": standing.pool,
                 "matchpoints": standing.matchpoints,
@@ -155,7 +157,7 @@ def tournament_matches(*, tournament_id: uuid.UUID) -> dict:
                 "pool": pool,
                 "events": match_public_events(match_id=match_id),
             }
-            for match_id, pool, name, _ in store.entries(tournament_id=tournament.pk)
+            for match_id, pool, name, *_ in store.entries(tournament_id=tournament.pk)
         ],
     }
 

@@ -57,11 +57,11 @@ def entry_match_id(*, tournament_id: uuid.UUID, player: Player) -> uuid.UUID | N
     return found.values_list("id", flat=True).first()
 
 
-def entries(*, tournament_id: uuid.UUID) -> list[tuple[uuid.UUID, int, str, dict | None]]:
-    """Each entry as (match id, its deal pool, entrant's name, the match's skill figures),
-    in the order they entered."""
+def entries(*, tournament_id: uuid.UUID) -> list[tuple[uuid.UUID, int, str, dict | None, str]]:
+    """Each entry as (match id, its deal pool, entrant's name, the match's skill figures,
+    the entrant's kind: human or bot), in the order they entered."""
     rows = Match.objects.filter(tournament_id=tournament_id).order_by("created_at", "id")
-    return list(rows.values_list("id", "tournament_pool", "owner__name", "skill"))
+    return list(rows.values_list("id", "tournament_pool", "owner__name", "skill", "owner__kind"))
 
 
 def deals_ended_by(*, match_id: uuid.UUID, deadline: datetime) -> set[int]:

@@ -83,6 +83,7 @@ export default {
   new_table: "Opret bord",
   no_clock: "uden ur",
   open_seat: "Ledig plads",
+  bot_seat: "{name} (bot)",
   waiting: "Venter på {n} mere",
   invited: "Du er inviteret til et bord. Sæt dig for at se det og vælge, om du vil være med.",
   invitation_title: "{owner} inviterer dig til et bord",

@@ -83,6 +83,7 @@ export default {
   new_table: "Create table",
   no_clock: "no clock",
   open_seat: "Open seat",
+  bot_seat: "{name} (bot)",
   waiting: "Waiting for {n} more",
   invited: "You are invited to a table. Sit down to see it, then choose whether to join.",
   invitation_title: "{owner} invites you to a table",

@@ -83,6 +83,7 @@ export default {
   new_table: "Crear mesa",
   no_clock: "sin reloj",
   open_seat: "Asiento libre",
+  bot_seat: "{name} (bot)",
   waiting: "Faltan {n}",
   invited: "Te han invitado a una mesa. Siéntate para verla y decidir si te unes.",
   invitation_title: "{owner} te invita a una mesa",

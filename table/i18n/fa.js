@@ -83,6 +83,7 @@ export default {
   new_table: "ساختن میز",
   no_clock: "بدون ساعت",
   open_seat: "جای خالی",
+  bot_seat: "{name} (ربات)",
   waiting: "در انتظار {n} نفر دیگر",
   invited: "شما به یک میز دعوت شده‌اید. بنشینید تا آن را ببینید و دربارهٔ پیوستن تصمیم بگیرید.",
   invitation_title: "{owner} شما را به یک میز دعوت کرده است",

@@ -83,6 +83,7 @@ export default {
   new_table: "Utwórz stół",
   no_clock: "bez zegara",
   open_seat: "Wolne miejsce",
+  bot_seat: "{name} (bot)",
   waiting: "Czekamy jeszcze na {n}",
   invited: "Zaproszono cię do stołu. Usiądź, aby go zobaczyć i zdecydować, czy dołączyć.",
   invitation_title: "{owner} zaprasza cię do stołu",

@@ -58,7 +58,7 @@ def delete_an_event(match):
 def corrupt_a_payload(match):
     batch = EventBatch.objects.filter(match=match).order_by("seq").first()
     lines = batch.events.split("\n")
-    lines[1] = "X" + lines[1]  # event 2, deal_started, of an unknown type
+    lines[1] = "~" + lines[1]  # event 2, deal_started, of an unknown type (no letter is ~)
     EventBatch.objects.filter(match=match, seq=batch.seq).update(events="\n".join(lines))
 
 

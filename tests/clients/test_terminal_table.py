@@ -308,3 +308,11 @@ def test_the_log_says_which_seats_the_ai_took_when_a_table_was_filled():
     assert EVENT_LINES["seats_filled"]({"type": "seats_filled", "seats": [2]}, names) == [
         "The AI took the open seats (Darius)."
     ]
+
+
+def test_a_bot_seat_is_labelled_a_bot_on_the_table():
+    bot_view = view("in_deal")
+    bot_view["seats"][1] |= {"kind": "bot", "name": "Shirbot"}
+    screen = shown(TableState().render(bot_view, {"c": "call"}))
+    assert "Shirbot (bot)" in screen
+    assert "Shirin (AI)" in screen

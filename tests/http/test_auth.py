@@ -15,7 +15,8 @@ def test_create_player_returns_a_token_stored_only_as_a_hash():
     response = APIClient().post("/api/v1/players", {"name": "  Roya "}, format="json")
     assert response.status_code == 201
     body = response.json()
-    assert set(body) == {"id", "name", "token"}
+    assert set(body) == {"id", "name", "token", "bot"}
+    assert body["bot"] is False
     assert body["name"] == "Roya"
     player = Player.objects.get(id=body["id"])
     [stored] = Token.objects.filter(player=player)

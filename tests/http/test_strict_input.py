@@ -18,7 +18,7 @@ def test_an_unknown_field_on_create_is_refused_naming_it(client):
             "field": "ai_levle",
             "code": "unknown_field",
             "message": "Unknown field; allowed: ai_level, seed, humans, turn_seconds, commitment, "
-            "client_seed, verifiable, spectators, open, fill_after.",
+            "client_seed, verifiable, spectators, open, bots, fill_after.",
         }
     ]
     assert "ai_levle" in body["detail"]

@@ -62,6 +62,16 @@ def test_each_listed_match_names_its_seats_yours_and_your_place(client, make_cli
     assert [seat["name"] for seat in theirs["seats"]][:2] == [table["seats"][0]["name"], "Darya"]
 
 
+def test_a_resignation_places_you_last_as_ratings_do(client, new_match):
+    """At 0-0-0-0 a resigning player is fourth, not tied for first (docs/ratings.md), while a
+    match played out is placed by its totals alone (above)."""
+    at_nothing = new_match(seed=3)
+    assert client.post(f"/api/v1/matches/{at_nothing['id']}/resign").status_code == 200
+    (listed,) = client.get("/api/v1/matches").json()["results"]
+    assert listed["totals"] == ["0", "0", "0", "0"]
+    assert listed["your_place"] == 4
+
+
 def test_the_list_reads_its_seats_in_the_same_statements_for_one_match_or_many(client, new_match):
     """The seats come with the page's rows (one subquery), not one statement per match."""
 

@@ -25,7 +25,8 @@ def test_a_rename_answers_the_profile_and_shows_at_the_table_from_then_on():
     answer = client.patch(ME, {"name": "  Roya "}, format="json")
     assert answer.status_code == 200, answer.content
     assert answer.json()["name"] == "Roya"
-    assert set(answer.json()) == {"id", "name", "created_at", "stats", "rating"}
+    assert set(answer.json()) == {"id", "name", "bot", "created_at", "stats", "rating"}
+    assert answer.json()["bot"] is False
     assert client.get(ME).json()["name"] == "Roya"
     seats = client.get(f"/api/v1/matches/{match}").json()["seats"]
     assert seats[0]["name"] == "Roya"

@@ -68,11 +68,13 @@ def connect(live_server):
     threads hold a database connection each while theirs is open."""
     opened: list[Wire] = []
 
-    def open_wire(name: str | None = None, *, token: str | None = None) -> Wire:
+    def open_wire(name: str | None = None, *, token: str | None = None, bot=False) -> Wire:
         if name is not None:
-            response = httpx.post(f"{live_server.url}/api/v1/players", json={"name": name})
+            body = {"name": name, "bot": bot}
+            response = httpx.post(f"{live_server.url}/api/v1/players", json=body)
             assert response.status_code == 201, response.text
-            assert set(response.json()) == {"id", "name", "token"}
+            assert set(response.json()) == {"id", "name", "token", "bot"}
+            assert response.json()["bot"] is bot
             token = response.json()["token"]
         opened.append(Wire(live_server.url, token))
         return opened[-1]
@@ -96,6 +98,15 @@ def check_events(events: list[dict], match_id) -> int:
 
 def test_no_body_or_event_over_the_wire_shows_a_hidden_card(connect):
     scan_matches(DEFAULT_MATCHES, connect("Roya"))
+
+
+def test_a_bot_sees_over_the_wire_only_what_a_human_in_its_seat_would(connect):
+    """A bot plays through the same endpoints, and every body and event it gets is checked
+    as a human's (docs/bots.md)."""
+    bot = connect("Shirbot", bot=True)
+    scan_matches(DEFAULT_MATCHES, bot)
+    kinds = {body["seats"][0]["kind"] for body in bot.bodies if "your_cards" in body}
+    assert kinds == {"bot"}
 
 
 @pytest.mark.simulation

@@ -118,10 +118,17 @@ def table(seed: int, make_client, mode: str, verifiable: bool):
     clients = [make_client(name) for name in NAMES]
     body = {"seed": seed, "humans": 4, "turn_seconds": None, "spectators": mode}
     body["verifiable"] = verifiable
+    if seed % 2:
+        # A bot at seat 3 (docs/bots.md), at a table that allows bots: it sees, on every
+        # transport, only what a human in its seat would, and nobody sees more of it.
+        body["bots"] = True
+        declared = clients[3].post("/api/v1/players/me/bot", format="json")
+        assert declared.status_code == 200, declared.json()
     view = _post_created(clients[0], body)
     code, invite = view["watch_code"], view["invite"]
     for guest in clients[1:]:
         view = _post(guest, f"/api/v1/matches/{view['id']}/join", {"invite": invite})
+    assert [seat["kind"] for seat in view["seats"]][3] == ("bot" if seed % 2 else "human")
     return clients, view, code
 
 

@@ -32,8 +32,8 @@ def live():
 class Person:
     """A player's API client that keeps every body it receives, by transport."""
 
-    def __init__(self, name: str):
-        player, self.token = player_create(name=name)
+    def __init__(self, name: str, bot: bool = False):
+        player, self.token = player_create(name=name, bot=bot)
         self.client = APIClient()
         self.client.credentials(HTTP_AUTHORIZATION=f"Bearer {self.token}")
         self.bodies: list[tuple[str, dict]] = []
@@ -70,8 +70,11 @@ def text_of(bodies) -> str:
 
 
 def test_no_transport_shows_the_seed_or_another_entrant_before_the_close(live):
-    owner, roya, babak, nima = (Person(n) for n in ("Owner", "Roya", "Babak", "Nima"))
-    tournament = owner.post(BASE, terms(ai_level="hard", pools=2), "tournament").json()
+    # Roya is a bot (docs/bots.md): she gets on every transport only what a human would.
+    owner, babak, nima = (Person(n) for n in ("Owner", "Babak", "Nima"))
+    roya = Person("Roya", bot=True)
+    tournament = owner.post(BASE, terms(ai_level="hard", pools=2, bots=True), "tournament")
+    tournament = tournament.json()
     tid = tournament["id"]
     seed = Tournament.objects.get(pk=tid).server_seed
     # The tournament's seed and both pools' seeds it derives: none may show before the close.
@@ -95,7 +98,8 @@ def test_no_transport_shows_the_seed_or_another_entrant_before_the_close(live):
         person.get(BASE, "tournament")
         refused = person.get(f"{BASE}/{tid}/standings", "error")
         assert refused.json()["code"] == "tournament_not_closed"
-        refused = person.post(f"{url}/hint", {}, "error")
+        refused = person.get(f"{url}/hint", "error")
+        assert refused.json()["code"] == ("not_for_bots" if person is roya else "hints_not_allowed")
     streamed = []
     while (message := next_event(stream, timeout=5)) is not None and "id" in message:
         streamed.append(("stream", message))
@@ -133,6 +137,7 @@ def test_no_transport_shows_the_seed_or_another_entrant_before_the_close(live):
     past_deadline(tournament)
     after = nima.get(f"{BASE}/{tid}/standings", "standings").json()
     assert {row["match"] for row in after["standings"]} == set(matches.values())
+    assert {row["name"]: row["bot"] for row in after["standings"]} == {"Roya": True, "Babak": False}
     assert nima.get(f"{BASE}/{tid}", "tournament").json()["server_seed"] == seed
     for person, match_id in matches.items():
         url = f"/api/v1/matches/{match_id}"

@@ -9,7 +9,7 @@ from django.core.management.base import BaseCommand
 
 from games.ai import AI_LEVELS, choose_action, coach
 from games.engine import ActionTaken, DealStarted, MatchState, evolve, legal_actions, observe
-from games.management.commands.review_counts import _match
+from games.management.commands.review_counts import simulated_match
 from games.puzzles import mining, positions
 from games.review import bodies
 from players.rating import START, Entrant, rate
@@ -36,7 +36,7 @@ class Command(BaseCommand):
         found, themes, solved = [], Counter(), 0
         rating = START
         for number in range(matches):
-            events = _match(level, against, seed + number)
+            events = simulated_match(level, against, seed + number)
             shown, revealed = mining.seen_hands(events)
             choices = _solver_choices(events, solver, random.Random(seed + number))
             for key, body in bodies.reviews(events, against):
