@@ -41,6 +41,11 @@ def player_declare_bot(*, player: Player) -> bool:
     for a human who has sat at a match: others met them as a human. The row's lock makes a
     declaration and a first seat at once come one after the other (a seat's write locks the
     player's row too: games.match.store.seating_players_lock)."""
+    with connection.cursor() as cursor:
+        # On Citus the seats' check asks every shard, and Citus refuses the write of a
+        # reference table (players_player) after a search over several connections a node:
+        # one a node for the transaction (Postgres alone ignores the setting).
+        cursor.execute("SELECT set_config('citus.multi_shard_modify_mode', 'sequential', true)")
     row = Player.objects.select_for_update().get(pk=player.pk)
     if row.kind == Player.Kind.BOT:
         return True

@@ -88,6 +88,15 @@ MULTI_SHARD = {
         "a tournament's entries (the entry check and the cap, under the tournament's lock, and"
         " the close): its matches are spread over every shard; once an entry and once a close"
     ),
+    r"FROM \"games_seat\" WHERE \"games_seat\"\.\"player_id\" = \$\d+ LIMIT 1$": (
+        "a player's declaration as a bot: whether they ever sat, across the matches; once a"
+        " player (for good after)"
+    ),
+    r"FROM \"games_seat\" INNER JOIN \"games_match\" ON .* WHERE \(\"games_seat\"\.\"player_id\""
+    r"|FROM \"players_ratingchange\" WHERE \"players_ratingchange\"\.\"player_id\" = ": (
+        "a player's own profile (GET /players/me, and the answer to a bot's declaration): their"
+        " seats' results and their rating history, by player, not by match"
+    ),
     r"FROM games_watchstream WHERE expires_at > now\(\) AND \(match_id = \$\d+ OR address": (
         "a watch stream's opening: its address's and its server process's caps count their"
         " streams across matches (the match's own count is one shard's, but asked in the"
@@ -220,7 +229,8 @@ def test_playing_asks_one_shard_per_query_but_the_documented_ones(live, settings
 
 def test_reviews_puzzles_and_tournaments_ask_one_shard_per_query_but_the_documented_ones():
     """The rooms int brought: a match's reviews worked out and read, the clock sweep's
-    review and puzzle duties, a puzzle tried, and a tournament entered (twice: the second is
+    review and puzzle duties, a puzzle tried, a bot declared (and a human who sat refused),
+    and a tournament entered (twice: the second is
     refused by the check under the tournament's lock, the only one on Citus), closed and
     ranked."""
     since = log_position()
@@ -236,6 +246,11 @@ def test_reviews_puzzles_and_tournaments_ask_one_shard_per_query_but_the_documen
     assert puzzle.status_code == 200, puzzle.json()
     tried = {"action": puzzle.json()["actions"][0]}
     _post(sima, f"puzzles/{puzzle.json()['id']}/try", tried)
+    bot = _client("Bot")
+    assert _post(bot, "players/me/bot")["bot"] is True
+    _post(bot, "matches", {"seed": 1}, status=201)
+    refused = roya.post("/api/v1/players/me/bot", {}, format="json")
+    assert (refused.status_code, refused.json()["code"]) == (409, "bot_after_matches")
     tournament = tournaments.create(_client("Owner"))
     entered = tournaments.enter(roya, tournament)
     twice = roya.post(f"{tournaments.BASE}/{tournament['id']}/entries", {}, format="json")

@@ -28,7 +28,7 @@ class Migration(migrations.Migration):
     new keys rebuild one index per table (a scan of each, under an ACCESS EXCLUSIVE lock)."""
 
     dependencies = [
-        ("games", "0018_puzzles"),
+        ("games", "0019_bots"),
     ]
 
     operations = [

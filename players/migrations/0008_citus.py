@@ -39,7 +39,7 @@ class Migration(migrations.Migration):
     rating changes' primary key contains match_id. On plain Postgres nothing else changes."""
 
     dependencies = [
-        ("players", "0006_token_ended_trigger"),
+        ("players", "0007_bots"),
     ]
 
     operations = [
