@@ -156,7 +156,7 @@ def test_a_review_stored_is_checked_against_the_events(client, new_match):
     assert problems == []
     row = DealReview.objects.get()
     row.body["0"]["lost"] = "7"
-    row.save()
+    row.save(update_fields=["body"])  # Citus refuses a write of the match_id, even unchanged
     [(_, problems)] = list(check_matches([uuid.UUID(view["id"])]))
     assert problems == ["review of series 1 deal 1: stored differs from the replay's"]
 
