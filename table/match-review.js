@@ -9,16 +9,17 @@ import { h } from "./words.js";
 /** @typedef {Review['seats'][number]['deals'][number]} ReviewDeal */
 
 /** The review of match `id`: while the server answers review_pending (a deal just ended), the
- * status line says so and it is asked for again after Retry-After, 60 times at most.
- * @param {string} id @returns {Promise<Review>} */
-export async function reviewWhenReady(id) {
+ * status line says so and it is asked for again after Retry-After, 60 times at most, and only
+ * while it is `wanted`. @param {string} id @param {() => boolean} [wanted] @returns {Promise<Review>} */
+export async function reviewWhenReady(id, wanted = () => true) {
   for (let attempt = 1; ; attempt++) {
     try {
       return await api.get(`/matches/${id}/review`);
     } catch (error) {
-      if (!(error instanceof Problem) || error.code !== "review_pending" || attempt >= 60) throw error;
+      if (!(error instanceof Problem) || error.code !== "review_pending" || attempt >= 60 || !wanted()) throw error;
       say(() => tr("review_waiting"));
       await new Promise((resolve) => setTimeout(resolve, 1000 * (error.retryAfter || 1)));
+      if (!wanted()) throw error;
     }
   }
 }
@@ -36,18 +37,21 @@ export const verdictWords = (deal) =>
   });
 
 /** Reads your review after a deal's end and says its verdict after what was said; whether
- * there is one. None at a table of several humans before the end (it answers review_not_yet). */
+ * there is one. None at a table of several humans before the end (it answers review_not_yet).
+ * Play does not wait for it: once the match has moved on, the verdict is not said. */
 export async function readReview() {
   const match = state.match;
   if (!match || (match.humans > 1 && match.status !== "finished")) return false;
   const said = state.said;
+  const still = () => state.match?.id === match.id && state.match.version === match.version;
   try {
-    state.review = await reviewWhenReady(match.id);
+    state.review = await reviewWhenReady(match.id, still);
   } catch (error) {
     if (!(error instanceof Problem)) throw error;
-    say(() => tr("error"), "error");
+    if (still()) say(() => tr("error"), "error");
     return false;
   }
+  if (!still()) return false;
   const deal = shownDeal();
   if (deal) say(() => [said?.(), verdictWords(deal)].filter(Boolean).join(" · "));
   return true;

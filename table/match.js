@@ -1,7 +1,7 @@
 // The match table's screen: the match as it stands, its moves played one by one as they come
 // (from your writes, or live from friends and the clock), and what the player must hear.
 import { card } from "./cards.js";
-import { $, api, clockTime, guarded, leaveMatch, locale, num, say, seatName, showScreen, state, tr, trAny } from "./core.js";
+import { $, api, clockTime, explain, guarded, leaveMatch, locale, num, say, seatName, showScreen, state, tr, trAny } from "./core.js";
 import { points } from "./fractions.js";
 import { follow } from "./live.js";
 import { reducedMotion } from "./look.js";
@@ -64,7 +64,7 @@ export async function catchUp() {
     const shown = events.filter((event) => event.seq <= now.version);
     await show(now, shown);
     // A deal the clock or the others ended: its verdict too, where the review may be read.
-    if (shown.some((event) => event.type === "deal_ended") && (await readReview())) redraw();
+    if (shown.some((event) => event.type === "deal_ended")) verdictLater();
   });
 }
 
@@ -113,8 +113,14 @@ export async function act(path, body) {
   await show(answer, events);
   if (events.some((event) => event.type === "deal_ended")) {
     await readFigures(answer);
-    if (await readReview()) redraw();
+    verdictLater();
   }
+}
+
+/** The deal's verdict, shown when the server has worked it out (a deal's review may take
+ * seconds, the first in a server's life longer): play goes on meanwhile, the page not busy. */
+function verdictLater() {
+  readReview().then((read) => read && redraw(), explain);
 }
 
 /** A write's answer carries no skill figures (docs/skill.md: a read shows them):

@@ -80,12 +80,17 @@ def test_the_file_is_named_by_its_inputs(tmp_path, monkeypatch):
     before = coach_tables.table_path()
     changed = tmp_path / "hard_strategy.json"
     changed.write_bytes(coach_tables.STRATEGY_ASSET_PATH.read_bytes() + b"\n")
-    monkeypatch.setattr(coach_tables, "STRATEGY_ASSET_PATH", changed)
-    coach_tables.inputs_hash.cache_clear()
-    try:
-        assert coach_tables.table_path() != before
-    finally:
+    # The changed asset is undone before the hash is cached again: a hash of it left in the
+    # cache made every later test of this process (the review's shipped blind values, named
+    # by the same inputs) read its files as stale.
+    with monkeypatch.context() as patched:
+        patched.setattr(coach_tables, "STRATEGY_ASSET_PATH", changed)
         coach_tables.inputs_hash.cache_clear()
+        try:
+            assert coach_tables.table_path() != before
+        finally:
+            coach_tables.inputs_hash.cache_clear()
+    assert coach_tables.table_path() == before
     monkeypatch.setenv("ASNAS_AI_CACHE_DIR", str(tmp_path))
     assert coach_tables.table_path().parent == tmp_path
 

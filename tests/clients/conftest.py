@@ -77,6 +77,10 @@ class Terminal:
             time.sleep(0.2)
         pytest.fail(f"{showing!r} never showed; the pane:\n{pane}")
 
+    def screen(self) -> str:
+        """The screen as it is now."""
+        return self._tmux("capture-pane", "-p")
+
     def scrolled(self) -> int:
         """How many lines went off the top of the screen."""
         return int(self._tmux("display-message", "-p", "-t", self.name, "#{history_size}"))

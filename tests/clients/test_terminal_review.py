@@ -7,6 +7,7 @@ import copy
 import io
 import json
 import re
+import time
 from pathlib import Path
 
 import pytest
@@ -117,6 +118,30 @@ def test_a_review_not_yet_open_is_not_waited_for():
     assert refused.value.code == "review_not_yet" and slept == []
 
 
+def open_review(terminal) -> str:
+    """v, and v again as a player would while the screen says there is no review yet (the
+    terminal waits out Retry-After for about 20 s, and a review may take longer on a loaded
+    machine): the review's first page, once the server has it."""
+    for _ in range(10):
+        terminal.keys("v")
+        deadline = time.monotonic() + 90
+        while time.monotonic() < deadline:
+            pane = terminal.screen()
+            if "Keys: ] next page   b back" in pane:
+                return pane
+            if "No review: " not in pane:  # the key was taken: now wait for its answer
+                break
+            time.sleep(0.2)
+        while time.monotonic() < deadline:
+            pane = terminal.screen()
+            if "Keys: ] next page   b back" in pane:
+                return pane
+            if "No review: The review of" in pane:  # still being worked out: ask again
+                break
+            time.sleep(0.2)
+    pytest.fail(f"the review never showed; the pane:\n{pane}")
+
+
 @pytest.mark.slow
 @pytest.mark.usefixtures("coach_tables_built")  # the server reviews once they are (conftest)
 def test_a_finished_match_offers_its_review_and_play_review_prints_it(
@@ -135,8 +160,7 @@ def test_a_finished_match_offers_its_review_and_play_review_prints_it(
     terminal.pane("Resign?")
     terminal.keys("y")
     terminal.pane("v review your decisions")
-    terminal.keys("v")
-    pane = terminal.pane("Keys: ] next page   b back")
+    pane = open_review(terminal)
     assert "Review of your decisions" in pane and "Points lost per deal" in pane
     assert terminal.scrolled() == 0, "nothing scrolled off the screen"
     (artifacts / "review-tmux-summary.txt").write_text(pane)

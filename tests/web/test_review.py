@@ -84,10 +84,13 @@ def pending_once(page) -> None:
 
 
 def reviewed(page) -> str:
-    """settled(), given time for a deal's review: the server's first in a process maps the
-    coach's tables, and the page waits for it as Retry-After asks."""
-    expect(page.locator("body")).not_to_have_attribute("aria-busy", "true", timeout=60_000)
-    return settled(page)
+    """settled(), and at a deal's end its verdict, given time: the server's first review in a
+    process maps the coach's tables, and the page asks again as Retry-After says while play
+    goes on."""
+    status = settled(page)
+    if status != "in_deal":
+        expect(page.locator("#verdict")).to_be_visible(timeout=60_000)
+    return status
 
 
 def play_to_the_end(page, api_origin) -> list[str]:
@@ -228,3 +231,40 @@ def test_the_page_grades_as_the_server_does():
         (name, f"{most.numerator}/{most.denominator}") for name, most in GRADES if most is not None
     ]
     assert GRADES[-1] == ("blunder", None) and '?? "blunder"' in text
+
+
+def test_play_goes_on_while_a_deal_s_review_is_worked_out(open_table, api_origin):
+    """A deal's verdict comes when the server has it (the first review of a server's life
+    waits for the coach's tables, minutes in a fresh clone): meanwhile the page is not busy,
+    Next deal answers, and a verdict come too late is not said over the next deal."""
+    page = open_table(width=1280, height=800, before=seeded(SEED))
+    sit_down(page)
+    pending = []
+
+    def route(route):  # the server still working out the review, for as long as it takes
+        pending.append(route.request.url)
+        route.fulfill(
+            status=503,
+            headers={
+                "Retry-After": "1",
+                "Access-Control-Allow-Origin": "*",
+                "Access-Control-Expose-Headers": "Retry-After",
+            },
+            content_type="application/problem+json",
+            body='{"status": 503, "code": "review_pending", "title": "Service Unavailable"}',
+        )
+
+    page.route(re.compile(r".*/api/v1/matches/[\w-]+/review$"), route)
+    new_match(page, level="normal")
+    while settled(page) == "in_deal":
+        misplay(page, api_origin)
+    expect(page.locator("#status")).to_have_text("The review of the deal is being worked out…")
+    expect(page.locator("body")).not_to_have_attribute("aria-busy", "true")
+    expect(page.locator("#verdict")).to_have_count(0)
+    button(page, "next").click()
+    assert settled(page) == "in_deal"
+    asked = len(pending)
+    page.wait_for_timeout(2500)  # two Retry-Afters: the page stopped asking for deal 1's
+    assert len(pending) == asked
+    assert "being worked out" not in page.locator("#status").inner_text()
+    assert page.errors == []

@@ -321,6 +321,8 @@ SAME_EVERYWHERE |= {"ai_Darius", "ai_Shirin", "ai_Kaveh", "leaderboard_row"}
 # Placeholders and punctuation only: "{decisions}, {mistakes}: {lost}".
 SAME_EVERYWHERE |= {"verdict"}
 SAME_EVERYWHERE |= {"wikipedia_short"}  # the article's name, "Wikipedia ↗" in most languages
+# "{name} (bot)": the word is "bot" in Spanish, French, Polish and Danish too (Persian: ربات).
+SAME_EVERYWHERE |= {"bot_seat"}
 SAME = {
     "es": {"normal_level", "total"},
     "fr": {"normal_level", "expert", "pot", "total", "hint_action", "grain", "points"},
@@ -380,6 +382,12 @@ NOT_SHOWN_BY_THE_TABLE |= {
     "tournament_level_refused", "invalid_entry_window", "invalid_deadline", "entry_not_open",
     "entry_closed", "tournament_full", "already_entered", "tournament_not_closed",
     "spectators_not_allowed", "seed_not_held",
+}  # fmt: skip
+# The bots' (docs/bots.md) refuse only a bot's own requests, and the table registers humans
+# and declares no bot; the puzzles' come from a screen the table does not have yet (#42).
+NOT_SHOWN_BY_THE_TABLE |= {
+    "bot_after_matches", "bots_not_allowed", "no_table_for_bots", "not_for_bots",
+    "no_puzzle_left", "puzzle_action_illegal", "puzzle_tried",
 }  # fmt: skip
 WATCH_PAGE_PROBLEMS = {
     "invalid_ticket",
