@@ -15,6 +15,7 @@ from edge.schema import NOT_FOUND, UNAUTHORIZED, VALIDATION_ERROR, problem_respo
 from edge.serializers import RequestBodySerializer
 from games.ai import AI_LEVELS, DEFAULT_AI_LEVEL
 from games.engine import SEATS, SpectatorMode
+from games.engine.record import FORMAT as RECORD_FORMAT
 from games.http import stream_reads
 from games.http.fields import (
     ACTION_NAMES,
@@ -544,10 +545,11 @@ class MatchRecord(APIView):
 
     @extend_schema_serializer(component_name="MatchRecord")
     class OutputSerializer(serializers.Serializer):
-        """A match's record to keep, `asnas-record/2`: docs/record.md describes it, and
+        """A match's record to keep, `asnas-record/3`: docs/record.md describes it, and
         docs/record.schema.json is its JSON Schema."""
 
-        format = serializers.ChoiceField(choices=["asnas-record/2"], help_text="The format.")
+        # The format the record is written in now, declared once by the engine.
+        format = serializers.ChoiceField(choices=[RECORD_FORMAT], help_text="The format.")
         match = serializers.DictField(
             help_text="id, created_at, ai_level, humans, seeded, status and version."
         )
@@ -566,7 +568,7 @@ class MatchRecord(APIView):
     @extend_schema(
         operation_id="matches_record",
         summary="The match's record to keep: every deal, move and result you may see",
-        description="A JSON document in the format `asnas-record/2` (docs/record.md; its JSON "
+        description="A JSON document in the format `asnas-record/3` (docs/record.md; its JSON "
         "Schema is docs/record.schema.json): the players, how each series was dealt "
         "(commitments, client seeds, and the server seed once revealed), every deal's dealer, "
         "its moves with who made them (player, AI or clock), the hands you may see, the "
