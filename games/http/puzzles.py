@@ -17,7 +17,7 @@ from games.puzzles.positions import THEMES
 POSITION_DOC = "A seat told by its place after yours: 0 is you, 1 acts after you, and so on."
 RATING_DOC = "A puzzle rating: OpenSkill's mu - 3 sigma (0 at the start), rounded to 2 places."
 POSITION_EXAMPLE = {
-    "hand": ["A", "K", "K", "Q", "10"],
+    "hand": ["As", "As", "Shah", "Bibi", "Couli"],
     "pot": 6,
     "high_stake": 2,
     "dealer": 3,

@@ -1,8 +1,9 @@
 """Schemathesis against the service's own OpenAPI schema, served by the WSGI app in-process.
 
 Every operation gets one explicit happy-path case and a bounded number of generated ones,
-valid and invalid. Most generated match ids are swapped for ids of real matches of the
-authenticated player, so that generated cases reach the services and not only the 404.
+valid and invalid. Most generated match, tournament and puzzle ids are swapped for real ones
+(the authenticated player's matches), so that generated cases reach the services and not
+only the 404.
 Every response must have a documented status and content type and a body that matches the
 schema, and none may be a 5xx; and the generated cases of every operation that needs a token
 must reach it, past authentication, at least sometimes.
@@ -21,8 +22,10 @@ from hypothesis import strategies as st
 from rest_framework.test import APIClient
 
 from asnas_api.wsgi import application
+from games.puzzles import commands as puzzle_commands
 from games.review import commands as review_commands
 from players.services import player_create, token_issue
+from tests.tournaments import support as tournaments
 
 pytestmark = [pytest.mark.slow, pytest.mark.django_db]
 
@@ -51,6 +54,12 @@ ENDS_ITS_TOKEN = {
     "POST /api/v1/players/me/tokens/rotate",
     "DELETE /api/v1/players/me/tokens/current",
 }
+# Only a player who has sat at no match may declare itself a bot: its cases are the
+# newcomer's, who has none (the world's player has many).
+NEWCOMERS_ONLY = {"POST /api/v1/players/me/bot"}
+# Generated ids of these path parameters are swapped for the world's real ones (`_use_real`),
+# so that their cases reach the services and not only the 404.
+REAL_IDS = {"match_id": "ids", "tournament_id": "tournament_ids", "puzzle_id": "puzzle_ids"}
 # Generated cases per operation, valid and invalid together, besides its happy-path case.
 MAX_EXAMPLES = 50
 # The module's figures, printed at its end (seen with -s).
@@ -84,7 +93,9 @@ def connection_kept_open():
 
 @pytest.fixture
 def world(db) -> dict:
-    """A player with its token, and real matches in every status for the cases to hit."""
+    """A player with its token, real matches in every status, a closed tournament it entered
+    and an open one, and a puzzle from another player's match, for the cases to hit; and a
+    newcomer who has sat at no match."""
     player, token = player_create(name="Fuzz")
     client = APIClient()
     client.credentials(HTTP_AUTHORIZATION=f"Bearer {token}")
@@ -113,6 +124,23 @@ def world(db) -> dict:
     host.credentials(HTTP_AUTHORIZATION=f"Bearer {host_token}")
     to_join = host.post("/api/v1/matches", {"humans": 2}, format="json").json()
     to_preview = host.post("/api/v1/matches", {"humans": 2}, format="json").json()
+    # The host's match against the AI, played to its end and mined: its puzzles are the
+    # world player's to try (never those of its own matches).
+    hosted = host.post("/api/v1/matches", {"seed": 6, "ai_level": "easy"}, format="json").json()
+    hosted = tournaments.play(host, hosted, tournaments.steady)
+    review_commands.reviews_compute(match_id=hosted["id"], budget_seconds=60)
+    puzzle_commands.match_mine(match_id=hosted["id"])
+    puzzle = client.get("/api/v1/puzzles/next").json()
+    assert puzzle.get("id"), puzzle
+    # Standings and matches answer only after the close: one the player entered, its window
+    # and deadline moved into the past, closed by a read; and one still open to enter.
+    closed = tournaments.create(client)
+    tournaments.enter(client, closed)
+    tournaments.past_deadline(closed)
+    closed = client.get(f"{tournaments.BASE}/{closed['id']}").json()
+    assert closed["phase"] == "closed", closed
+    open_ = tournaments.create(client)
+    _, newcomer_token = player_create(name="Newcomer")
     to_leave = post("/api/v1/matches", {"humans": 2}, 201)
     # Not among `ids`: no generated case draws its code again.
     watched = post("/api/v1/matches", {"seed": 5, "spectators": "live"}, 201)
@@ -130,11 +158,21 @@ def world(db) -> dict:
         "deal_over": deal_over,
         "finished": finished,
         "ids": ids,
+        "newcomer_token": newcomer_token,
+        "closed": closed,
+        "open": open_,
+        "tournament_ids": [closed["id"], open_["id"]],
+        "puzzle": puzzle,
+        "puzzle_ids": [puzzle["id"]],
     }
 
 
 def _in(view: dict, **case) -> dict:
     return {"path_parameters": {"match_id": view["id"]}, **case}
+
+
+def _at(tournament: dict, **case) -> dict:
+    return {"path_parameters": {"tournament_id": tournament["id"]}, **case}
 
 
 # One case per operation that must succeed: (label, world) -> Case arguments.
@@ -195,19 +233,33 @@ HAPPY = {
         "body": {"humans": 3, "max_turn_seconds": 120},
         "headers": {"Idempotency-Key": "happy-quick-play"},
     },
+    "PATCH /api/v1/players/me": lambda w: {"body": {"name": "Renamed"}},
+    # The newcomer's (NEWCOMERS_ONLY): the world's player has matches, and would get a 409.
+    "POST /api/v1/players/me/bot": lambda w: {},
+    "GET /api/v1/tournaments": lambda w: {},
+    "POST /api/v1/tournaments": lambda w: {"body": tournaments.terms(name="Happy duplicate")},
+    "GET /api/v1/tournaments/{tournament_id}": lambda w: _at(w["closed"]),
+    "GET /api/v1/tournaments/{tournament_id}/matches": lambda w: _at(w["closed"]),
+    "GET /api/v1/tournaments/{tournament_id}/standings": lambda w: _at(w["closed"]),
+    "POST /api/v1/tournaments/{tournament_id}/entries": lambda w: _at(w["open"], body={}),
+    "GET /api/v1/puzzles/next": lambda w: {},
+    "POST /api/v1/puzzles/{puzzle_id}/try": lambda w: {
+        "path_parameters": {"puzzle_id": w["puzzle"]["id"]},
+        "body": {"action": w["puzzle"]["actions"][0]},
+    },
 }
 
 
-def _use_real_match(case, ids: list[str]) -> bool:
-    """Swap a generated match id for a real one, three times in four, picked by the generated
-    id itself so that Hypothesis can replay the case."""
+def _use_real(case, name: str, ids: list[str]) -> bool:
+    """Swap the generated id of path parameter `name` for a real one, three times in four,
+    picked by the generated id itself so that Hypothesis can replay the case."""
     try:
-        number = uuid.UUID(str(case.path_parameters.get("match_id"))).int
+        number = uuid.UUID(str(case.path_parameters.get(name))).int
     except ValueError:
         return False  # not a UUID (an invalid case): it stays as generated
     if number % 4 == 0:
         return False
-    case.path_parameters["match_id"] = ids[number % len(ids)]
+    case.path_parameters[name] = ids[number % len(ids)]
     return True
 
 
@@ -219,17 +271,20 @@ def test_every_operation_has_a_happy_path_case():
 @pytest.mark.parametrize("label", sorted(OPERATIONS))
 def test_every_operation_conforms_to_the_schema(label, world, record_property):
     operation = OPERATIONS[label]
-    has_match_id = "{match_id}" in label
+    real_id = next((name for name in REAL_IDS if f"{{{name}}}" in label), None)
     needs_a_token = bool(operation.definition.raw.get("security"))
     statuses: Counter = Counter()
-    on_real_matches: Counter = Counter()
+    on_real_ids: Counter = Counter()
     generated_statuses: Counter = Counter()
 
     def run(case):
         with connection_kept_open():
-            token = (
-                token_issue(player=world["player"]) if label in ENDS_ITS_TOKEN else world["token"]
-            )
+            if label in ENDS_ITS_TOKEN:
+                token = token_issue(player=world["player"])
+            elif label in NEWCOMERS_ONLY:
+                token = world["newcomer_token"]
+            else:
+                token = world["token"]
             auth = {"Authorization": f"Bearer {token}"}
             response = case.call_and_validate(headers=auth, checks=CHECKS)
         statuses[response.status_code] += 1
@@ -252,7 +307,7 @@ def test_every_operation_conforms_to_the_schema(label, world, record_property):
         )
     )
     def generated(case):
-        real = has_match_id and _use_real_match(case, world["ids"])
+        real = real_id is not None and _use_real(case, real_id, world[REAL_IDS[real_id]])
         if isinstance(case.query, dict) and str(case.query.get("wait", "")).isdigit():
             # A long-poll's wait runs on an ASGI server's event loop and reads in another
             # thread, which cannot see this test's transaction; it is tested over ASGI in
@@ -261,7 +316,7 @@ def test_every_operation_conforms_to_the_schema(label, world, record_property):
         response = run(case)
         generated_statuses[response.status_code] += 1
         if real:
-            on_real_matches[response.status_code] += 1
+            on_real_ids[response.status_code] += 1
 
     generated()
 
@@ -278,9 +333,9 @@ def test_every_operation_conforms_to_the_schema(label, world, record_property):
     for status, n in statuses.items():
         TOTALS[f"{status // 100}xx"] += n
     record_property("schemathesis_cases", cases)
-    print(f"\n{label}: {cases} cases {dict(statuses)}, on real matches {dict(on_real_matches)}")
+    print(f"\n{label}: {cases} cases {dict(statuses)}, on real ids {dict(on_real_ids)}")
     assert server_errors == 0
     if needs_a_token:
         assert past_authentication, f"every generated case got a 401: {dict(statuses)}"
-    if has_match_id:
-        assert on_real_matches, "no generated case reached a real match"
+    if real_id:
+        assert on_real_ids, f"no generated case reached a real {real_id}"
