@@ -148,11 +148,15 @@ function redraw() {
 
 /** Brings the panel of heading `id` whole into view (as little scrolling as that takes, so
  * the table above stays in sight where it fits) and gives its heading the keyboard's focus,
- * so a screen reader reads it next. @param {string} id */
+ * so a screen reader reads it next. A panel taller than the window (the standings on a
+ * phone) is read from its top: "nearest" would align its bottom when the page was scrolled
+ * past its top, leaving the heading above the window. @param {string} id */
 export function inView(id) {
   const heading = document.getElementById(id);
   if (!heading) return;
-  (heading.closest("section") ?? heading).scrollIntoView({ block: "nearest", behavior: reducedMotion() ? "auto" : "smooth" });
+  const panel = heading.closest("section") ?? heading;
+  const block = panel.getBoundingClientRect().height > innerHeight ? "start" : "nearest";
+  panel.scrollIntoView({ block, behavior: reducedMotion() ? "auto" : "smooth" });
   heading.focus({ preventScroll: true });
 }
 

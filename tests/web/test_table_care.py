@@ -761,7 +761,13 @@ def test_showdown_cards_are_wide_named_and_on_one_line_on_a_phone(open_table):
     # The live region tells the deal's result.
     expect(page.locator("#status")).to_contain_text(re.compile(r"Deal \d+ is over: Showdown · "))
     hand = hands.nth(shown[0])
-    boxes = [hand.locator(".card").nth(i).bounding_box() for i in range(5)]
+    # All five measured in one step: the panel is drawn again when the deal's figures or its
+    # review arrive, and a card measured one at a time can be gone (detached) between two.
+    boxes = hand.evaluate(
+        "hand => [...hand.querySelectorAll('.card')].map(card => {"
+        " const r = card.getBoundingClientRect(); return {width: r.width, y: r.y}; })"
+    )
+    assert len(boxes) == 5
     assert min(box["width"] for box in boxes) >= 32
     assert len({round(box["y"]) for box in boxes}) == 1, "the hand wraps"
     names = hand.locator(".card .name").all_inner_texts()
