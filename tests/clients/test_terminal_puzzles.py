@@ -7,27 +7,12 @@ import uuid
 import psycopg
 import pytest
 
+from games.http.puzzles import POSITION_EXAMPLE
 from tests.clients.plays import play_command
 from tests.servers import BASE_DIR
 
-POSITION = {
-    "hand": ["As", "As", "Shah", "Bibi", "Couli"],
-    "pot": 6,
-    "high_stake": 2,
-    "dealer": 3,
-    "seats": [
-        {"position": 0, "stake": 1, "folded": False, "looked": True},
-        {"position": 1, "stake": 2, "folded": False, "looked": False},
-        {"position": 2, "stake": 2, "folded": False, "looked": True},
-        {"position": 3, "stake": 1, "folded": True, "looked": False},
-    ],
-    "moves": [
-        {"position": 0, "action": "look"},
-        {"position": 1, "action": "raise"},
-        {"position": 2, "action": "call"},
-        {"position": 3, "action": "fold"},
-    ],
-}
+# The schema's own example position: what the API documents is what the terminal draws.
+POSITION = POSITION_EXAMPLE
 VALUES = [
     {"action": "call", "value": "7/6"},
     {"action": "raise", "value": "1/2"},

@@ -3,39 +3,25 @@ single-player match end to end. examples/verify_from_spec.py imports nothing of 
 service; it runs here against a real server, in isolated mode from an empty directory, and
 must fail on a tampered seed or a swapped card."""
 
-import ast
 import re
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
-SCRIPT = Path(__file__).resolve().parents[2] / "examples" / "verify_from_spec.py"
+from tests.clients.scripts import EXAMPLES, imported_outside_stdlib, run_isolated
+
+SCRIPT = EXAMPLES / "verify_from_spec.py"
 
 pytestmark = pytest.mark.slow
 
 
 def run(server_url: str, tmp_path: Path, *options: str) -> subprocess.CompletedProcess:
-    # -I: no PYTHONPATH, no user site, not even the script's own directory on sys.path.
-    return subprocess.run(
-        [sys.executable, "-I", SCRIPT, server_url, *options],
-        cwd=tmp_path,
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
+    return run_isolated(SCRIPT, tmp_path, server_url, *options)
 
 
 def test_the_script_imports_the_standard_library_only():
-    tree = ast.parse(SCRIPT.read_text())
-    imported = {
-        alias.name.split(".")[0]
-        for node in ast.walk(tree)
-        if isinstance(node, ast.Import)
-        for alias in node.names
-    } | {node.module.split(".")[0] for node in ast.walk(tree) if isinstance(node, ast.ImportFrom)}
-    assert imported and imported <= sys.stdlib_module_names, imported - sys.stdlib_module_names
+    assert imported_outside_stdlib(SCRIPT) == set()
 
 
 @pytest.mark.parametrize("options", [(), ("--resign-after", "2")], ids=["finished", "resigned"])

@@ -4,9 +4,7 @@ commitment, every entrant's dealers and hands, the same deals for all, and the s
 action wherever two matches share the public history before it; and fails when the seed,
 a card or an AI action was tampered with."""
 
-import ast
 import subprocess
-import sys
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
@@ -14,31 +12,19 @@ import httpx
 import psycopg
 import pytest
 
-SCRIPT = Path(__file__).resolve().parents[2] / "examples" / "verify_tournament.py"
+from tests.clients.scripts import EXAMPLES, imported_outside_stdlib, run_isolated
+
+SCRIPT = EXAMPLES / "verify_tournament.py"
 
 pytestmark = pytest.mark.slow
 
 
 def run(server_url: str, tmp_path: Path, *arguments: str) -> subprocess.CompletedProcess:
-    # -I: no PYTHONPATH, no user site, not even the script's own directory on sys.path.
-    return subprocess.run(
-        [sys.executable, "-I", SCRIPT, server_url, *arguments],
-        cwd=tmp_path,
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
+    return run_isolated(SCRIPT, tmp_path, server_url, *arguments)
 
 
 def test_the_script_imports_the_standard_library_only():
-    tree = ast.parse(SCRIPT.read_text())
-    imported = {
-        alias.name.split(".")[0]
-        for node in ast.walk(tree)
-        if isinstance(node, ast.Import)
-        for alias in node.names
-    } | {node.module.split(".")[0] for node in ast.walk(tree) if isinstance(node, ast.ImportFrom)}
-    assert imported and imported <= sys.stdlib_module_names, imported - sys.stdlib_module_names
+    assert imported_outside_stdlib(SCRIPT) == set()
 
 
 def player(base: str, name: str) -> httpx.Client:

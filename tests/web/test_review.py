@@ -60,6 +60,21 @@ def review_of(api_origin, page) -> dict:
             time.sleep(0.5)
 
 
+def review_pending(route) -> None:
+    """Answers a read of the review as the server does while a deal's review is being worked
+    out: 503 review_pending, Retry-After 1, readable across origins."""
+    route.fulfill(
+        status=503,
+        headers={
+            "Retry-After": "1",
+            "Access-Control-Allow-Origin": "*",
+            "Access-Control-Expose-Headers": "Retry-After",
+        },
+        content_type="application/problem+json",
+        body='{"status": 503, "code": "review_pending", "title": "Service Unavailable"}',
+    )
+
+
 def pending_once(page) -> None:
     """The first read of the review answers as the server does while a deal's review is being
     worked out (503 review_pending, Retry-After 1); the rest reach the server."""
@@ -69,16 +84,7 @@ def pending_once(page) -> None:
         if answered:
             return route.continue_()
         answered.append(route.request.url)
-        route.fulfill(
-            status=503,
-            headers={
-                "Retry-After": "1",
-                "Access-Control-Allow-Origin": "*",
-                "Access-Control-Expose-Headers": "Retry-After",
-            },
-            content_type="application/problem+json",
-            body='{"status": 503, "code": "review_pending", "title": "Service Unavailable"}',
-        )
+        review_pending(route)
 
     page.route(re.compile(r".*/api/v1/matches/[\w-]+/review$"), route)
 
@@ -243,16 +249,7 @@ def test_play_goes_on_while_a_deal_s_review_is_worked_out(open_table, api_origin
 
     def route(route):  # the server still working out the review, for as long as it takes
         pending.append(route.request.url)
-        route.fulfill(
-            status=503,
-            headers={
-                "Retry-After": "1",
-                "Access-Control-Allow-Origin": "*",
-                "Access-Control-Expose-Headers": "Retry-After",
-            },
-            content_type="application/problem+json",
-            body='{"status": 503, "code": "review_pending", "title": "Service Unavailable"}',
-        )
+        review_pending(route)
 
     page.route(re.compile(r".*/api/v1/matches/[\w-]+/review$"), route)
     new_match(page, level="normal")
