@@ -19,7 +19,7 @@ from playwright.sync_api import expect
 from tests.servers import migrated_database, served
 from tests.tournaments.support import steady
 from tests.web.conftest import screenshot
-from tests.web.play import register, sit_down
+from tests.web.play import register, sit_down, token
 from tests.web.test_screens_load import fetched
 from tests.web.test_table_care import axe_violations, catalogue
 
@@ -252,4 +252,40 @@ def test_a_puzzle_solved_and_graded_as_the_api_grades_it(open_table, puzzles, la
     at_each_size(page, f"puzzle-none-{lang}")
     page.locator("#puzzles-lobby").click()
     expect(page.locator("#open-puzzles")).to_be_visible()
+    assert page.errors == []
+
+
+def test_a_puzzle_tried_elsewhere_is_refused_in_words_and_the_next_one_offered(
+    open_table, api_origin, puzzles
+):
+    """The same player tries the puzzle from another client first (another tab, a retry whose
+    answer was lost): the server refuses the page's try (409 puzzle_tried), and the screen
+    says so in its words and offers the next puzzle."""
+    page = open_table(lang="en", width=360, height=740)
+    sit_down(page)
+    with page.expect_response(lambda r: r.url.endswith("/puzzles/next")) as given:
+        page.locator("#open-puzzles").click()
+    puzzle = given.value.json()
+    expect(page.locator("#puzzle-title")).to_be_focused()
+    elsewhere = httpx.post(
+        f"{api_origin}/api/v1/puzzles/{puzzle['id']}/try",
+        json={"action": puzzle["actions"][0]},
+        headers={"Authorization": f"Bearer {token(page)}"},
+    )
+    assert elsewhere.status_code == 200, elsewhere.text
+    with page.expect_response(lambda r: r.url.endswith("/try")) as answered:
+        page.locator(f'[data-choice="{puzzle["actions"][-1]}"]').click()
+    assert answered.value.status == 409
+    refused = page.locator("#puzzle-refused")
+    expect(refused).to_be_focused()
+    expect(refused).to_have_text(catalogue("en")["problem_puzzle_tried"])
+    expect(page.locator("#puzzles [data-choice]")).to_have_count(0)
+    assert page.evaluate("document.documentElement.scrollWidth") <= 360
+    assert axe_violations(page) == []
+    screenshot(page, "puzzle-tried-en-360")
+    with page.expect_response(lambda r: r.url.endswith("/puzzles/next")) as given:
+        page.keyboard.press("KeyN")
+    following = given.value.json()
+    assert following["id"] != puzzle["id"] and following["id"] in puzzles
+    expect(page.locator("#puzzles [data-choice]")).to_have_count(len(following["actions"]))
     assert page.errors == []
