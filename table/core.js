@@ -53,6 +53,7 @@ const FETCH = {
   invitation: () => import("./invitation.js"),
   match: () => import("./match.js"),
   review: () => import("./review.js"),
+  puzzles: () => import("./puzzles.js"),
 };
 /** @typedef {keyof typeof FETCH} ScreenName */
 /** @typedef {{ [K in ScreenName]: Awaited<ReturnType<typeof FETCH[K]>> }} Screens */

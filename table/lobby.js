@@ -15,6 +15,7 @@ import {
   num,
   say,
   openMatch,
+  screen,
   seatName,
   showMatch,
   showScreen,
@@ -140,6 +141,9 @@ export function draw(focus = true) {
     }),
   );
   const tables = h("ul", { id: "open-tables", "aria-live": "polite" });
+  // The Puzzles screen's code comes when it is first opened (table/puzzles.js).
+  const puzzles = h("button", { type: "button", id: "open-puzzles", text: tr("puzzles_open") });
+  puzzles.addEventListener("click", () => guarded(async () => (await screen("puzzles")).open()));
   const greeting = h("h2", { text: tr("hello", { name: store.get("name") || "" }) });
   $("main").replaceChildren(
     greeting,
@@ -152,6 +156,12 @@ export function draw(focus = true) {
       h("div", { class: "row" }, h("h2", { id: "open-tables-title", text: tr("open_tables") }), quick),
       quickVerifiableLabel,
       tables,
+    ),
+    h(
+      "section",
+      { class: "panel", id: "lobby-puzzles", "aria-labelledby": "lobby-puzzles-title" },
+      h("div", { class: "row" }, h("h2", { id: "lobby-puzzles-title", text: tr("puzzles_title") }), puzzles),
+      h("p", { text: tr("puzzles_line") }),
     ),
     h("h2", { text: tr("your_matches") }),
     list,

@@ -384,10 +384,9 @@ NOT_SHOWN_BY_THE_TABLE |= {
     "spectators_not_allowed", "seed_not_held",
 }  # fmt: skip
 # The bots' (docs/bots.md) refuse only a bot's own requests, and the table registers humans
-# and declares no bot; the puzzles' come from a screen the table does not have yet (#42).
+# and declares no bot. (The puzzles' are the Puzzles screen's: table/puzzles.js.)
 NOT_SHOWN_BY_THE_TABLE |= {
     "bot_after_matches", "bots_not_allowed", "no_table_for_bots", "not_for_bots",
-    "no_puzzle_left", "puzzle_action_illegal", "puzzle_tried",
 }  # fmt: skip
 WATCH_PAGE_PROBLEMS = {
     "invalid_ticket",
