@@ -25,6 +25,7 @@ import {
   tradition,
 } from "./core.js";
 import { isolate, points } from "./fractions.js";
+import { tournamentsPanel } from "./lobby-tournaments.js";
 import { store } from "./look.js";
 import { renameForm } from "./rename.js";
 import { fill, h } from "./words.js";
@@ -141,6 +142,7 @@ export function draw(focus = true) {
   );
   const tables = h("ul", { id: "open-tables", "aria-live": "polite" });
   const greeting = h("h2", { text: tr("hello", { name: store.get("name") || "" }) });
+  const tournaments = tournamentsPanel();
   $("main").replaceChildren(
     greeting,
     renameForm(greeting),
@@ -153,6 +155,7 @@ export function draw(focus = true) {
       quickVerifiableLabel,
       tables,
     ),
+    tournaments.section,
     h("h2", { text: tr("your_matches") }),
     list,
     h("h2", { text: tr("leaderboard") }),
@@ -163,6 +166,7 @@ export function draw(focus = true) {
   if (focus) start.focus();
   // The lists arrive while the form is already usable.
   listMatches(list).catch(explain);
+  tournaments.fill().catch(explain);
   showRating(rating, board).catch(explain);
   watchTables(tables);
 }
