@@ -42,6 +42,7 @@ export const state = {
   /** The status line's words, said again in a new language. @type {(() => string) | null} */ said: null,
   /** The seat that resigned the open match, if one did. @type {number | null} */ resigned: null,
   /** Your review of the open match, as last read (docs/review.md). @type {import('./match-review.js').Review | null} */ review: null,
+  /** The closed tournament whose standings (deal null) or deal's comparison is shown. @type {{ id: string, deal: number | null } | null} */ tournament: null,
   /** The clock's last seconds already announced, for the turn it ends. @type {string | null} */ warned: null,
 };
 
@@ -54,6 +55,7 @@ const FETCH = {
   match: () => import("./match.js"),
   review: () => import("./review.js"),
   puzzles: () => import("./puzzles.js"),
+  tournament: () => import("./tournament.js"),
 };
 /** @typedef {keyof typeof FETCH} ScreenName */
 /** @typedef {{ [K in ScreenName]: Awaited<ReturnType<typeof FETCH[K]>> }} Screens */

@@ -26,6 +26,7 @@ import {
   tradition,
 } from "./core.js";
 import { isolate, points } from "./fractions.js";
+import { tournamentsPanel } from "./lobby-tournaments.js";
 import { store } from "./look.js";
 import { renameForm } from "./rename.js";
 import { fill, h } from "./words.js";
@@ -145,6 +146,7 @@ export function draw(focus = true) {
   const puzzles = h("button", { type: "button", id: "open-puzzles", text: tr("puzzles_open") });
   puzzles.addEventListener("click", () => guarded(async () => (await screen("puzzles")).open()));
   const greeting = h("h2", { text: tr("hello", { name: store.get("name") || "" }) });
+  const tournaments = tournamentsPanel();
   $("main").replaceChildren(
     greeting,
     renameForm(greeting),
@@ -163,6 +165,7 @@ export function draw(focus = true) {
       h("div", { class: "row" }, h("h2", { id: "lobby-puzzles-title", text: tr("puzzles_title") }), puzzles),
       h("p", { text: tr("puzzles_line") }),
     ),
+    tournaments.section,
     h("h2", { text: tr("your_matches") }),
     list,
     h("h2", { text: tr("leaderboard") }),
@@ -173,6 +176,7 @@ export function draw(focus = true) {
   if (focus) start.focus();
   // The lists arrive while the form is already usable.
   listMatches(list).catch(explain);
+  tournaments.fill().catch(explain);
   showRating(rating, board).catch(explain);
   watchTables(tables);
 }

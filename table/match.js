@@ -12,6 +12,7 @@ import { dealWords, finalWords, resultWords, scoreboard, standings } from "./mat
 import { readReview, verdictPanel } from "./match-review.js";
 import { dealPanel } from "./result.js";
 import { spectatorsPanel } from "./spectators.js";
+import { tournamentBar } from "./match-tournament.js";
 import { eventTypes, h } from "./words.js";
 
 /** @typedef {import('./api.js').MatchView} MatchView */
@@ -292,6 +293,7 @@ export function render() {
   }
   const category = match.your_category ? h("p", { class: "category", text: trAny(match.your_category) }) : null;
   $("main").replaceChildren(
+    ...(match.tournament ? [tournamentBar(match)] : []),
     h(
       "div",
       { class: "table", id: "table", "data-status": match.status, "data-version": match.version },

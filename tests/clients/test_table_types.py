@@ -69,6 +69,6 @@ def test_the_sizes_count_every_module_of_the_table():
     # screens a first visit does not show are not among what arrives at once.
     every = {path for path in TABLE.glob("*") if path.suffix in {".js", ".css"}}
     assert every == loaded_by("index.html") | loaded_by("watch.html")
-    later = {TABLE / name for name in ("review.js", "rules.js", "cards.js", "puzzles.js")}
+    later = {TABLE / name for name in ("review.js", "rules.js", "cards.js", "puzzles.js", "tournament.js")}
     assert later <= loaded_by("index.html")
     assert not later & loaded_by("index.html", AT_ONCE)

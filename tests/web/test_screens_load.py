@@ -25,7 +25,7 @@ def test_each_screen_s_code_arrives_when_the_screen_is_first_shown(open_table):
     assert {"app.js", "core.js", "start.js", "rules-text.js"} <= first
     # The rules' words are on the first screen; their pictures wait until they are shown.
     later = {"lobby.js", "invitation.js", "login.js", "rules.js", "cards.js", "rename.js"}
-    later |= {"puzzles.js"}
+    later |= {"puzzles.js", "lobby-tournaments.js", "tournament.js", "match-tournament.js"}
     assert not first & (MATCH_MODULES | later), first
 
     page.locator("#open-rules").click()
@@ -36,7 +36,7 @@ def test_each_screen_s_code_arrives_when_the_screen_is_first_shown(open_table):
     sit_down(page)
     in_the_lobby = fetched(page)
     assert "lobby.js" in in_the_lobby
-    assert not in_the_lobby & (MATCH_MODULES | {"invitation.js", "puzzles.js"}), in_the_lobby
+    assert not in_the_lobby & (MATCH_MODULES | {"invitation.js", "puzzles.js", "tournament.js"}), in_the_lobby
 
     new_match(page)
     assert MATCH_MODULES <= fetched(page)

@@ -376,11 +376,11 @@ NOT_SHOWN_BY_THE_TABLE = {
     "after_out_of_range", "invalid_idempotency_key", "not_owner",
     "method_not_allowed", "request_too_large", "unsupported_media_type",
 }  # fmt: skip
-# The tournaments' own (games/tournaments/): the table creates and enters none (a client of
-# the API does), offers no spectators at a tournament's match, and seed_not_held is the engine's.
+# The tournaments' own (games/tournaments/): the table creates none (a client of the API
+# does), opens your match when you enter again (already_entered), offers no spectators at a
+# tournament's match, and seed_not_held is the engine's. Entering and the standings it shows.
 NOT_SHOWN_BY_THE_TABLE |= {
-    "tournament_level_refused", "invalid_entry_window", "invalid_deadline", "entry_not_open",
-    "entry_closed", "tournament_full", "already_entered", "tournament_not_closed",
+    "tournament_level_refused", "invalid_entry_window", "invalid_deadline", "already_entered",
     "spectators_not_allowed", "seed_not_held",
 }  # fmt: skip
 # The bots' (docs/bots.md) refuse only a bot's own requests, and the table registers humans

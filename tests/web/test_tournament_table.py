@@ -60,6 +60,11 @@ def test_a_tournament_match_offers_no_hint_restart_or_spectators(
         expect(button(page, command)).to_have_count(0)
     expect(page.locator("#spectators")).to_have_count(0)
     expect(page.locator("#fairness")).to_contain_text(said(lang, "fair_hidden_tournament"))
+    # Above the table: the tournament's name, the deal in play, the time left to the close.
+    bar = page.locator("#tournament-bar")
+    expect(bar).to_contain_text("Evening")
+    expect(bar).to_contain_text(said(lang, "deal_of").split("{")[0].strip())
+    expect(bar.locator(".close")).not_to_be_empty()
     assert page.evaluate("document.documentElement.scrollWidth") <= 360
     assert axe_violations(page) == []
     assert page.errors == []
