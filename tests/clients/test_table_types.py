@@ -58,10 +58,20 @@ def test_what_a_page_loads_at_once_stays_under_150_kb(page):
 
 
 @pytest.mark.parametrize("page", ["index.html", "watch.html"])
-def test_all_a_page_can_load_stays_within_200_kb(page):
-    # Every screen it may fetch later too (the match, the review, the rules' pictures): a guard
-    # that tells a screen grown by a library or inlined data from one grown by its words.
-    assert weight(loaded_by(page)) < 200_000
+def test_all_a_page_can_load_stays_within_300_kb(page):
+    # Every screen it may fetch later too (the match, the review, the puzzles, the tournaments,
+    # the rules' pictures), each only when first shown: what a player who opens every screen
+    # pays. It grows by a few kilobytes a screen; a library or inlined data would not fit.
+    assert weight(loaded_by(page)) < 300_000
+
+
+def test_no_module_of_the_table_outgrows_24_kb():
+    # A screen grown by a library or inlined data shows in one file, which the sums above only
+    # see once it has eaten their margin; words live in the catalogues, measured above.
+    sizes = {
+        path.name: path.stat().st_size for path in TABLE.glob("*") if path.suffix in {".js", ".css"}
+    }
+    assert max(sizes.values()) < 24_000, sorted(sizes.items(), key=lambda item: -item[1])[:3]
 
 
 def test_the_sizes_count_every_module_of_the_table():
@@ -69,6 +79,9 @@ def test_the_sizes_count_every_module_of_the_table():
     # screens a first visit does not show are not among what arrives at once.
     every = {path for path in TABLE.glob("*") if path.suffix in {".js", ".css"}}
     assert every == loaded_by("index.html") | loaded_by("watch.html")
-    later = {TABLE / name for name in ("review.js", "rules.js", "cards.js", "puzzles.js", "tournament.js")}
+    later = {
+        TABLE / name
+        for name in ("review.js", "rules.js", "cards.js", "puzzles.js", "tournament.js")
+    }
     assert later <= loaded_by("index.html")
     assert not later & loaded_by("index.html", AT_ONCE)
