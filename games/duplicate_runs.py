@@ -37,6 +37,9 @@ from games.engine.turns import ai_rng
 
 ENTRANT_SEAT = 0
 SCORINGS = ("duplicate", "shared_totals", "own_totals")
+CLOSE = ("normal", "hard")
+"""The two disguised levels closest in strength against easy seats (docs/ratings.md): the
+pairs a scoring most needs to order."""
 
 
 def _match_seed(run_seed: int, match: int) -> int:
@@ -111,9 +114,11 @@ def tournament(
     deals: int,
     seed: int,
     strength: Mapping[str, float],
+    close: Sequence[str] = CLOSE,
 ) -> dict[str, float]:
     """One tournament of `deals` deals (a whole number of 12-deal matches) for the disguised
-    `entrants` (their levels): each scoring's pair accuracy."""
+    `entrants` (their levels): each scoring's pair accuracy over every pair of unequal
+    strength, and (as "close:<scoring>") over the pairs of the `close` levels alone."""
     matches = deals // MATCH_DEALS
     shared = {str(e): [] for e in range(len(entrants))}
     own = {str(e): [] for e in range(len(entrants))}
@@ -123,13 +128,20 @@ def tournament(
             # Deals of the entrant's own: a seed no other entrant's match is dealt from.
             own[str(e)] += play_entrant(level, e, table, _match_seed(seed, 2 * m + 1) * 64 + e)
     points = {s.entrant: s.matchpoints for s in duplicate.standings(shared, deals=deals)}
-    truth = [strength[level] for level in entrants]
-    order = [str(e) for e in range(len(entrants))]
-    return {
-        "duplicate": pair_accuracy([points[e] for e in order], truth),
-        "shared_totals": pair_accuracy([sum(shared[e], Fraction(0)) for e in order], truth),
-        "own_totals": pair_accuracy([sum(own[e], Fraction(0)) for e in order], truth),
+    scores = {
+        "duplicate": points,
+        "shared_totals": {e: sum(r, Fraction(0)) for e, r in shared.items()},
+        "own_totals": {e: sum(r, Fraction(0)) for e, r in own.items()},
     }
+    found = {}
+    for prefix, levels in (("", set(entrants)), ("close:", set(close))):
+        order = [str(e) for e, level in enumerate(entrants) if level in levels]
+        truth = [strength[entrants[int(e)]] for e in order]
+        if len(set(truth)) < 2:
+            continue
+        for name in SCORINGS:
+            found[prefix + name] = pair_accuracy([scores[name][e] for e in order], truth)
+    return found
 
 
 @dataclass(frozen=True)
@@ -159,13 +171,16 @@ class Comparison:
     """duplicate minus shared_totals, tournament by tournament (the same deals)."""
     edge_over_own: Estimate
     """duplicate minus own_totals, tournament by tournament."""
+    close: dict[str, Estimate]
+    """Each scoring's mean pair accuracy over the pairs of the CLOSE levels alone."""
 
     def line(self) -> str:
         shown = ", ".join(f"{name} {self.accuracy[name]}" for name in SCORINGS)
+        close = ", ".join(f"{name} {self.close[name]}" for name in SCORINGS)
         return (
             f"{self.entrants} entrants, {self.deals} deals, {self.tournaments} tournaments: "
             f"{shown}; edge over shared totals {self.edge_over_shared}, "
-            f"over own totals {self.edge_over_own}"
+            f"over own totals {self.edge_over_own}; normal against hard alone: {close}"
         )
 
 
@@ -193,4 +208,5 @@ def compare(
         accuracy={name: Estimate.of([t[name] for t in trials]) for name in SCORINGS},
         edge_over_shared=Estimate.of([t["duplicate"] - t["shared_totals"] for t in trials]),
         edge_over_own=Estimate.of([t["duplicate"] - t["own_totals"] for t in trials]),
+        close={name: Estimate.of([t["close:" + name] for t in trials]) for name in SCORINGS},
     )
