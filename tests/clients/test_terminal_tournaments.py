@@ -14,7 +14,7 @@ from rich.console import Console
 from terminal.tournaments import comparison_screen, standings_screen
 from tests.clients.conftest import Terminal
 from tests.clients.http import call, register
-from tests.clients.plays import play, play_command
+from tests.clients.plays import play, play_command, play_refused
 from tests.servers import BASE_DIR
 
 TOURNAMENT = {"id": "t", "name": "Sunday duplicate", "pools": 1}
@@ -202,3 +202,9 @@ def test_enter_play_and_after_the_close_the_standings_and_a_deal(
         tara = next(line for line in pane.splitlines() if "▶ Tara (you)" in line)
         assert "not played: the field's lowest" in tara  # resigned at the close, deal 2 unplayed
         closed.keys("q")
+
+
+def test_the_tournament_screens_go_alone(server_env):
+    assert "--tournaments goes alone" in play_refused(server_env, "--tournaments", "--leaderboard")
+    refused = play_refused(server_env, "--tournament", "x", "--leaderboard")
+    assert "--tournament goes alone" in refused
