@@ -203,6 +203,14 @@ def test_enter_play_and_after_the_close_the_standings_and_a_deal(
         assert "not played: the field's lowest" in tara  # resigned at the close, deal 2 unplayed
         closed.keys("q")
 
+    with another(terminal, "list") as listing:
+        listing.start(play_command(*state, "--tournaments"), server_env, BASE_DIR)
+        pane = listing.pane("ID (play --tournament ID)")
+        row = next(line for line in pane.splitlines() if line.startswith("Terminal duplicate"))
+        assert "normal" in row and row.rstrip().endswith("2") and "closed" in row, row
+        assert tournament in pane and listing.scrolled() == 0
+        (artifacts / "tournament-tmux-list.txt").write_text(pane)
+
 
 def test_the_tournament_screens_go_alone(server_env):
     assert "--tournaments goes alone" in play_refused(server_env, "--tournaments", "--leaderboard")
