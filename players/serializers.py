@@ -80,7 +80,8 @@ class RatingChangeSerializer(serializers.Serializer):
     finished_at = UtcDateTimeField(help_text="When it finished (UTC, ISO 8601).")
     place = serializers.IntegerField(
         help_text="1 to 4 by the exact final totals, 1 best; tied seats share a place, and a "
-        "seat that resigned or left before the end comes last."
+        "seat that resigned or left before the end comes last. For a tournament's match, the "
+        "place in its standings among its human entrants (docs/ratings.md)."
     )
     before = RatingFiguresSerializer(help_text="Your rating before the match.")
     after = RatingFiguresSerializer(help_text="Your rating after it.")

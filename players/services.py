@@ -1,5 +1,5 @@
 import uuid
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from datetime import datetime, timedelta
 from fractions import Fraction
 
@@ -176,31 +176,13 @@ def match_rate(
 
     Locks the humans' rating rows in the order of their ids, so that two matches of one
     player finishing at once both count: the second waits, then reads the first's result."""
-    ids = sorted(set(humans.values()))
-    # The rows must exist to be locked; a newcomer's is made at the starting rating. A
-    # concurrent insert of the same row waits for the other, then does nothing.
-    Rating.objects.bulk_create(
-        [
-            Rating(player_id=pid, mu=rating.START.mu, sigma=rating.START.sigma, displayed=0.0)
-            for pid in ids
-        ],
-        ignore_conflicts=True,
-    )
-    rows = {
-        row.player_id: row
-        for row in Rating.objects.select_for_update()
-        .filter(player_id__in=ids)
-        .order_by("player_id")
-    }
+    rows = _ratings_locked(humans.values())
     if RatingChange.objects.filter(match_id=match_id, series=series).exists():
         return False
     before = {seat: rating.Rating(rows[pid].mu, rows[pid].sigma) for seat, pid in humans.items()}
     rated = rating.rate_match(totals=totals, humans=before, quit=quit, anchor=ANCHORS[ai_level])
     for seat, pid in sorted(humans.items()):
-        row, after = rows[pid], rated[seat].after
-        row.mu, row.sigma, row.displayed = after.mu, after.sigma, after.displayed
-        row.matches += 1
-        row.save(update_fields=["mu", "sigma", "displayed", "matches", "updated_at"])
+        _rating_save(rows[pid], rated[seat].after)
     RatingChange.objects.bulk_create(
         RatingChange(
             player_id=pid,
@@ -216,3 +198,71 @@ def match_rate(
         for seat, pid in humans.items()
     )
     return True
+
+
+@transaction.atomic
+def tournament_rate(
+    *, entrants: Sequence[tuple[uuid.UUID, uuid.UUID, int]], finished_at: datetime
+) -> bool:
+    """Rate a closed tournament once, from its standings (docs/ratings.md, "Tournaments"):
+    `entrants` are (player id, their match id, their place in the standings, 1 best, equal
+    places tied), every entrant a team of one in one OpenSkill ranking; the AI seats are not
+    entrants. Each entrant's match gets one RatingChange (series 1) with their place. False,
+    and nothing changed, if one entrant alone (nobody to rank against) or if any of the
+    matches was rated already.
+
+    Locks the entrants' rating rows in the order of their ids, as `match_rate` does, so that
+    an entrant's other match finishing at the same moment waits and reads this result."""
+    if len(entrants) < 2:
+        return False
+    rows = _ratings_locked(pid for pid, _, _ in entrants)
+    if RatingChange.objects.filter(match_id__in=[m for _, m, _ in entrants]).exists():
+        return False
+    before = [rating.Rating(rows[pid].mu, rows[pid].sigma) for pid, _, _ in entrants]
+    after = rating.rate(
+        [rating.Entrant(r, place) for r, (_, _, place) in zip(before, entrants, strict=True)]
+    )
+    for (pid, _, _), now in sorted(zip(entrants, after, strict=True), key=lambda e: e[0][0]):
+        _rating_save(rows[pid], now)
+    RatingChange.objects.bulk_create(
+        RatingChange(
+            player_id=pid,
+            match_id=match_id,
+            series=1,
+            finished_at=finished_at,
+            place=place,
+            mu_before=was.mu,
+            sigma_before=was.sigma,
+            mu_after=now.mu,
+            sigma_after=now.sigma,
+        )
+        for (pid, match_id, place), was, now in zip(entrants, before, after, strict=True)
+    )
+    return True
+
+
+def _ratings_locked(player_ids: Iterable[uuid.UUID]) -> dict[uuid.UUID, Rating]:
+    """The players' rating rows, locked until the transaction ends, in the order of their
+    ids (two ratings sharing players never deadlock). The rows must exist to be locked: a
+    newcomer's is made at the starting rating; a concurrent insert of the same row waits for
+    the other, then does nothing."""
+    ids = sorted(set(player_ids))
+    Rating.objects.bulk_create(
+        [
+            Rating(player_id=pid, mu=rating.START.mu, sigma=rating.START.sigma, displayed=0.0)
+            for pid in ids
+        ],
+        ignore_conflicts=True,
+    )
+    return {
+        row.player_id: row
+        for row in Rating.objects.select_for_update()
+        .filter(player_id__in=ids)
+        .order_by("player_id")
+    }
+
+
+def _rating_save(row: Rating, after: rating.Rating) -> None:
+    row.mu, row.sigma, row.displayed = after.mu, after.sigma, after.displayed
+    row.matches += 1
+    row.save(update_fields=["mu", "sigma", "displayed", "matches", "updated_at"])

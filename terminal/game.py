@@ -156,16 +156,20 @@ def play(
     join: Invite | None = None,
     quick: QuickPlay | None = None,
     record: Path | None = None,
+    entered: dict | None = None,
 ) -> None:
     """Sign in, then join the table `join`, sit where `quick` play finds a seat, make the
     table `new` asks for, or resume the unfinished match or start one; play until you quit,
     leave or decline another match. `new.client_seed` goes with a join, a quick play and a
     restart too; a match that ended is kept as its record (docs/record.md) in `record`.
+    `entered` is a tournament's match to play (terminal/tournaments.py).
     `server` is the base URL a friend reaches the API at, for the join command."""
     session = sign_in(api, sessions, screen, name=name)
     seed = {"client_seed": new.client_seed} if new.client_seed is not None else {}
     view, notice = None, ""
-    if join:
+    if entered:
+        view = entered
+    elif join:
         view = _joined(api, screen, join, seed)
         if view is None:
             return
@@ -275,8 +279,12 @@ def _another_match(
     """The finished match with your rating, kept as its record if asked; whether you play
     another (never at a shared table)."""
     keys = {"n": "leave"} if _shared(view) else {"y": "play another match", "n": "leave"}
-    # Rated as it finished (docs/ratings.md): the rating it left you with.
-    rated = rating_line(api("GET", "/players/me")["rating"])
+    # Rated as it finished (docs/ratings.md): the rating it left you with; a tournament's
+    # match is rated with its tournament, from the standings, at the close.
+    if view.get("tournament"):
+        rated = "Rated with the tournament at its close; play --tournament then shows it."
+    else:
+        rated = rating_line(api("GET", "/players/me")["rating"])
     if record is not None:
         kept = api("GET", f"/matches/{view['id']}/record")
         record.write_text(json.dumps(kept, indent=1) + "\n")

@@ -18,9 +18,13 @@ from players.services import match_rate
 def rate_series(match: LoadedMatch, ended: Iterable[SeriesEnd], *, ai_level: str) -> None:
     """Rate each series that ended, played at `ai_level` (the row may have the next series'
     level already), every human of the table at once. Matches dealt from the test-only `seed`
-    are not rated: their deals were known; nor are matches with a bot seat, for anyone."""
+    are not rated: their deals were known; nor are matches with a bot seat, for anyone; nor
+    a tournament's matches, which are rated together from its standings at its close
+    (games.tournaments.commands, docs/ratings.md "Tournaments")."""
     if match.row.seeded or any(seat.kind == Player.Kind.BOT for seat in match.seats):
         return  # a bot is rated by its ladder only (docs/bots.md), and nobody beside it
+    if match.row.tournament_id is not None:
+        return
     humans = {
         number: uuid.UUID(seat.player)
         for number, seat in enumerate(match.seats)

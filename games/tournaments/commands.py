@@ -18,7 +18,7 @@ from games.match.queries import match_write_view
 from games.models import Tournament
 from games.tournaments import queries, store
 from players.models import Player
-from players.services import player_kind_locked
+from players.services import player_kind_locked, tournament_rate
 
 log = logging.getLogger(__name__)
 
@@ -115,8 +115,9 @@ def tournament_enter(*, tournament_id: uuid.UUID, player: Player) -> dict:
 
 def tournament_close(*, tournament_id: uuid.UUID, now: datetime | None = None) -> bool:
     """Close the tournament if its deadline has passed and it is not closed yet: every
-    entrant's match stops and reveals the seed, in one transaction under the tournament's
-    lock. True if this call closed it; False if it was not due or another closed it."""
+    entrant's match stops and reveals the seed, and the human entrants are rated from the
+    standings (docs/ratings.md), in one transaction under the tournament's lock. True if this
+    call closed it; False if it was not due or another closed it."""
     now = now or timezone.now()
     with transaction.atomic():
         tournament = store.tournament_lock(tournament_id=tournament_id)
@@ -125,6 +126,10 @@ def tournament_close(*, tournament_id: uuid.UUID, now: datetime | None = None) -
         for match_id, *_ in store.entries(tournament_id=tournament.pk):
             match_tournament_close(match_id=match_id)
         store.tournament_mark_closed(tournament, now=now)
+        # Rated once, from the standings, as it closes: its matches were not rated alone.
+        tournament_rate(
+            entrants=queries.tournament_rating_places(tournament=tournament), finished_at=now
+        )
     log.info("tournament %s closed", tournament_id)
     return True
 

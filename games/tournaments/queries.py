@@ -133,6 +133,24 @@ def tournament_standings(*, tournament_id: uuid.UUID) -> dict:
     return {"tournament": tournament.pk, "entrants": len(rows), "standings": rows}
 
 
+def tournament_rating_places(*, tournament: "Tournament") -> list[tuple[uuid.UUID, uuid.UUID, int]]:
+    """The human entrants as their tournament rating ranks them (docs/ratings.md,
+    "Tournaments"): (player id, match id, place), from the standings scored over the humans
+    alone. A bot's results are left out of the field, so that no human's place, and so no
+    human's rating, moves because of a bot (docs/bots.md); a bot is rated by nobody."""
+    pools: dict[int, dict] = {}
+    owners: dict[str, uuid.UUID] = {}
+    for match_id, pool, owner_id, kind in store.entrant_players(tournament_id=tournament.pk):
+        if kind != Player.Kind.HUMAN:
+            continue
+        pools.setdefault(pool, {})[str(match_id)] = _results(match_id, tournament)
+        owners[str(match_id)] = owner_id
+    return [
+        (owners[row.entrant], uuid.UUID(row.entrant), row.rank)
+        for row in duplicate.pooled_standings(pools)
+    ]
+
+
 def tournament_matches(*, tournament_id: uuid.UUID) -> dict:
     """Once the tournament closed, every entrant's match as its public record: the events
     as someone at none of its seats sees them, its seed_revealed included, so that anyone

@@ -64,6 +64,13 @@ def entries(*, tournament_id: uuid.UUID) -> list[tuple[uuid.UUID, int, str, dict
     return list(rows.values_list("id", "tournament_pool", "owner__name", "skill", "owner__kind"))
 
 
+def entrant_players(*, tournament_id: uuid.UUID) -> list[tuple[uuid.UUID, int, uuid.UUID, str]]:
+    """Each entry as (match id, its deal pool, the entrant's player id, their kind), in the
+    order they entered."""
+    rows = Match.objects.filter(tournament_id=tournament_id).order_by("created_at", "id")
+    return list(rows.values_list("id", "tournament_pool", "owner_id", "owner__kind"))
+
+
 def deals_ended_by(*, match_id: uuid.UUID, deadline: datetime) -> set[int]:
     """The deal numbers of the match's deals that ended by `deadline`: only those count."""
     ended = Deal.objects.filter(match_id=match_id, ended_at__lte=deadline)

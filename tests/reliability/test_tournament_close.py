@@ -1,6 +1,6 @@
 """A tournament closes once, however many close it at the same moment (#37): two turn
 clocks in real processes on one database, and readers racing the close in threads. Each of
-its matches gets one seed_revealed, never two."""
+its matches gets one seed_revealed, never two, and one rating change."""
 
 import os
 import threading
@@ -15,6 +15,7 @@ from games.engine import SeedRevealed
 from games.match import log as match_log
 from games.models import Match, Tournament
 from games.tournaments.commands import tournament_close, tournament_create, tournament_enter
+from players.models import RatingChange
 from players.services import player_create
 from tests.servers import clocks_running, committed_database_url
 
@@ -48,6 +49,12 @@ def reveals(tournament: Tournament) -> list[int]:
     ]
 
 
+def ratings(tournament: Tournament) -> list[int]:
+    """How many rating changes each of the tournament's matches has: one, from the close."""
+    matches = Match.objects.filter(tournament=tournament).values_list("id", flat=True)
+    return [RatingChange.objects.filter(match_id=m).count() for m in matches]
+
+
 def test_two_clocks_close_a_tournament_past_its_deadline_once(tmp_path):
     tournament = tournament_with_entrants(3, "clocks")
     env = {
@@ -63,6 +70,7 @@ def test_two_clocks_close_a_tournament_past_its_deadline_once(tmp_path):
         time.sleep(0.5)  # time for a second close, were there one
         assert [clock.poll() for clock in clocks] == [None, None]
     assert reveals(tournament) == [1, 1, 1]
+    assert ratings(tournament) == [1, 1, 1]
 
 
 def test_readers_racing_the_close_close_it_once(transactional_db):
@@ -83,3 +91,4 @@ def test_readers_racing_the_close_close_it_once(transactional_db):
         thread.join(timeout=60)
     assert sorted(closed) == [False, False, False, True]
     assert reveals(tournament) == [1, 1]
+    assert ratings(tournament) == [1, 1]

@@ -21,6 +21,7 @@ from terminal.ratings import ratings_screen
 from terminal.review import fetch_review, whole_review
 from terminal.screens import screen_for
 from terminal.table import lobby
+from terminal.tournaments import enter_or_show, tournaments_table
 from terminal.watch import watch as watch_match
 from terminal.watch import watch_code
 
@@ -71,7 +72,12 @@ class Command(BaseCommand):
             verifiable=options["verifiable"],
             open_table=options["open"],
         )
-        alone = {"--review": review, "--puzzles": options["puzzles"]}
+        alone = {
+            "--review": review,
+            "--puzzles": options["puzzles"],
+            "--tournaments": options["tournaments"],
+            "--tournament": options["tournament"],
+        }
         for flag, given in alone.items():
             others = (humans, join, watch, quick_play, leaderboard, tables, *alone.values())
             if given and sum(map(bool, others)) > 1:
@@ -110,6 +116,12 @@ class Command(BaseCommand):
                     _review(api, sessions, screen, review, name=name)
                 elif options["puzzles"]:
                     _puzzles(api, sessions, screen, name=name)
+                elif options["tournaments"]:
+                    sign_in(api, sessions, screen, name=name)
+                    screen.leave(tournaments_table(api("GET", "/tournaments")["tournaments"]))
+                elif options["tournament"]:
+                    _tournament(api, sessions, screen, options["tournament"], name=name,
+                                server=base_url, record=options["record"])  # fmt: skip
                 else:
                     play(api, sessions, screen, server=base_url, name=name, new=new, join=join,
                          quick=quick, record=options["record"])  # fmt: skip
@@ -129,6 +141,17 @@ def _puzzles(api: Api, sessions: Sessions, screen, *, name: str | None) -> None:
     """Puzzles near your puzzle rating, graded by value (docs/puzzles.md)."""
     sign_in(api, sessions, screen, name=name)
     solve(api, screen)
+
+
+def _tournament(
+    api: Api, sessions: Sessions, screen, tournament_id: str, *, name, server, record
+) -> None:
+    """A tournament (docs/tournaments.md): its standings and deals compared once it closed,
+    else its terms and your entry, whose match is then played here as any other."""
+    sign_in(api, sessions, screen, name=name)
+    entered = enter_or_show(api, screen, tournament_id)
+    if entered is not None:
+        play(api, sessions, screen, server=server, name=name, entered=entered, record=record)
 
 
 def _review(api: Api, sessions: Sessions, screen, match_id: str, *, name: str | None) -> None:
@@ -227,6 +250,17 @@ def _table_arguments(parser) -> None:
         action="store_true",
         help="solve puzzles from real deals near your puzzle rating, each graded by the exact "
         "value of every action (docs/puzzles.md)",
+    )
+    parser.add_argument(
+        "--tournaments",
+        action="store_true",
+        help="list the newest duplicate tournaments (docs/tournaments.md) and their ids",
+    )
+    parser.add_argument(
+        "--tournament",
+        metavar="ID",
+        help="a tournament: enter it and play its match (or resume it); after its close, "
+        "its standings and each deal compared across the entrants",
     )
     parser.add_argument(
         "--review",
