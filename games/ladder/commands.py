@@ -28,7 +28,7 @@ FEWEST_DEALS = 120
 MOST_DEALS = 12_000
 KEPT_FOR = timedelta(days=7)
 """How long a benchmark's matches are kept once it finished or was abandoned (each about
-12.8 KB, docs/performance.md); the benchmark's figure is kept for good."""
+12.8 KB, docs/scaling.md); the benchmark's figure is kept for good."""
 PURGED_AT_ONCE = 200
 """The most matches one housekeeping pass deletes: a pass stays short, the next goes on."""
 

@@ -52,6 +52,8 @@ def test_a_bot_asks_for_a_benchmark_and_plays_its_first_match_at_once():
         10,
         True,
     )
+    # The bot's turn runs on the clock: if it stops answering, the clock plays for it.
+    assert Match.objects.get(pk=body["current_match"]).turn_deadline is not None
     # Reading it while the match is in play deals nothing new and counts nothing.
     again = bot.get(URL).json()
     assert (again["matches_dealt"], again["current_match"]) == (1, body["current_match"])
