@@ -39,15 +39,17 @@ def benchmark_start(*, player: Player, deals: int, server_seed: bytes | None = N
     at once (no match-creation limit counts it). A benchmark still running is abandoned: a
     bot has one at a time. Each match deals from a seed derived from `server_seed` (drawn
     now unless given: the tests fix it to compare bots on the same deals)."""
-    if player_kind_locked(player=player) != Player.Kind.BOT:
-        raise DomainError("only_for_bots", "Only a bot is benchmarked: declare the account a bot.")
     if deals % MATCH_DEALS or not FEWEST_DEALS <= deals <= MOST_DEALS:
         raise DomainError(
             "invalid_benchmark_size",
             f"A benchmark is {FEWEST_DEALS} to {MOST_DEALS:,} deals, in whole matches of "
             f"{MATCH_DEALS}; {deals} is not.",
         )
+    # The benchmark's lock first, the player's row after: on Citus, two starts that both
+    # share-locked the player (a reference table) before it deadlocked on the rows they wrote.
     running = store.benchmark_lock(player=player)
+    if player_kind_locked(player=player) != Player.Kind.BOT:
+        raise DomainError("only_for_bots", "Only a bot is benchmarked: declare the account a bot.")
     now = timezone.now()
     if running is not None and running.status == BenchmarkStatus.RUNNING:
         running.status, running.finished_at, running.current_match = (
