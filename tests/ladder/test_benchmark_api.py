@@ -6,6 +6,8 @@ from datetime import timedelta
 from fractions import Fraction
 
 import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 from rest_framework.test import APIClient
 
@@ -158,3 +160,15 @@ def test_a_bots_latest_finished_benchmark_is_the_one_on_the_board():
     )
     rows = client_of("Roya", bot=False).get(BOARD).json()["bots"]
     assert [(row["name"], row["play"]["mean"]) for row in rows] == [("Shirbot", "-1")]
+
+
+def test_a_read_while_the_match_is_in_play_writes_nothing_and_runs_a_few_statements():
+    bot = client_of("Shirbot")
+    bot.post(URL, {"deals": 120}, format="json")
+    bot.get(URL)  # the connection's first read prepares what it prepares
+    with CaptureQueriesContext(connection) as queries:
+        assert bot.get(URL).status_code == 200
+    statements = [query["sql"].split()[0].upper() for query in queries.captured_queries]
+    print(f"benchmark read while in play: {len(statements)} statements: {statements}")
+    assert not {"INSERT", "UPDATE", "DELETE"} & set(statements)
+    assert len(statements) <= 8
