@@ -11,6 +11,8 @@ only the staff's admin uses).
 
 from asnas_api.models import RateCounter
 from games.models import (
+    Benchmark,
+    BenchmarkMatch,
     Commitment,
     Deal,
     DealReview,
@@ -39,9 +41,14 @@ REFERENCE = [Player, Token, Rating]
 # one node; a try writes its puzzle, its try and its solver's rating (a two-phase commit on
 # every node a try, not a move), the sweep's mining a few rows at a time.
 REFERENCE += [Tournament, Puzzle, PuzzleTry, PuzzleSolver]
+# A bot's benchmark is written at its start and once a match (each 12 deals: a two-phase
+# commit on every node), found by its bot and read whole by the bots' leaderboard, and its
+# matches' marks point at it, which Citus allows from a distributed table to a reference one.
+REFERENCE += [Benchmark]
 # Every row belongs to one match: co-located with it, by the match's id.
 MATCH = Match
 BY_MATCH = [Seat, Deal, DealReview, EventBatch, Hint, WatchStream, RatingChange, PuzzleMined]
+BY_MATCH += [BenchmarkMatch]  # a benchmark's mark on its match, read by the match's id
 # Found by one key, never with a match: each by that key.
 BY_KEY = {
     IdempotencyRecord: "player_id",  # a create's key exists before its match

@@ -75,7 +75,7 @@ PROBLEMS: dict[str, Problem] = {
     "restart_not_allowed": Problem(
         409,
         "Restarting a shared table: only its owner may, once it is finished; or a "
-        "tournament's match, which is one series.",
+        "tournament's or a bot benchmark's match, which is one series.",
         "At a shared table only the owner restarts, once the match is finished.",
     ),
     "hints_not_allowed": Problem(
@@ -100,6 +100,21 @@ PROBLEMS: dict[str, Problem] = {
         409,
         "A bot joining a table, or entering a tournament, whose owner did not allow bots.",
         "This table's owner did not allow bots.",
+    ),
+    "only_for_bots": Problem(
+        403,
+        "A human asking for what only a bot has: a benchmark (docs/bots.md).",
+        "Only a bot is benchmarked: declare the account a bot first.",
+    ),
+    "invalid_benchmark_size": Problem(
+        422,
+        "A benchmark of a number of deals that is not a multiple of 12 from 120 to 12,000.",
+        "A benchmark is 120 to 12,000 deals, in whole matches of 12.",
+    ),
+    "give_up_not_allowed": Problem(
+        409,
+        "Resigning or leaving a bot benchmark's match: every deal of it counts.",
+        "A benchmark's match is played to its last deal: it cannot be given up.",
     ),
     "no_table_for_bots": Problem(
         409,

@@ -6,7 +6,7 @@ import uuid
 
 from django.db import models
 
-from games.engine import Outcome, SpectatorMode, Status
+from games.engine import BenchmarkStatus, Outcome, SpectatorMode, Status
 from players.models import Player
 
 # The engine's statuses, less not_started: a stored match has started.
@@ -501,3 +501,63 @@ class PuzzleTry(models.Model):
 
     def __str__(self) -> str:
         return f"Try of {self.puzzle_id} by {self.player_id}"
+
+
+BENCHMARK_STATUS_CHOICES = [(status.value, status.name.title()) for status in BenchmarkStatus]
+
+
+class Benchmark(models.Model):
+    """A bot's benchmark (docs/bots.md): `deals` deals against three `hard` seats, in matches
+    of 12 the server deals one after another from `server_seed`, and the exact sums of the
+    bot's play and result over the deals of the matches it finished (the figure)."""
+
+    id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="+")
+    deals = models.PositiveIntegerField(help_text="The deals asked for: a multiple of 12.")
+    server_seed = models.CharField(
+        max_length=64,
+        help_text="Hex; each match's seed is HMAC-SHA256 of `pool:<n>` keyed with it (as a "
+        "tournament's pools). Never shown: each match reveals its own seed as it ends.",
+    )
+    status = models.CharField(max_length=16, choices=BENCHMARK_STATUS_CHOICES)
+    matches = models.PositiveIntegerField(default=0, help_text="How many matches were dealt.")
+    current_match = models.UUIDField(
+        null=True,
+        blank=True,
+        help_text="The match in play (no foreign key: a match lives on its own shard); null "
+        "once the benchmark finished.",
+    )
+    sums = models.JSONField(
+        help_text="Over the finished matches' deals: their number and the exact sums of the "
+        "bot's play and result and of their squares (games.ai.benchmark.Sums)."
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        indexes = [
+            models.Index(fields=["player", "-created_at"], name="benchmark_latest"),
+            # The bots' leaderboard and the housekeeping: finished benchmarks only.
+            models.Index(
+                fields=["player", "-finished_at"],
+                name="benchmark_finished",
+                condition=models.Q(status="finished"),
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"Benchmark {self.id}"
+
+
+class BenchmarkMatch(models.Model):
+    """A match a benchmark dealt: the mark that it is one (no restart, no giving up), its
+    number in the benchmark, and what the housekeeping deletes once the benchmark is old."""
+
+    match = models.OneToOneField(
+        Match, on_delete=models.CASCADE, primary_key=True, related_name="+"
+    )
+    benchmark = models.ForeignKey(Benchmark, on_delete=models.CASCADE, related_name="+")
+    number = models.PositiveIntegerField(help_text="0 for the benchmark's first match.")
+
+    def __str__(self) -> str:
+        return f"Match {self.number} of benchmark {self.benchmark_id}"

@@ -3,6 +3,7 @@ from django.urls import path
 from games.http import (
     coaching,
     fairness,
+    ladder,
     match,
     puzzles,
     review,
@@ -71,4 +72,6 @@ urlpatterns = [
         tournaments.TournamentStandings.as_view(),
         name="tournament-standings",
     ),
+    path("bots/me/benchmark", ladder.BotBenchmark.as_view(), name="bot-benchmark"),
+    path("bots/leaderboard", ladder.BotLeaderboard.as_view(), name="bot-leaderboard"),
 ]

@@ -89,7 +89,7 @@ from .views import (
     result_view,
     visible_events,
 )
-from .vocabulary import Action, Actor, SpectatorMode, TournamentPhase, Word
+from .vocabulary import Action, Actor, BenchmarkStatus, SpectatorMode, TournamentPhase, Word
 
 __all__ = [
     "DEAL_NUMBER",
@@ -119,6 +119,7 @@ __all__ = [
     "Actor",
     "SpectatorMode",
     "TournamentPhase",
+    "BenchmarkStatus",
     "Word",
     "ActionTaken",
     "Command",

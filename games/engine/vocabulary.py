@@ -54,3 +54,11 @@ class TournamentPhase(Word):
     OPEN = "open", "entries are open"
     PLAYING = "playing", "entries are over; play goes on until the deadline"
     CLOSED = "closed", "the deadline passed: the seed is revealed and the standings are out"
+
+
+class BenchmarkStatus(Word):
+    """Where a bot's benchmark stands (docs/bots.md)."""
+
+    RUNNING = "running", "matches are still being dealt and played"
+    FINISHED = "finished", "every deal asked for was played: the figure is final"
+    ABANDONED = "abandoned", "a newer benchmark replaced it before it finished: it is on no board"

@@ -381,7 +381,8 @@ class MatchRestart(MatchMove):
         request=InputSerializer,
         parameters=[IDEMPOTENCY_KEY],
         responses=move_responses(
-            "The version is stale, or a shared table may not be restarted now.",
+            "The version is stale, a shared table may not be restarted now, or the match is "
+            "a tournament's or a bot benchmark's, one series.",
             "restart_not_allowed",
         ),
     )
@@ -405,10 +406,12 @@ class MatchResign(MatchMove):
         request=InputSerializer,
         parameters=[IDEMPOTENCY_KEY],
         responses=move_responses(
-            "The match is already finished or abandoned, or the version is stale.",
+            "The match is already finished or abandoned, the version is stale, or it is a "
+            "bot benchmark's match, played to its last deal.",
             "match_finished",
             "not_seated",
             "match_abandoned",
+            "give_up_not_allowed",
         ),
     )
     def post(self, request, match_id):
@@ -434,10 +437,12 @@ class MatchLeave(MatchMove):
         request=InputSerializer,
         parameters=[IDEMPOTENCY_KEY],
         responses=move_responses(
-            "You left already, the match is finished or abandoned, or the version is stale.",
+            "You left already, the match is finished or abandoned, the version is stale, or "
+            "it is a bot benchmark's match, played to its last deal.",
             "not_seated",
             "match_finished",
             "match_abandoned",
+            "give_up_not_allowed",
         ),
     )
     def post(self, request, match_id):

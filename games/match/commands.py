@@ -40,6 +40,7 @@ from games.engine import (
     run_ai_seats,
 )
 from games.fairness.commands import first_seeds, next_server_seed
+from games.ladder import store as ladder_store
 from games.match import log, reactions, store
 from games.match.loaded import LoadedMatch
 from games.match.queries import match_write_view
@@ -81,6 +82,7 @@ def match_create(
     fill_after: int | None = None,
     tournament: Tournament | None = None,
     pool: int = 0,
+    dealt_from: bytes | None = None,
 ) -> LoadedMatch:
     """A new match with the owner at seat 0, open human seats up to `humans` - 1 and AI
     personas at the others. Alone, deal 1 starts at once and the AI seats that act before
@@ -97,6 +99,9 @@ def match_create(
     tournament's seed and held until its close, with no client seed, so that every entrant
     of the pool meets the same deals (docs/tournaments.md). Only a table with `bots` seats
     a bot beside its owner (docs/bots.md).
+
+    A bot's benchmark match deals from `dealt_from` (derived from the benchmark's seed,
+    docs/bots.md), with no client seed, and reveals it as its one series ends.
     """
     _refuse_table(owner=owner, humans=humans, lobby=open or fill_after is not None, bots=bots)
     if verifiable is None:
@@ -105,6 +110,9 @@ def match_create(
         following = secrets.token_bytes(fairness.SEED_BYTES).hex()  # never dealt: no restart
         dealt = fairness.pool_seed(bytes.fromhex(tournament.server_seed), pool).hex()
         seeds = Seeds(dealt, following, "", True, held=True)
+    elif dealt_from is not None:
+        following = secrets.token_bytes(fairness.SEED_BYTES).hex()  # never dealt: no restart
+        seeds = Seeds(dealt_from.hex(), following, "", True)
     else:
         seeds = first_seeds(
             player=owner,
@@ -183,6 +191,10 @@ def _restart(match: LoadedMatch, *, ai_level: str | None = None, client_seed: st
         raise DomainError(
             "restart_not_allowed", "A tournament's match is one series: it cannot be restarted."
         )
+    if ladder_store.is_benchmark_match(match_id=match.row.id):
+        raise DomainError(
+            "restart_not_allowed", "A benchmark's match is one series: it cannot be restarted."
+        )
     changed = ai_level if ai_level != match.row.ai_level else None
     return Restart(
         match.viewer_seat,
@@ -193,8 +205,19 @@ def _restart(match: LoadedMatch, *, ai_level: str | None = None, client_seed: st
 
 
 def _giving_up(command: type[Resign] | type[Leave]) -> Callable[[LoadedMatch], Command]:
-    """Resigning alone and leaving a table are built alike: the player's own seat gives up."""
-    return lambda match: command(match.viewer_seat)
+    """Resigning alone and leaving a table are built alike: the player's own seat gives up.
+    Not in a bot's benchmark match, whose deals all count (docs/bots.md): a bot that gave
+    up the matches going badly would choose which deals make its figure."""
+
+    def given_up(match: LoadedMatch) -> Command:
+        if ladder_store.is_benchmark_match(match_id=match.row.id):
+            raise DomainError(
+                "give_up_not_allowed",
+                "A benchmark's match is played to its last deal: it cannot be given up.",
+            )
+        return command(match.viewer_seat)
+
+    return given_up
 
 
 Move = Literal["act", "next_deal", "restart", "resign", "leave"]

@@ -589,3 +589,9 @@ def match_reproject(
         Deal(match=row, series=series, deal_number=deal_number, **fields)
         for (series, deal_number), fields in deals.items()
     )
+
+
+def matches_delete(*, match_ids: list[uuid.UUID]) -> int:
+    """Delete these matches with every row of theirs (the ladder's housekeeping of old
+    benchmark matches, docs/bots.md): how many rows went, of every table."""
+    return Match.objects.filter(id__in=match_ids).delete()[0]

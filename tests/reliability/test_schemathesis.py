@@ -22,6 +22,7 @@ from hypothesis import strategies as st
 from rest_framework.test import APIClient
 
 from asnas_api.wsgi import application
+from games.ladder import commands as ladder_commands
 from games.puzzles import commands as puzzle_commands
 from games.review import commands as review_commands
 from players.services import player_create, token_issue
@@ -57,6 +58,9 @@ ENDS_ITS_TOKEN = {
 # Only a player who has sat at no match may declare itself a bot: its cases are the
 # newcomer's, who has none (the world's player has many).
 NEWCOMERS_ONLY = {"POST /api/v1/players/me/bot"}
+# Only a bot is benchmarked (docs/bots.md): these cases are the world's bot's, which has a
+# benchmark running.
+BOTS_ONLY = {"POST /api/v1/bots/me/benchmark", "GET /api/v1/bots/me/benchmark"}
 # Generated ids of these path parameters are swapped for the world's real ones (`_use_real`),
 # so that their cases reach the services and not only the 404.
 REAL_IDS = {"match_id": "ids", "tournament_id": "tournament_ids", "puzzle_id": "puzzle_ids"}
@@ -141,6 +145,8 @@ def world(db) -> dict:
     assert closed["phase"] == "closed", closed
     open_ = tournaments.create(client)
     _, newcomer_token = player_create(name="Newcomer")
+    bot, bot_token = player_create(name="Fuzzbot", bot=True)
+    ladder_commands.benchmark_start(player=bot, deals=120)
     to_leave = post("/api/v1/matches", {"humans": 2}, 201)
     # Not among `ids`: no generated case draws its code again.
     watched = post("/api/v1/matches", {"seed": 5, "spectators": "live"}, 201)
@@ -159,6 +165,7 @@ def world(db) -> dict:
         "finished": finished,
         "ids": ids,
         "newcomer_token": newcomer_token,
+        "bot_token": bot_token,
         "closed": closed,
         "open": open_,
         "tournament_ids": [closed["id"], open_["id"]],
@@ -243,6 +250,9 @@ HAPPY = {
     "GET /api/v1/tournaments/{tournament_id}/standings": lambda w: _at(w["closed"]),
     "POST /api/v1/tournaments/{tournament_id}/entries": lambda w: _at(w["open"], body={}),
     "GET /api/v1/puzzles/next": lambda w: {},
+    "POST /api/v1/bots/me/benchmark": lambda w: {"body": {"deals": 120}},
+    "GET /api/v1/bots/me/benchmark": lambda w: {},
+    "GET /api/v1/bots/leaderboard": lambda w: {},
     "POST /api/v1/puzzles/{puzzle_id}/try": lambda w: {
         "path_parameters": {"puzzle_id": w["puzzle"]["id"]},
         "body": {"action": w["puzzle"]["actions"][0]},
@@ -283,6 +293,8 @@ def test_every_operation_conforms_to_the_schema(label, world, record_property):
                 token = token_issue(player=world["player"])
             elif label in NEWCOMERS_ONLY:
                 token = world["newcomer_token"]
+            elif label in BOTS_ONLY:
+                token = world["bot_token"]
             else:
                 token = world["token"]
             auth = {"Authorization": f"Bearer {token}"}
