@@ -40,6 +40,13 @@ export function settling(match, deal) {
   if (!reducedMotion()) motion.settle = { at: performance.now(), match, deal };
 }
 
+/** How long the pot still moves to its winners, in ms: the deal's result scrolls into view
+ * after it, so that the player sees where the pot went. */
+export function settleLeft() {
+  const settle = motion.settle;
+  return settle && !reducedMotion() ? Math.max(0, settle.at + SETTLE_MS - performance.now()) : 0;
+}
+
 /** The place of `seat` seen from the seat at the bottom: 0 there, 1 on its right (the seat
  * that acts after it), 2 across, 3 on its left. @param {MatchView} match @param {number} seat */
 const place = (match, seat) => (seat - (match.your_seat ?? 0) + SEATS) % SEATS;

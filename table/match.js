@@ -1,7 +1,7 @@
 // The match table's screen: the match as it stands, its moves played one by one as they come
 // (from your writes, or live from friends and the clock), and what the player must hear.
 import { $, api, clockTime, explain, guarded, leaveMatch, say, showScreen, state, tr, trAny } from "./core.js";
-import { dealing, feltTable, moveOnFelt, settling, yourHand } from "./felt.js";
+import { dealing, feltTable, moveOnFelt, settleLeft, settling, yourHand } from "./felt.js";
 import { follow } from "./live.js";
 import { reducedMotion } from "./look.js";
 import { turnPassed, yourTurn as notifyTurn } from "./notice.js";
@@ -141,18 +141,26 @@ function redraw() {
   const focused = document.activeElement?.id;
   render();
   // The result or the standings grew by their figures: brought whole into view again.
-  if (focused === "deal-title" || focused === "standings-title") inView(focused);
+  if (focused === "deal-title" || focused === "standings-title") inView(focused, settleLeft());
   else if (focused) document.getElementById(focused)?.focus({ preventScroll: true });
 }
 
 /** Brings the panel of heading `id` whole into view (as little scrolling as that takes, so
  * the table above stays in sight where it fits) and gives its heading the keyboard's focus,
- * so a screen reader reads it next. @param {string} id */
-export function inView(id) {
+ * so a screen reader reads it next. While the pot still moves to its winners on the felt, the
+ * focus comes at once but the scroll once the player has seen it.
+ * @param {string} id @param {number} [after] ms */
+export function inView(id, after = 0) {
   const heading = document.getElementById(id);
   if (!heading) return;
-  (heading.closest("section") ?? heading).scrollIntoView({ block: "nearest", behavior: reducedMotion() ? "auto" : "smooth" });
   heading.focus({ preventScroll: true });
+  const scroll = () =>
+    (document.getElementById(id)?.closest("section") ?? document.getElementById(id))?.scrollIntoView({
+      block: "nearest",
+      behavior: reducedMotion() ? "auto" : "smooth",
+    });
+  if (after > 0) setTimeout(scroll, after);
+  else scroll();
 }
 
 /** A pause that lets a player follow the others' moves, cut short by any key or click: a
@@ -254,11 +262,11 @@ function announce(match, events, moves) {
   const deal = match.last_deal;
   if (events.some((event) => event.type === "match_finished") && match.status === "finished") {
     say(() => finalWords(match));
-    inView("standings-title");
+    inView("standings-title", settleLeft());
   } else if (deal && events.some((event) => event.type === "deal_ended")) {
     say(() => `${dealWords(match, deal)}${yourTurn ? ` ${tr("your_turn")}` : ""}`);
     // The next deal may have begun at once (your friends' table): then your turn comes first.
-    if (!yourTurn) inView("deal-title");
+    if (!yourTurn) inView("deal-title", settleLeft());
   } else if (yourTurn) {
     say(() => [...moves.map((move) => move()), tr("your_turn")].join(" · "));
   } else if (events.some((event) => event.type === "match_restarted")) {
