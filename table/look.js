@@ -32,6 +32,7 @@ const PALETTES = {
   "felt-fg": ["#f2efe4", "#f6f3e8", "#ffffff"],
   accent: ["#833427", "#932c1d", "#8b0000"],
   cloth: ["#3b5278", "#27406b", "#001e52"],
+  rim: ["#7a5b3e", "#6b4a2b", "#3d2510"],
   focus: ["#1d4ea0", "#174ea6", "#0030a8"],
 };
 /** The page's paper, cooled (0 %) or warmed (100 %) by the color temperature. */

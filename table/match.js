@@ -1,8 +1,7 @@
 // The match table's screen: the match as it stands, its moves played one by one as they come
 // (from your writes, or live from friends and the clock), and what the player must hear.
-import { card } from "./cards.js";
-import { $, api, clockTime, explain, guarded, leaveMatch, locale, num, say, seatName, showScreen, state, tr, trAny } from "./core.js";
-import { points } from "./fractions.js";
+import { $, api, clockTime, explain, guarded, leaveMatch, say, showScreen, state, tr, trAny } from "./core.js";
+import { dealing, feltTable, moveOnFelt, settleLeft, settling, yourHand } from "./felt.js";
 import { follow } from "./live.js";
 import { reducedMotion } from "./look.js";
 import { turnPassed, yourTurn as notifyTurn } from "./notice.js";
@@ -143,7 +142,7 @@ function redraw() {
   const focused = document.activeElement?.id;
   render();
   // The result or the standings grew by their figures: brought whole into view again.
-  if (focused === "deal-title" || focused === "standings-title") inView(focused);
+  if (focused === "deal-title" || focused === "standings-title") inView(focused, settleLeft());
   else if (focused) document.getElementById(focused)?.focus({ preventScroll: true });
 }
 
@@ -151,17 +150,37 @@ function redraw() {
  * the table above stays in sight where it fits) and gives its heading the keyboard's focus,
  * so a screen reader reads it next. A panel taller than the window (the standings on a
  * phone) is read from its top: "nearest" would align its bottom when the page was scrolled
- * past its top, leaving the heading above the window. @param {string} id */
-export function inView(id) {
+ * past its top, leaving the heading above the window. While the pot still moves to its
+ * winners on the felt, the focus comes at once but the scroll once the player has seen it.
+ * @param {string} id @param {number} [after] ms */
+export function inView(id, after = 0) {
   const heading = document.getElementById(id);
   if (!heading) return;
-  const panel = heading.closest("section") ?? heading;
-  const block = panel.getBoundingClientRect().height > innerHeight ? "start" : "nearest";
-  panel.scrollIntoView({ block, behavior: reducedMotion() ? "auto" : "smooth" });
   heading.focus({ preventScroll: true });
+  const scroll = () => {
+    const panel = document.getElementById(id)?.closest("section") ?? document.getElementById(id);
+    const block = panel && panel.getBoundingClientRect().height > innerHeight ? "start" : "nearest";
+    panel?.scrollIntoView({ block, behavior: reducedMotion() ? "auto" : "smooth" });
+  };
+  if (after > 0) setTimeout(scroll, after);
+  else scroll();
 }
 
-const pause = (/** @type {number} */ ms) => new Promise((resolve) => setTimeout(resolve, ms));
+/** A pause that lets a player follow the others' moves, cut short by any key or click: a
+ * keyboard player who has seen enough is not held. Resolves true if it was cut short.
+ * @param {number} ms @returns {Promise<boolean>} */
+const pause = (ms) =>
+  new Promise((resolve) => {
+    /** @param {boolean} early */
+    const done = (early) => {
+      clearTimeout(timer);
+      for (const type of ["keydown", "pointerdown"]) removeEventListener(type, hurry, true);
+      resolve(early);
+    };
+    const hurry = () => done(true);
+    const timer = setTimeout(() => done(false), ms);
+    for (const type of ["keydown", "pointerdown"]) addEventListener(type, hurry, true);
+  });
 
 /** Plays the events one by one on the table, then shows the answer. @param {MatchView} answer @param {MatchEvent[]} events */
 export async function show(answer, events) {
@@ -175,8 +194,11 @@ export async function show(answer, events) {
   /** The others' moves said one by one; without motion they come at once, and are said
    * together with your turn. @type {(() => string)[]} */
   const moves = [];
+  let hurried = false;
   for (const event of events) {
+    if (event.type === "deal_ended") settling(answer.id, event.deal_number);
     if (event.type === "deal_started") {
+      dealing(answer.id, event.deal_number);
       // A new deal: the dealer's opening stake alone is in the pot (docs/rules.md, One deal 3).
       for (const seat of view.seats)
         Object.assign(seat, { stake: seat.seat === event.dealer ? OPENING_STAKE : 0, folded: false, looked: false });
@@ -216,7 +238,7 @@ export async function show(answer, events) {
     say(line);
     const element = document.querySelector(`[data-seat="${event.seat}"]`);
     element?.classList.add("acting");
-    if (!reducedMotion()) await pause(STEP_MS);
+    if (!reducedMotion() && !hurried) hurried = await pause(STEP_MS);
   }
   // You left a table before deal 1: the seat is open again and no longer yours to watch.
   if (events.some((event) => event.type === "seat_freed" && event.seat === answer.your_seat)) {
@@ -243,11 +265,11 @@ function announce(match, events, moves) {
   const deal = match.last_deal;
   if (events.some((event) => event.type === "match_finished") && match.status === "finished") {
     say(() => finalWords(match));
-    inView("standings-title");
+    inView("standings-title", settleLeft());
   } else if (deal && events.some((event) => event.type === "deal_ended")) {
     say(() => `${dealWords(match, deal)}${yourTurn ? ` ${tr("your_turn")}` : ""}`);
     // The next deal may have begun at once (your friends' table): then your turn comes first.
-    if (!yourTurn) inView("deal-title");
+    if (!yourTurn) inView("deal-title", settleLeft());
   } else if (yourTurn) {
     say(() => [...moves.map((move) => move()), tr("your_turn")].join(" · "));
   } else if (events.some((event) => event.type === "match_restarted")) {
@@ -260,39 +282,9 @@ export function render() {
   const match = state.match;
   if (!match) return;
   state.screen = "match";
-  const you = match.your_seat;
-  const seats = match.seats.map((seat) => {
-    const flags = [
-      seat.seat === match.dealer && tr("dealer"),
-      match.status === "in_deal" && seat.seat === match.turn && tr("to_act"),
-      seat.folded && tr("folded"),
-      seat.looked && !seat.folded && tr("looked"),
-      seat.away && tr(state.left.has(seat.seat) ? "left" : "away"),
-    ].filter(Boolean);
-    const clock = match.turn_deadline && match.status === "in_deal" && seat.seat === match.turn;
-    const name = seat.seat === you ? `${seatName(seat)} (${tr("you")})` : seatName(seat);
-    return h(
-      "section",
-      {
-        class: `seat seat-${(seat.seat - you + 4) % 4}${seat.folded ? " folded" : ""}${seat.away ? " away" : ""}${seat.name === null ? " open" : ""}${seat.seat === match.turn && match.status === "in_deal" ? " turn" : ""}`,
-        "data-seat": seat.seat,
-        "aria-label": name,
-      },
-      h("h3", { text: name }),
-      h("p", { class: "stake", text: `${tr("stake")}: ${num(seat.stake)}` }),
-      h("p", { class: "total", text: `${tr("total")}: ${points(seat.total, locale())}` }),
-      h("p", { class: "flags", text: flags.join(" · ") }),
-      clock && h("p", { id: "clock", class: "clock", role: "timer", "aria-label": tr("time_left") }),
-    );
-  });
-  const open = match.seats.filter((seat) => seat.name === null).length;
-  const cards = h("div", { class: "hand", role: "group", "aria-label": tr("your_cards") });
-  for (let i = 0; i < 5; i++) {
-    const rank = match.your_cards?.[i] ?? null;
-    cards.append(card(rank, rank ? trAny(rank) : tr("card_down")));
-  }
   const category = match.your_category ? h("p", { class: "category", text: trAny(match.your_category) }) : null;
   $("main").replaceChildren(
+<<<<<<< HEAD
     ...(match.tournament ? [tournamentBar(match)] : []),
     h(
       "div",
@@ -310,6 +302,10 @@ export function render() {
       ...seats,
     ),
     ...(match.status === "waiting" ? [] : [h("div", { class: "mine" }, cards, category)]),
+=======
+    feltTable(match),
+    ...(match.status === "waiting" ? [] : [h("div", { class: "mine" }, yourHand(match), category)]),
+>>>>>>> felt
     h("div", { id: "actions", class: "actions" }),
     h("ul", { id: "moves", class: "moves" }),
     // What the player must read now comes first, under the buttons: the coach's hint, the
@@ -332,4 +328,5 @@ export function render() {
   renderActions();
   tickClock();
   syncLive();
+  moveOnFelt(match);
 }

@@ -130,8 +130,9 @@ def test_two_friends_play_one_table_live_each_seeing_only_their_own_cards(open_t
             seat = 0 if page is owner else 1
             mine = api_get(api_origin, page, f"/matches/{match}")["your_cards"]
             expect(page.locator(".hand .card.face")).to_have_count(5)
-            # Each page shows its own cards face up, and none of anyone else's.
-            assert cards_shown(page) == mine and page.locator(".seat .card").count() == 0
+            # Each page shows its own cards face up, and none of anyone else's (theirs lie face
+            # down at their seats).
+            assert cards_shown(page) == mine and page.locator(".seat .card.face").count() == 0
             assert api_get(api_origin, page, f"/matches/{match}")["your_seat"] == seat
             if moves < 4:
                 screenshot(page, f"table-mid-deal-{names[id(page)]}")
