@@ -9,15 +9,18 @@ import { h } from "./words.js";
 /** @typedef {Review['seats'][number]['deals'][number]} ReviewDeal */
 
 /** The review of match `id`: while the server answers review_pending (a deal just ended), the
- * status line says so and it is asked for again after Retry-After, 60 times at most, and only
- * while it is `wanted`. @param {string} id @param {() => boolean} [wanted] @returns {Promise<Review>} */
-export async function reviewWhenReady(id, wanted = () => true) {
+ * status line says so after what it said (`said`, the deal's result: a screen reader that
+ * comes to the line late still hears who won) and it is asked for again after Retry-After,
+ * 60 times at most, and only while it is `wanted`.
+ * @param {string} id @param {() => boolean} [wanted] @param {(() => string) | null} [said]
+ * @returns {Promise<Review>} */
+export async function reviewWhenReady(id, wanted = () => true, said = null) {
   for (let attempt = 1; ; attempt++) {
     try {
       return await api.get(`/matches/${id}/review`);
     } catch (error) {
       if (!(error instanceof Problem) || error.code !== "review_pending" || attempt >= 60 || !wanted()) throw error;
-      say(() => tr("review_waiting"));
+      say(() => [said?.(), tr("review_waiting")].filter(Boolean).join(" · "));
       await new Promise((resolve) => setTimeout(resolve, 1000 * (error.retryAfter || 1)));
       if (!wanted()) throw error;
     }
@@ -45,7 +48,7 @@ export async function readReview() {
   const said = state.said;
   const still = () => state.match?.id === match.id && state.match.version === match.version;
   try {
-    state.review = await reviewWhenReady(match.id, still);
+    state.review = await reviewWhenReady(match.id, still, said);
   } catch (error) {
     if (!(error instanceof Problem)) throw error;
     if (still()) say(() => tr("error"), "error");

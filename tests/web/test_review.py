@@ -131,7 +131,11 @@ def test_a_match_s_review_and_two_mistakes_played_again(
     verdicts = play_to_the_end(page, api_origin)
     if lang == "en":  # the page waited out the 503, saying so, then showed the verdict
         said = page.evaluate("window.said")
-        waited = said.index("The review of the deal is being worked out…")
+        # Said after the deal's result, which stays on the line for whoever reads it late.
+        waited = next(i for i, line in enumerate(said) if "being worked out" in line)
+        assert re.fullmatch(
+            r"Deal 1 is over: .+ · The review of the deal is being worked out…", said[waited]
+        )
         assert any(re.search(r"decisions?, \d+ mistakes?", line) for line in said[waited:])
     review = review_of(api_origin, page)
     mine = review["seats"][0]
@@ -255,7 +259,9 @@ def test_play_goes_on_while_a_deal_s_review_is_worked_out(open_table, api_origin
     new_match(page, level="normal")
     while settled(page) == "in_deal":
         misplay(page, api_origin)
-    expect(page.locator("#status")).to_have_text("The review of the deal is being worked out…")
+    expect(page.locator("#status")).to_have_text(
+        re.compile(r"^Deal 1 is over: .+ · The review of the deal is being worked out…$")
+    )
     expect(page.locator("body")).not_to_have_attribute("aria-busy", "true")
     expect(page.locator("#verdict")).to_have_count(0)
     button(page, "next").click()
