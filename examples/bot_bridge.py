@@ -29,6 +29,7 @@ import json
 import os
 import queue
 import shlex
+import signal
 import subprocess
 import sys
 import threading
@@ -108,16 +109,24 @@ class Engine:
             stdout=subprocess.PIPE,
             text=True,
             bufsize=1,
+            start_new_session=os.name == "posix",  # its children are stopped with it
         )
         # Each process its own queue, so that a line it writes too late is never read.
         self.lines = queue.Queue()
         threading.Thread(target=_relay, args=(self.process.stdout, self.lines), daemon=True).start()
 
     def stop(self) -> None:
-        if self.process is not None:
-            self.process.kill()
-            self.process.wait()
-            self.process = None
+        if self.process is None:
+            return
+        try:
+            if os.name == "posix":
+                os.killpg(self.process.pid, signal.SIGKILL)  # a shell's `sleep` child too
+            else:
+                self.process.kill()
+        except ProcessLookupError:
+            pass  # it had ended
+        self.process.wait()
+        self.process = None
 
     def ask(self, line: str, seconds: float) -> str | None:
         """The engine's answer to `line`, or None (and a message) when it gave none in time."""
