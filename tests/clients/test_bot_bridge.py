@@ -20,6 +20,7 @@ from tests.servers import BASE_DIR
 pytestmark = pytest.mark.slow
 
 BRIDGE = BASE_DIR / "examples" / "bot_bridge.py"
+BOTS = BASE_DIR / "docs" / "bots.md"
 SHELL_BOT = BASE_DIR / "tests" / "clients" / "bots" / "shell_bot.sh"
 # Three whole matches in the default run, the twenty of issue #39 with -m simulation.
 DEFAULT_MATCHES, SIMULATED_MATCHES = 3, 20
@@ -203,3 +204,33 @@ def test_a_bridge_whose_engine_never_answers_stops_and_its_match_goes_on(
         assert time.monotonic() < deadline, "the clock never acted for the bot"
         time.sleep(0.5)
     api(server_url, f"/matches/{match_id}/resign", bot_token, {})
+
+
+def test_the_docs_name_every_field_of_the_decision_line_in_its_order():
+    """docs/bots.md's table of the protocol is the bridge's line: the version, then each
+    field in the order the bridge writes them (no server: a view as the API answers it)."""
+    bridge = runpy.run_path(str(BRIDGE))
+    seats = [{"looked": seat == 1, "stake": 1 + seat % 2, "folded": seat == 2} for seat in range(4)]
+    view = {
+        "id": "5b1f0c6e-2f0b-4d3e-9a61-0c4b3b1de2a7",
+        "series": 1,
+        "deal_number": 3,
+        "your_seat": 0,
+        "dealer": 2,
+        "your_cards": None,
+        "seats": seats,
+        "legal_actions": ["look", "call", "raise", "fold"],
+    }
+    line = bridge["decision_line"](view, [(3, "look"), (3, "raise")])
+    assert line == (
+        "asnas-bot/1 match=5b1f0c6e-2f0b-4d3e-9a61-0c4b3b1de2a7 series=1 deal=3 seat=0 "
+        "dealer=2 hand=- looked=0,1,0,0 stakes=1,2,1,2 folded=0,0,1,0 history=3:look,3:raise "
+        "legal=look,call,raise,fold"
+    )
+    assert LINE.fullmatch(line)
+    section = BOTS.read_text().split("### The line protocol")[1].split("\nA worked exchange")[0]
+    rows = re.findall(r"^\| (`[^|]*`|\(first\)) \|", section, re.M)
+    named = [name for row in rows for name in re.findall(r"`([a-z]+)`", row)]
+    version, *pairs = line.split(" ")
+    assert f"`{version}`" in section and version == bridge["PROTOCOL"]
+    assert named == [pair.split("=")[0] for pair in pairs]
