@@ -55,25 +55,37 @@ SCOPE_IDENTITY = {
     "match_create": "player",
     "hint": "player",
     "hint_address": "address",
+    "bot_token": "player",
+    "bot_match_create": "player",
 }
+# A bot's own scopes (docs/bots.md): a bot's request counts in these in place of the
+# player's ordinary ones, so a bot may play many matches quickly and nobody else's limit
+# moves. Which one counts is decided in the counting statement, from the player it finds.
+BOT_SCOPES = {"token": "bot_token", "match_create": "bot_match_create"}
 
 _TABLE = RateCounter._meta.db_table
-# One row per scope: (scope, identity, window_start); a NULL identity is the player that
-# `player` finds, and the row counts nothing when it finds none. Postgres's md5 of the
+# One row per scope: (scope, identity, window_start, and the bot's scope and window in its
+# place); a NULL identity is the player that `player` finds, and the row counts nothing when
+# it finds none; the bot's scope counts when that player is a bot. Postgres's md5 of the
 # identity's text is `counter_key`'s digest, so Python and SQL name a counter alike.
 _COUNT = (
     "WITH player AS ({player}), hits AS ("
     f" INSERT INTO {_TABLE} (key, window_start, hits)"
     " SELECT scope || ':' || md5(ident), window_start, 1 FROM ("
-    " SELECT scope, coalesce(ident, (SELECT id::text FROM player)) AS ident, window_start"
-    " FROM (VALUES {rows}) AS scopes (scope, ident, window_start)) AS counted"
+    " SELECT CASE WHEN bot THEN bot_scope ELSE scope END AS scope,"
+    " coalesce(ident, (SELECT id::text FROM player)) AS ident,"
+    " CASE WHEN bot THEN bot_window ELSE window_start END AS window_start"
+    " FROM (SELECT *, bot_scope IS NOT NULL AND ident IS NULL"
+    " AND (SELECT kind FROM player) = %s AS bot"
+    " FROM (VALUES {rows}) AS scopes (scope, ident, window_start, bot_scope, bot_window))"
+    " AS chosen) AS counted"
     " WHERE ident IS NOT NULL"
     f" ON CONFLICT (key, window_start) DO UPDATE SET hits = {_TABLE}.hits + 1"
     " RETURNING key, hits)"
     " SELECT (SELECT json_agg(json_build_array(key, hits)) FROM hits)::text, player.*"
     " FROM (VALUES (1)) AS one LEFT JOIN player ON true"
 )
-_NO_PLAYER = "SELECT NULL::uuid AS id WHERE false"
+_NO_PLAYER = "SELECT NULL::uuid AS id, NULL::text AS kind WHERE false"
 
 PERIOD_SECONDS = {"s": 1, "m": 60, "h": 3600, "d": 86400}
 LONGEST_PERIOD = max(PERIOD_SECONDS.values())
@@ -175,20 +187,27 @@ def _count(request, record, scopes, *, player=None, token_hash=None) -> tuple | 
     one: the player's scopes then count nothing). Fills `record`."""
     now = time.time()
     limits, rows, params = {}, [], []
-    for scope in scopes:
-        if SCOPE_IDENTITY[scope] == "address":
-            ident = budget_address(request)
-        elif token_hash is not None:
-            ident = None  # the player the statement finds
-        elif player is not None:
-            ident = str(player.pk)
-        else:
-            continue
+
+    def window(scope: str) -> int:
         allowed, period = parse_rate(api_settings.DEFAULT_THROTTLE_RATES[scope])
         window_start = int(now // period * period)
         limits[scope] = (allowed, period, window_start + period)
-        rows.append("(%s, %s::text, %s::bigint)")
-        params += [scope, ident, window_start]
+        return window_start
+
+    for scope in scopes:
+        bot_scope = BOT_SCOPES.get(scope)
+        if SCOPE_IDENTITY[scope] == "address":
+            ident, bot_scope = budget_address(request), None
+        elif token_hash is not None:
+            ident = None  # the player the statement finds, a bot or not
+        elif player is not None:
+            ident = str(player.pk)
+            if bot_scope is not None and player.kind == Player.Kind.BOT:
+                scope, bot_scope = bot_scope, None
+        else:
+            continue
+        rows.append("(%s, %s::text, %s::bigint, %s, %s::bigint)")
+        params += [scope, ident, window(scope), bot_scope, bot_scope and window(bot_scope)]
     lookup, lookup_params = (
         (PLAYER_BY_TOKEN, [token_hash, Player.Kind.AI])
         if token_hash is not None
@@ -196,7 +215,8 @@ def _count(request, record, scopes, *, player=None, token_hash=None) -> tuple | 
     )
     with connection.cursor() as cursor:
         cursor.execute(
-            _COUNT.format(player=lookup, rows=", ".join(rows)), [*lookup_params, *params]
+            _COUNT.format(player=lookup, rows=", ".join(rows)),
+            [*lookup_params, Player.Kind.BOT, *params],
         )
         counts_json, *found = cursor.fetchone()
     states = []

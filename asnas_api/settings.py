@@ -333,6 +333,10 @@ REST_FRAMEWORK = {
         "hint": os.environ.get("ASNAS_RATE_HINT", "60/min"),
         # Per address too: otherwise ten players made from one address get ten budgets.
         "hint_address": os.environ.get("ASNAS_RATE_HINT_ADDRESS", "120/min"),
+        # A bot's, in place of token and match_create (docs/bots.md): a program plays many
+        # matches, quickly; its address's limit (ip) still holds.
+        "bot_token": os.environ.get("ASNAS_RATE_BOT_TOKEN", "2400/min"),
+        "bot_match_create": os.environ.get("ASNAS_RATE_BOT_MATCH_CREATE", "1200/hour"),
     },
     "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
     "DEFAULT_PARSER_CLASSES": ["asnas_api.parsers.LimitedJSONParser"],

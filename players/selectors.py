@@ -76,3 +76,9 @@ def leaderboard():
 def token_works(*, token_hash: str) -> bool:
     """Whether the token with this hash still works (not rotated or revoked)."""
     return Token.objects.filter(token_hash=token_hash).exists()
+
+
+def token_is_a_bots(*, token_hash: str) -> bool:
+    """Whether the token with this hash is a bot's (docs/bots.md: a bot's token watches
+    nothing)."""
+    return Token.objects.filter(token_hash=token_hash, player__kind=Player.Kind.BOT).exists()

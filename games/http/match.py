@@ -129,7 +129,8 @@ class MatchCreate(MatchWrite):
             required=False,
             help_text="Seconds per turn, or null for no clock. Default: null alone, 60 at a table. "
             "When a present human's time runs out, the server acts for them at the AI level "
-            "(docs/turn-clock.md).",
+            "(docs/turn-clock.md). A bot's match alone always has a 10 s clock (docs/bots.md): "
+            "any other value is 403 `not_for_bots`.",
         )
 
         commitment = serializers.UUIDField(
@@ -210,7 +211,9 @@ class MatchCreate(MatchWrite):
             400: VALIDATION_ERROR,
             401: UNAUTHORIZED,
             403: problem_response(
-                "A bot asked for a table for humans (`humans` above 1).", "not_for_bots"
+                "A bot asked for a table for humans (`humans` above 1), or for a turn clock "
+                "other than a bot's 10 s.",
+                "not_for_bots",
             ),
             404: problem_response("No commitment of yours has this id.", "commitment_not_found"),
             409: problem_response(

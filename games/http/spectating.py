@@ -55,6 +55,9 @@ from games.http.views import EventStream, MatchWrite
 from games.match.loaded import LoadedMatch
 from games.spectating import commands as spectating_commands
 from games.spectating import queries as spectating_queries
+from players import selectors as player_selectors
+from players.auth import bearer_token
+from players.tokens import hash_token
 
 
 class MatchSpectators(MatchWrite):
@@ -134,6 +137,9 @@ WATCH_CODE = OpenApiParameter(
     description="The watch code the match's owner shared. A header, never the URL: a URL "
     "reaches logs and histories.",
 )
+NOT_FOR_BOTS = problem_response(
+    "A bot's token was sent: a bot watches no match (docs/bots.md).", "not_for_bots"
+)
 NO_MATCH_TO_WATCH = problem_response(
     "No match to watch with this code: unknown, drawn again since, or spectators off.",
     ("not_found", "No match to watch with this code."),
@@ -153,6 +159,15 @@ class Watching(APIView):
     # watch ticket is what lets them in. Rate limits count their address.
     authentication_classes = []
     permission_classes = [AllowAny]
+
+    def initial(self, request, *args, **kwargs):
+        # A bot's token is refused here (docs/bots.md): a program watching the table it
+        # plays at would see it through two pairs of eyes. Nothing else reads a token here,
+        # and a request without one costs no statement more.
+        super().initial(request, *args, **kwargs)
+        token = bearer_token(request)
+        if token is not None and player_selectors.token_is_a_bots(token_hash=hash_token(token)):
+            raise DomainError("not_for_bots", "A bot watches no match: send its token elsewhere.")
 
 
 def _watched(watch_code: str | None) -> LoadedMatch:
@@ -227,7 +242,12 @@ class Watch(Watching):
         "deal has ended. `delayed`: the match as the last deal that ended left it, with "
         "nothing of the deal still being played (docs/spectators.md).",
         request=WatchCodeSerializer,
-        responses={200: OutputSerializer, 400: VALIDATION_ERROR, 404: NO_MATCH_TO_WATCH},
+        responses={
+            200: OutputSerializer,
+            400: VALIDATION_ERROR,
+            403: NOT_FOR_BOTS,
+            404: NO_MATCH_TO_WATCH,
+        },
         auth=[],
     )
     def post(self, request):
@@ -248,7 +268,12 @@ class WatchEvents(Watching):
         "`after` past the last event you may see is 400 `after_out_of_range`, with that "
         "event's seq as `latest`.",
         parameters=[EventsQuerySerializer, WATCH_CODE],
-        responses={200: MatchEventsSerializer, 400: AFTER_REFUSED, 404: NO_MATCH_TO_WATCH},
+        responses={
+            200: MatchEventsSerializer,
+            400: AFTER_REFUSED,
+            403: NOT_FOR_BOTS,
+            404: NO_MATCH_TO_WATCH,
+        },
         auth=[],
     )
     def get(self, request):
@@ -273,7 +298,12 @@ class WatchTicketCreate(Watching):
         description="A browser's EventSource cannot send `Watch-Code`: this single-use ticket, "
         "good for 60 s, opens `/watch/stream?ticket=...`. Any server redeems it.",
         request=WatchCodeSerializer,
-        responses={201: StreamTicketSerializer, 400: VALIDATION_ERROR, 404: NO_MATCH_TO_WATCH},
+        responses={
+            201: StreamTicketSerializer,
+            400: VALIDATION_ERROR,
+            403: NOT_FOR_BOTS,
+            404: NO_MATCH_TO_WATCH,
+        },
         auth=[],
     )
     def post(self, request):
@@ -326,6 +356,7 @@ class WatchStream(Watching, EventStream):
                 "A ticket used, expired or unknown.",
                 ("invalid_ticket", "The ticket was used already, has expired, or is unknown."),
             ),
+            403: NOT_FOR_BOTS,
             404: NO_MATCH_TO_WATCH,
             429: WATCH_LIMITS,
         },

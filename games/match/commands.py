@@ -57,6 +57,9 @@ AI_PERSONAS = ("Darius", "Shirin", "Kaveh")
 
 TABLE_TURN_SECONDS = 60
 """The turn clock of a table when its owner names none."""
+BOT_TURN_SECONDS = 10
+"""The turn clock of a bot's match alone: a program answers at once or not at all, and its
+matches go on without it when it is gone (docs/bots.md)."""
 INVITE_BYTES = 24
 """192 random bits: an invite cannot be guessed."""
 
@@ -104,6 +107,8 @@ def match_create(
     docs/bots.md), with no client seed, and reveals it as its one series ends.
     """
     _refuse_table(owner=owner, humans=humans, lobby=open or fill_after is not None, bots=bots)
+    if humans == 1 and tournament is None and owner.kind == Player.Kind.BOT:
+        turn_seconds = _bot_turn_seconds(turn_seconds)
     if verifiable is None:
         verifiable = humans == 1
     if tournament is not None:
@@ -152,6 +157,17 @@ def match_create(
     )
     match.watch_code = watch_code
     return match
+
+
+def _bot_turn_seconds(asked: int | None) -> int:
+    """A bot's match alone has the bot's clock, whatever it asked (or nothing): a longer one
+    would let a bot that went away hold its matches for longer (`not_for_bots`)."""
+    if asked not in (None, BOT_TURN_SECONDS):
+        raise DomainError(
+            "not_for_bots",
+            f"A bot's match has a {BOT_TURN_SECONDS} s turn clock; leave turn_seconds out.",
+        )
+    return BOT_TURN_SECONDS
 
 
 def _refuse_table(*, owner: Player, humans: int, lobby: bool, bots: bool) -> None:

@@ -172,3 +172,37 @@ def test_no_rating_moves_in_a_match_with_a_bot_seat():
     # The same match between two humans is rated: the test would see a rating move.
     between_humans = both_resign(guest)
     assert RatingChange.objects.filter(match_id=between_humans).count() == 2
+
+
+def test_a_bots_match_alone_has_a_ten_second_turn_clock():
+    bot, human = register("Shirbot", bot=True), register("Roya")
+    seen = post(bot, "/api/v1/matches", {"ai_level": "easy", "seed": 3}).json()
+    assert seen["turn_seconds"] == 10
+    if seen["status"] == "in_deal":  # the bot's turn: its deadline runs
+        assert seen["turn_deadline"] is not None
+    assert post(bot, "/api/v1/matches", {"turn_seconds": 10}).json()["turn_seconds"] == 10
+    before = counts()
+    for asked in (11, 60):
+        body = {"turn_seconds": asked}
+        assert_problem(post(bot, "/api/v1/matches", body), 403, "not_for_bots")
+    assert counts() == before
+    # A human alone still chooses: no clock unless asked.
+    assert post(human, "/api/v1/matches", {}).json()["turn_seconds"] is None
+
+
+def test_a_bots_token_watches_no_match():
+    bot, human = register("Shirbot", bot=True), register("Roya")
+    shared = post(human, "/api/v1/matches", {"spectators": "live"}).json()["watch_code"]
+    body, header = {"watch_code": shared}, {"HTTP_WATCH_CODE": shared}
+    asks = [
+        lambda client: client.post("/api/v1/watch", body, format="json"),
+        lambda client: client.get("/api/v1/watch/events", **header),
+        lambda client: client.post("/api/v1/watch/tickets", body, format="json"),
+        lambda client: client.get("/api/v1/watch/stream", **header),
+    ]
+    for ask in asks:
+        assert_problem(ask(bot), 403, "not_for_bots")
+    # The same with no token, or a human's (which the spectators' endpoints do not read).
+    for ask in asks[:3]:
+        assert ask(APIClient()).status_code in (200, 201)
+        assert ask(human).status_code in (200, 201)

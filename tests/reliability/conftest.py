@@ -13,6 +13,7 @@ def rates(settings):
         table = {
             scope: GENEROUS
             for scope in ("token", "ip", "player_create", "match_create", "hint", "hint_address")
+            + ("bot_token", "bot_match_create")
         }
         settings.REST_FRAMEWORK = {
             **settings.REST_FRAMEWORK,

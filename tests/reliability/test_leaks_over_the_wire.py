@@ -3,6 +3,9 @@ viewer may not see, and no token opens another player's match, its events or its
 idempotent replies. The card checks are those of tests/http/secrecy.py."""
 
 import random
+import re
+import subprocess
+import sys
 import time
 import uuid
 
@@ -10,8 +13,10 @@ import httpx
 import pytest
 
 from games.ai import AI_LEVELS
+from games.engine import RANKS
 from tests.http.play import play_match
-from tests.http.secrecy import check_result, check_review, check_view, hands_in
+from tests.http.secrecy import check_result, check_review, check_view, hands_in, true_hands
+from tests.servers import BASE_DIR
 
 pytestmark = [pytest.mark.slow, pytest.mark.django_db(transaction=True)]
 
@@ -39,6 +44,7 @@ class Wire:
 
     def __init__(self, base_url: str, token: str | None = None):
         headers = {"Authorization": f"Bearer {token}"} if token else {}
+        self.token = token
         self.http = httpx.Client(base_url=base_url, headers=headers, timeout=60)
         self.bodies: list[dict] = []
         self.posts: list[tuple[str, dict, str, dict]] = []  # url, body, key, answer
@@ -107,6 +113,49 @@ def test_a_bot_sees_over_the_wire_only_what_a_human_in_its_seat_would(connect):
     scan_matches(DEFAULT_MATCHES, bot)
     kinds = {body["seats"][0]["kind"] for body in bot.bodies if "your_cards" in body}
     assert kinds == {"bot"}
+
+
+def test_the_bridges_decision_lines_show_only_what_the_bots_seat_may_see(connect, tmp_path):
+    """The bot bridge's line protocol (examples/bot_bridge.py, docs/bots.md) over the wire: a
+    whole match played for the shell bot of tests/clients, each line the bot read checked
+    against the deal's true hands. The seat's own five cards, and only once it has looked;
+    no other card anywhere in the line; no field the protocol does not name."""
+    bot = connect("Shirbot", bot=True)
+    log = tmp_path / "lines.txt"
+    run = subprocess.run(
+        [sys.executable, str(BASE_DIR / "examples" / "bot_bridge.py")]
+        + ["--engine", f"sh {BASE_DIR / 'tests' / 'clients' / 'bots' / 'shell_bot.sh'}"]
+        + ["--url", str(bot.http.base_url).removesuffix("/"), "--token", bot.token]
+        # No stream: the live server would keep its LISTEN connection, and the test database.
+        + ["--level", "hard", "--no-stream"],
+        env={"PATH": "/usr/bin:/bin", "BOT_LOG": str(log)},
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert run.returncode == 0, run.stdout + run.stderr
+    lines, hands_seen = log.read_text().splitlines(), 0
+    assert len(lines) >= 12
+    for line in lines:
+        version, *pairs = line.split(" ")
+        fields = dict(pair.split("=", 1) for pair in pairs)
+        assert version == "asnas-bot/1" and list(fields) == BRIDGE_FIELDS, line
+        seat, deal = int(fields["seat"]), int(fields["deal"])
+        looked = f"{seat}:look" in fields["history"].split(",")
+        assert fields["looked"].split(",")[seat] == str(int(looked))
+        for key, value in fields.items():  # no card but in the hand
+            assert key == "hand" or not set(re.split("[,:]", value)) & set(RANKS), line
+        if not looked:
+            assert fields["hand"] == "-", line
+            continue
+        hands = true_hands(fields["match"], int(fields["series"]), deal)
+        assert sorted(fields["hand"].split(",")) == sorted(hands[seat]), line
+        hands_seen += 1
+    assert hands_seen > 0
+
+
+BRIDGE_FIELDS = ["match", "series", "deal", "seat", "dealer", "hand", "looked", "stakes"]
+BRIDGE_FIELDS += ["folded", "history", "legal"]
 
 
 @pytest.mark.simulation

@@ -7,7 +7,7 @@ from django.core.management import call_command
 from django.utils import timezone
 from rest_framework.test import APIClient, APIRequestFactory
 
-from asnas_api.gate import counter_key
+from asnas_api.gate import RateLimits, _count, counter_key
 from asnas_api.models import RateCounter
 from games.models import IdempotencyRecord
 from players.api import PlayerViewSet
@@ -206,3 +206,51 @@ def test_a_view_called_without_the_middleware_still_counts_its_request_once(rate
         counter_key("ip", "127.0.0.1"): 1,
         counter_key("token", player.pk): 1,
     }
+
+
+def test_a_bot_counts_in_its_own_scopes_and_nobody_elses_limit_moves(rates, make_client):
+    """docs/bots.md: a bot's requests count in bot_token and bot_match_create in place of
+    token and match_create, so a bot may play more matches, quicker, and a human's limits
+    stay as they were."""
+    rates(token="3/min", match_create="1/hour", bot_token="6/min", bot_match_create="2/hour")
+    roya = make_client("Roya")
+    bot, bot_token = player_create(name="Shirbot", bot=True)
+    shirbot = APIClient()
+    shirbot.credentials(HTTP_AUTHORIZATION=f"Bearer {bot_token}")
+    for client in (roya, shirbot):
+        assert client.post("/api/v1/matches", {}, format="json").status_code == 201
+    assert_problem(roya.post("/api/v1/matches", {}, format="json"), 429, "throttled")
+    answer = shirbot.post("/api/v1/matches", {}, format="json")
+    assert answer.status_code == 201, answer.json()
+    assert '"bot_token";q=6;w=60' in answer["RateLimit-Policy"]
+    assert '"bot_match_create";q=2;w=3600' in answer["RateLimit-Policy"]
+    assert '"token"' not in answer["RateLimit-Policy"]
+    refused = shirbot.post("/api/v1/matches", {}, format="json")
+    assert_problem(refused, 429, "throttled")
+    assert "bot_match_create" in refused.json()["detail"]
+    # Roya's token budget (3) runs out at her fourth request, the bot's (6) at its seventh.
+    assert roya.get("/api/v1/players/me").status_code == 200
+    assert_problem(roya.get("/api/v1/players/me"), 429, "throttled")
+    for _ in range(3):
+        assert shirbot.get("/api/v1/players/me").status_code == 200
+    assert_problem(shirbot.get("/api/v1/players/me"), 429, "throttled")
+    counts = dict(RateCounter.objects.values_list("key", "hits"))
+    assert counts[counter_key("bot_token", bot.pk)] == 6 + 1
+    assert counts[counter_key("bot_match_create", bot.pk)] == 3
+    assert counter_key("token", bot.pk) not in counts
+    assert counter_key("match_create", bot.pk) not in counts
+    assert counts[counter_key("token", roya.player.pk)] == 3 + 1
+
+
+def test_a_bot_counted_after_authentication_counts_in_its_own_scopes(rates, db):
+    """The throttle step counts a request its authentication did not (a stream ticket's) for
+    the player it found: a bot's in the bot's scopes there too."""
+    rates()
+    bot, _ = player_create(name="Shirbot", bot=True)
+    human, _ = player_create(name="Roya")
+    request = APIRequestFactory().post("/api/v1/matches")
+    scopes = ["ip", "token", "match_create"]
+    for player, expected in ((bot, ["ip", "bot_token", "bot_match_create"]), (human, scopes)):
+        record = RateLimits()
+        _count(request, record, scopes, player=player)
+        assert [state.scope for state in record.states] == expected
