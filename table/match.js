@@ -284,28 +284,9 @@ export function render() {
   state.screen = "match";
   const category = match.your_category ? h("p", { class: "category", text: trAny(match.your_category) }) : null;
   $("main").replaceChildren(
-<<<<<<< HEAD
     ...(match.tournament ? [tournamentBar(match)] : []),
-    h(
-      "div",
-      { class: "table", id: "table", "data-status": match.status, "data-version": match.version },
-      h(
-        "div",
-        { class: "felt" },
-        h("h2", {
-          class: "deal-no",
-          text: match.status === "waiting" ? tr("waiting", { n: open }) : tr("deal_of", { n: match.deal_number, of: 12 }),
-        }),
-        h("p", { class: "pot", text: `${tr("pot")}: ${num(match.pot)}` }),
-        h("p", { class: "high", text: `${tr("high_stake")}: ${num(match.high_stake)}` }),
-      ),
-      ...seats,
-    ),
-    ...(match.status === "waiting" ? [] : [h("div", { class: "mine" }, cards, category)]),
-=======
     feltTable(match),
     ...(match.status === "waiting" ? [] : [h("div", { class: "mine" }, yourHand(match), category)]),
->>>>>>> felt
     h("div", { id: "actions", class: "actions" }),
     h("ul", { id: "moves", class: "moves" }),
     // What the player must read now comes first, under the buttons: the coach's hint, the
