@@ -15,13 +15,16 @@ not act for it, so the server's turn clock does (a bot's match has a 10 s clock)
 match goes on. An engine that was too late or exited is started again for its next decision.
 
     python examples/bot_bridge.py --engine "sh my_bot.sh" [--url http://127.0.0.1:8000]
-        [--token TOKEN | --name NAME] [--matches N] [--level hard] [--answer-seconds S]
-        [--give-up-after 5] [--no-stream]
+        [--token TOKEN | --name NAME] [--matches N | --benchmark DEALS] [--level hard]
+        [--answer-seconds S] [--give-up-after 5] [--no-stream]
 
 Without --token (or ASNAS_BOT_TOKEN) it registers a new bot named --name and prints its
 token. It plays --matches matches alone against the AI, one after another, and prints one
-line per finished match; it exits 0 when all were played. It learns that the clock acted from
-the player's event stream, or (--no-stream, where a proxy cuts streams) by asking each second.
+line per finished match; it exits 0 when all were played. With --benchmark it asks the
+server for a benchmark of DEALS deals against three `hard` seats (docs/bots.md, the bot
+ladder), plays its matches as the server deals them, and prints the figure at the end. It
+learns that the clock acted from the player's event stream, or (--no-stream, where a proxy
+cuts streams) by asking each second.
 """
 
 import argparse
@@ -227,6 +230,31 @@ def play_match(api: Api, engine: Engine, match_id: str, woken: queue.Queue, args
             pass
 
 
+def play_benchmark(api: Api, engine: Engine, woken: queue.Queue, args) -> int:
+    """Asks for a benchmark and plays each match the server deals for it, until it is over."""
+    status, benchmark = api.call("POST", "/bots/me/benchmark", {"deals": args.benchmark})
+    if status != 201:
+        raise SystemExit(f"bot bridge: no benchmark: {benchmark.get('detail', status)}")
+    played = 0
+    while benchmark["current_match"]:
+        play_match(api, engine, benchmark["current_match"], woken, args)
+        played += 1
+        # The read that follows a match's end counts its deals and deals the next match.
+        benchmark = api.ok("GET", "/bots/me/benchmark")
+        print(f"benchmark: {benchmark['deals_counted']} of {benchmark['deals']} deals", flush=True)
+    if benchmark["status"] != "finished":
+        raise SystemExit(f"bot bridge: the benchmark ended {benchmark['status']}")
+    play, result = benchmark["play"], benchmark["result"]
+    print(
+        f"benchmark finished: {played} matches, play {play['mean']} "
+        f"({play['low_rounded']} to {play['high_rounded']}), result {result['mean']} "
+        f"({result['low_rounded']} to {result['high_rounded']}), "
+        f"{benchmark['deals_per_second']} deals a second",
+        flush=True,
+    )
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--engine", required=True, help="the program's command line")
@@ -234,6 +262,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--token", default=os.environ.get("ASNAS_BOT_TOKEN"))
     parser.add_argument("--name", default="Bridgebot", help="a new bot's name, without --token")
     parser.add_argument("--matches", type=int, default=1)
+    parser.add_argument(
+        "--benchmark", type=int, metavar="DEALS", help="play a benchmark of DEALS deals instead"
+    )
     parser.add_argument("--level", default="hard", help="the AI seats' level")
     parser.add_argument("--answer-seconds", type=float, default=8.0)
     parser.add_argument(
@@ -256,6 +287,8 @@ def main(argv: list[str] | None = None) -> int:
         threading.Thread(target=notices, args=(api, woken), daemon=True).start()
     engine = Engine(args.engine)
     try:
+        if args.benchmark:
+            return play_benchmark(api, engine, woken, args)
         for number in range(1, args.matches + 1):
             match_id = api.ok("POST", "/matches", {"ai_level": args.level})["id"]
             view = play_match(api, engine, match_id, woken, args)

@@ -123,6 +123,28 @@ def test_the_bridge_plays_twenty_whole_matches_for_a_shell_bot(server_url, bot_t
     print(f"{SIMULATED_MATCHES} matches in {time.monotonic() - started:.1f} s")
 
 
+@pytest.mark.simulation
+def test_the_bridge_plays_a_benchmark_for_a_shell_bot(server_url, bot_token, tmp_path):
+    # The smallest benchmark (120 deals, ten matches against three hard seats), played as the
+    # server deals it; the figure printed is the server's.
+    started = time.monotonic()
+    run = subprocess.run(
+        [sys.executable, str(BRIDGE), "--engine", f"sh {SHELL_BOT}", "--url", server_url]
+        + ["--token", bot_token, "--benchmark", "120"],
+        cwd=BASE_DIR,
+        env={"PATH": "/usr/bin:/bin", "BOT_LOG": str(tmp_path / "lines.txt")},
+        capture_output=True,
+        text=True,
+        timeout=900,
+    )
+    assert run.returncode == 0, run.stdout + run.stderr
+    benchmark = api(server_url, "/bots/me/benchmark", bot_token)
+    assert benchmark["status"] == "finished" and benchmark["deals_counted"] == 120
+    *_, last = run.stdout.splitlines()
+    assert last.startswith(f"benchmark finished: 10 matches, play {benchmark['play']['mean']} ")
+    print(f"{last} ({time.monotonic() - started:.1f} s)")
+
+
 def test_manage_py_bot_runs_the_same_bridge(server_url, bot_token, tmp_path):
     command = [sys.executable, "manage.py", "bot"]
     env = {"DATABASE_URL": "postgresql://unused/unused"}  # the bridge needs no database
