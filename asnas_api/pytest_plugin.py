@@ -38,7 +38,21 @@ def _controller_pid() -> int | None:
 IS_WORKER = _controller_pid() is not None
 RUN_DIR = RUNS_DIR / f"run-{_controller_pid() or os.getpid()}"
 AI_CACHE = RUNS_DIR.parent / "ai-cache"
+# The run's migrated database, which the tests' database and every server's are copied from
+# (tests/servers.py: migrated_template); dropped by the controller at the end.
+MIGRATED_TEMPLATE = f"asnas_migrated_{_controller_pid() or os.getpid()}"
 TESTS_MAX_CONNECTIONS = 400
+TESTS_CLUSTER_SETTINGS = {
+    "max_connections": str(TESTS_MAX_CONNECTIONS),
+    # The cluster is thrown away with the run, so durability against a crash of the machine
+    # is not under test: no flush to disk at each commit, checkpoint or CREATE DATABASE
+    # (a few milliseconds each here, paid by every transactional test's flush and every
+    # server's write). A Postgres process that dies still loses nothing with fsync off, and
+    # no test kills this cluster (the tests that kill a Postgres start their own).
+    "fsync": "off",
+    "synchronous_commit": "off",
+    "full_page_writes": "off",
+}
 # The data directory of the cluster the tests made, unset when DATABASE_URL named one.
 TESTS_PGDATA = "ASNAS_TESTS_PGDATA"
 # ASNAS_TESTS_CITUS=1: the tests run on a Citus cluster of three nodes the run starts (built
@@ -87,7 +101,7 @@ def pytest_load_initial_conftests(early_config, parser, args):
         # pool holds up to ASNAS_DB_POOL_MAX connections while it lives): Postgres's default
         # of 100 clients ran out in a parallel run ("too many clients already").
         os.environ["DATABASE_URL"] = embedded_db.start(
-            pgdata, cleanup_mode="delete", settings={"max_connections": str(TESTS_MAX_CONNECTIONS)}
+            pgdata, cleanup_mode="delete", settings=TESTS_CLUSTER_SETTINGS
         )
 
 
@@ -151,6 +165,8 @@ def pytest_unconfigure(config):
         return  # the controller stops the cluster and removes the folder after the last worker
     from asnas_api import embedded_db
 
+    if not os.environ.get(TESTS_PGDATA) and not os.environ.get(TESTS_CITUS):
+        _drop_migrated_template()  # the cluster is one of the developer's own, and stays
     embedded_db.stop()
     if CITUS_DIR.exists():
         from asnas_api.citus import Cluster
@@ -188,6 +204,18 @@ def _citus_cluster() -> str:
             stdout=subprocess.DEVNULL,
         )
     return url
+
+
+def _drop_migrated_template() -> None:
+    import psycopg
+    from psycopg import sql
+
+    with psycopg.connect(os.environ["DATABASE_URL"], autocommit=True) as connection:
+        connection.execute(
+            sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(
+                sql.Identifier(MIGRATED_TEMPLATE)
+            )
+        )
 
 
 def _remove_dead_runs() -> None:
