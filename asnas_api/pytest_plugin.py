@@ -78,6 +78,18 @@ def pytest_load_initial_conftests(early_config, parser, args):
     # Rate limits that the suite's own traffic never meets; the throttling tests set their own.
     for scope in ("TOKEN", "IP", "PLAYER_CREATE", "MATCH_CREATE"):
         os.environ.setdefault(f"ASNAS_RATE_{scope}", "1000000/min")
+    # The database's timeouts, the wait for a pooled connection and the request deadline (2,
+    # 4, 2 and 5 s in production) are wall time, which a parallel run on a busy machine
+    # stretches past them in tests about something else: under load, racing requests answered
+    # 503 database_unavailable, and a DROP DATABASE hit the statement timeout. The tests of
+    # the deadline and the timeouts set their own.
+    for name, value in (
+        ("ASNAS_DB_LOCK_TIMEOUT_MS", "30000"),
+        ("ASNAS_DB_POOL_TIMEOUT", "30"),
+        ("ASNAS_DB_STATEMENT_TIMEOUT_MS", "30000"),
+        ("ASNAS_REQUEST_DEADLINE", "30"),
+    ):
+        os.environ.setdefault(name, value)
     _remove_dead_runs()
     # Every server the tests start maps the coach's tables from one cache, built once per
     # checkout in the background (niced), rather than each in its fresh data directory: a
