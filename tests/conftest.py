@@ -1,9 +1,11 @@
 import os
+import time
+from types import SimpleNamespace
 
 import pytest
 from django.conf import settings
 
-from asnas_api import health
+from asnas_api import gate, health
 from games.match.commands import match_create
 from games.models import Match
 from players.services import player_create
@@ -21,6 +23,17 @@ def make_match(db):
         return play(match, deals=deals, seed=seed)
 
     return make
+
+
+@pytest.fixture
+def still_gate_clock(monkeypatch):
+    """The rate limits' clock stands still for the test: their windows (a minute for most of
+    the tests' limits) would otherwise roll over between two of its requests now and then,
+    more often on a busy machine, and a limit counted in two windows lets through a request
+    the test expects refused. Returns the instant it stands at."""
+    now = time.time()
+    monkeypatch.setattr(gate, "time", SimpleNamespace(time=lambda: now))
+    return now
 
 
 @pytest.fixture(autouse=True)
