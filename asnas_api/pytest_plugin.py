@@ -16,6 +16,7 @@ controller once every worker has ended. How the tests are shared out: pytest_sch
 import os
 import secrets
 import shutil
+import sys
 import tempfile
 import threading
 from pathlib import Path
@@ -38,7 +39,22 @@ def _controller_pid() -> int | None:
 IS_WORKER = _controller_pid() is not None
 RUN_DIR = RUNS_DIR / f"run-{_controller_pid() or os.getpid()}"
 AI_CACHE = RUNS_DIR.parent / "ai-cache"
+PYCACHE = RUNS_DIR.parent / "pycache"
+# The run's migrated database, which the tests' database and every server's are copied from
+# (tests/servers.py: migrated_template); dropped by the controller at the end.
+MIGRATED_TEMPLATE = f"asnas_migrated_{_controller_pid() or os.getpid()}"
 TESTS_MAX_CONNECTIONS = 400
+TESTS_CLUSTER_SETTINGS = {
+    "max_connections": str(TESTS_MAX_CONNECTIONS),
+    # The cluster is thrown away with the run, so durability against a crash of the machine
+    # is not under test: no flush to disk at each commit, checkpoint or CREATE DATABASE
+    # (a few milliseconds each here, paid by every transactional test's flush and every
+    # server's write). A Postgres process that dies still loses nothing with fsync off, and
+    # no test kills this cluster (the tests that kill a Postgres start their own).
+    "fsync": "off",
+    "synchronous_commit": "off",
+    "full_page_writes": "off",
+}
 # The data directory of the cluster the tests made, unset when DATABASE_URL named one.
 TESTS_PGDATA = "ASNAS_TESTS_PGDATA"
 # ASNAS_TESTS_CITUS=1: the tests run on a Citus cluster of three nodes the run starts (built
@@ -56,11 +72,24 @@ def pytest_load_initial_conftests(early_config, parser, args):
     if IS_WORKER:
         return  # the controller did it all before it started this worker with its environment
     os.environ[CONTROLLER_PID] = str(os.getpid())
+    _keep_bytecode()
     os.environ.setdefault("ASNAS_ALLOW_CLIENT_SEED", "1")
     os.environ.setdefault("SECRET_KEY", secrets.token_urlsafe(50))
     # Rate limits that the suite's own traffic never meets; the throttling tests set their own.
     for scope in ("TOKEN", "IP", "PLAYER_CREATE", "MATCH_CREATE"):
         os.environ.setdefault(f"ASNAS_RATE_{scope}", "1000000/min")
+    # The database's timeouts, the wait for a pooled connection and the request deadline (2,
+    # 4, 2 and 5 s in production) are wall time, which a parallel run on a busy machine
+    # stretches past them in tests about something else: under load, racing requests answered
+    # 503 database_unavailable, and a DROP DATABASE hit the statement timeout. The tests of
+    # the deadline and the timeouts set their own.
+    for name, value in (
+        ("ASNAS_DB_LOCK_TIMEOUT_MS", "30000"),
+        ("ASNAS_DB_POOL_TIMEOUT", "30"),
+        ("ASNAS_DB_STATEMENT_TIMEOUT_MS", "30000"),
+        ("ASNAS_REQUEST_DEADLINE", "30"),
+    ):
+        os.environ.setdefault(name, value)
     _remove_dead_runs()
     # Every server the tests start maps the coach's tables from one cache, built once per
     # checkout in the background (niced), rather than each in its fresh data directory: a
@@ -87,7 +116,7 @@ def pytest_load_initial_conftests(early_config, parser, args):
         # pool holds up to ASNAS_DB_POOL_MAX connections while it lives): Postgres's default
         # of 100 clients ran out in a parallel run ("too many clients already").
         os.environ["DATABASE_URL"] = embedded_db.start(
-            pgdata, cleanup_mode="delete", settings={"max_connections": str(TESTS_MAX_CONNECTIONS)}
+            pgdata, cleanup_mode="delete", settings=TESTS_CLUSTER_SETTINGS
         )
 
 
@@ -151,6 +180,8 @@ def pytest_unconfigure(config):
         return  # the controller stops the cluster and removes the folder after the last worker
     from asnas_api import embedded_db
 
+    if not os.environ.get(TESTS_PGDATA) and not os.environ.get(TESTS_CITUS):
+        _drop_migrated_template()  # the cluster is one of the developer's own, and stays
     embedded_db.stop()
     if CITUS_DIR.exists():
         from asnas_api.citus import Cluster
@@ -188,6 +219,33 @@ def _citus_cluster() -> str:
             stdout=subprocess.DEVNULL,
         )
     return url
+
+
+def _keep_bytecode() -> None:
+    """Every Python process of the run (the workers, and the servers, clients, commands and
+    clocks the tests start: hundreds) reads its modules' bytecode from one cache in the
+    checkout's .artifacts/pycache, written by the first that compiles each. Where
+    PYTHONDONTWRITEBYTECODE is set (as on the machines this suite was timed on) and the
+    environment was installed without bytecode, each of them compiled Django, DRF and the
+    project anew: 3.0 s of CPU for a process that sets Django up against 1.3 s from the
+    cache, and each worker rewrote every test module's asserts. The cache is a folder of its
+    own, not `__pycache__` beside the sources, so the checkout and .venv stay as they were."""
+    os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
+    os.environ.setdefault("PYTHONPYCACHEPREFIX", str(PYCACHE))
+    sys.dont_write_bytecode = False
+    sys.pycache_prefix = os.environ["PYTHONPYCACHEPREFIX"]
+
+
+def _drop_migrated_template() -> None:
+    import psycopg
+    from psycopg import sql
+
+    with psycopg.connect(os.environ["DATABASE_URL"], autocommit=True) as connection:
+        connection.execute(
+            sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(
+                sql.Identifier(MIGRATED_TEMPLATE)
+            )
+        )
 
 
 def _remove_dead_runs() -> None:

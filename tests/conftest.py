@@ -1,14 +1,16 @@
 import os
+import time
+from types import SimpleNamespace
 
 import pytest
 from django.conf import settings
 
-from asnas_api import health
+from asnas_api import gate, health
 from games.match.commands import match_create
 from games.models import Match
 from players.services import player_create
 from tests.matches import play
-from tests.servers import drop_migrated_templates
+from tests.servers import copy_database, migrated_template
 
 
 @pytest.fixture
@@ -21,6 +23,17 @@ def make_match(db):
         return play(match, deals=deals, seed=seed)
 
     return make
+
+
+@pytest.fixture
+def still_gate_clock(monkeypatch):
+    """The rate limits' clock stands still for the test: their windows (a minute for most of
+    the tests' limits) would otherwise roll over between two of its requests now and then,
+    more often on a busy machine, and a limit counted in two windows lets through a request
+    the test expects refused. Returns the instant it stands at."""
+    now = time.time()
+    monkeypatch.setattr(gate, "time", SimpleNamespace(time=lambda: now))
+    return now
 
 
 @pytest.fixture(autouse=True)
@@ -40,13 +53,6 @@ def coach_tables_built():
     return coach_tables.ensure_built()
 
 
-@pytest.fixture(scope="session", autouse=True)
-def migrated_templates():
-    """The migrated databases that servers' databases are copied from go with the session."""
-    yield
-    drop_migrated_templates()
-
-
 def pytest_configure(config):
     """The tests' users (pytest-django's admin_user, made for each admin test) get a fast
     password hash: PBKDF2 at Django's strength takes 0.6 s of CPU a user, which the operator's
@@ -62,3 +68,32 @@ if os.environ.get("ASNAS_TESTS_CITUS"):
         database as the plugin left it, migrated and distributed: a test database made the
         usual way would have no Citus in it."""
         yield
+
+else:
+
+    @pytest.fixture(scope="session")
+    def django_db_setup(
+        request, django_test_environment, django_db_blocker, django_db_modify_db_settings
+    ):
+        """pytest-django's test database, but a copy of the run's migrated one rather than
+        migrated here (Django then finds it made, and its `migrate` has nothing to apply):
+        every worker migrated a database of its own, seconds of CPU each. Dropped at the end,
+        as pytest-django does."""
+        from django.db import connection
+        from django.test.utils import setup_databases, teardown_databases
+        from pytest_django.fixtures import _get_databases_for_setup
+
+        aliases, serialized_aliases = _get_databases_for_setup(request.session.items)
+        verbosity = request.config.option.verbose
+        with django_db_blocker.unblock():
+            copy_database(migrated_template(), connection.creation._get_test_db_name())
+            databases = setup_databases(
+                verbosity=verbosity,
+                interactive=False,
+                aliases=aliases,
+                serialized_aliases=serialized_aliases,
+                keepdb=True,
+            )
+        yield
+        with django_db_blocker.unblock():
+            teardown_databases(databases, verbosity=verbosity)

@@ -1,6 +1,7 @@
 """Helpers for tests that run the service in another process, as a person would."""
 
 import contextlib
+import fcntl
 import os
 import shutil
 import socket
@@ -19,6 +20,7 @@ from psycopg import sql
 from psycopg.conninfo import conninfo_to_dict
 
 from asnas_api.clock import clocks_stop
+from asnas_api.pytest_plugin import MIGRATED_TEMPLATE, RUN_DIR
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 # The one git-ignored folder for what tests leave to look at: screenshots, captures.
@@ -68,49 +70,68 @@ def empty_database(prefix: str, template: str = "template1"):
             )
 
 
-_MIGRATED_TEMPLATES: list[str] = []
-"""This process's migrated template, once made (one per worker: a template being copied
-must have no other session, so two workers cannot share one)."""
+_TEMPLATE_MADE: list[bool] = []
 
 
-def _migrated_template() -> str:
-    if not _MIGRATED_TEMPLATES:
-        name = f"migrated_template_{os.getpid()}"
-        cluster_url = os.environ["DATABASE_URL"]
-        with psycopg.connect(cluster_url, autocommit=True) as connection:
-            connection.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(name)))
-        _MIGRATED_TEMPLATES.append(name)
-        subprocess.run(
-            [sys.executable, "manage.py", "migrate", "--noinput", "--verbosity", "0"],
-            cwd=BASE_DIR,
-            env={
-                **os.environ,
-                "DATABASE_URL": urlsplit(cluster_url)._replace(path=f"/{name}").geturl(),
-            },
-            check=True,
-            timeout=120,
-        )
-    return _MIGRATED_TEMPLATES[0]
-
-
-def drop_migrated_templates() -> None:
-    """At the end of the session: the cluster may be a server of the developer's own."""
-    cluster_url = os.environ["DATABASE_URL"]
-    with psycopg.connect(cluster_url, autocommit=True) as connection:
-        while _MIGRATED_TEMPLATES:
-            name = _MIGRATED_TEMPLATES.pop()
-            connection.execute(
-                sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(sql.Identifier(name))
+def migrated_template() -> str:
+    """The run's migrated database, which the tests' database (tests/conftest.py) and every
+    server's (`migrated_database`) are copies of: a copy takes a fraction of a second, a
+    `migrate` seconds of CPU, which each worker paid twice (its test database, then the
+    template of its servers). The first process of the run that needs it migrates it while
+    the others wait on the lock; the run's controller drops it at the end
+    (asnas_api.pytest_plugin). A database being copied must have no session, and after its
+    `migrate` none opens one."""
+    name = MIGRATED_TEMPLATE
+    if _TEMPLATE_MADE:
+        return name
+    with (RUN_DIR / "migrated-template.lock").open("w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        made = RUN_DIR / "migrated-template.made"
+        if not made.exists():
+            cluster_url = os.environ["DATABASE_URL"]
+            with psycopg.connect(cluster_url, autocommit=True) as connection:
+                # A process that failed to migrate it may have left it half made.
+                connection.execute(
+                    sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(sql.Identifier(name))
+                )
+                connection.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(name)))
+            subprocess.run(
+                [sys.executable, "manage.py", "migrate", "--noinput", "--verbosity", "0"],
+                cwd=BASE_DIR,
+                env={**os.environ, "DATABASE_URL": database_url(name)},
+                check=True,
+                timeout=300,
             )
+            made.touch()
+    _TEMPLATE_MADE.append(True)
+    return name
+
+
+def copy_database(template: str, name: str) -> None:
+    """Database `name` on the tests' cluster, made anew as a copy of `template`."""
+    with psycopg.connect(os.environ["DATABASE_URL"], autocommit=True) as connection:
+        # One that a killed run left on a cluster of the developer's own.
+        connection.execute(
+            sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(sql.Identifier(name))
+        )
+        connection.execute(
+            sql.SQL("CREATE DATABASE {} TEMPLATE {}").format(
+                sql.Identifier(name), sql.Identifier(template)
+            )
+        )
+
+
+def database_url(name: str) -> str:
+    """The URL of database `name` on the tests' cluster."""
+    return urlsplit(os.environ["DATABASE_URL"])._replace(path=f"/{name}").geturl()
 
 
 @contextlib.contextmanager
 def migrated_database(prefix: str):
     """A database of its own on the tests' cluster, migrated, dropped at the end; yields its
     URL. A server process cannot see pytest-django's `test_` database inside its transactions.
-    It is a copy of one migrated once per process: a copy takes milliseconds, a `migrate` in a
-    process of its own seconds of CPU, which a dozen servers of the suite each paid."""
-    with empty_database(prefix, template=_migrated_template()) as url:
+    It is a copy of the run's `migrated_template`."""
+    with empty_database(prefix, template=migrated_template()) as url:
         yield url
 
 

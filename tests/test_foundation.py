@@ -22,11 +22,19 @@ from tests.reliability.support import asgi_get
 
 SETTINGS_FILE = Path(asnas_api.settings.__file__)
 ENV_SETTINGS = ("SECRET_KEY", "DEBUG", "ALLOWED_HOSTS", "ASNAS_ALLOW_CLIENT_SEED", "ASNAS_DATA_DIR")
+# The test run sets these for its own processes (asnas_api/pytest_plugin.py); the settings'
+# own defaults are under test here.
+RUN_SETTINGS = (
+    "ASNAS_DB_LOCK_TIMEOUT_MS",
+    "ASNAS_DB_POOL_TIMEOUT",
+    "ASNAS_DB_STATEMENT_TIMEOUT_MS",
+    "ASNAS_REQUEST_DEADLINE",
+)
 
 
 def load_settings(monkeypatch, **env):
     """Execute settings.py afresh under exactly the given environment."""
-    for name in ENV_SETTINGS:
+    for name in ENV_SETTINGS + RUN_SETTINGS:
         monkeypatch.delenv(name, raising=False)
     monkeypatch.setenv("DATABASE_URL", "postgres://asnas:secret@db.example:5433/asnas")
     for name, value in env.items():

@@ -79,7 +79,7 @@ def throttled(make_client, rates) -> dict:
 
 
 @pytest.fixture
-def rates(settings):
+def rates(settings, still_gate_clock):
     def set_rates(**limits):
         settings.REST_FRAMEWORK = {
             **settings.REST_FRAMEWORK,

@@ -109,11 +109,18 @@ def test_the_streams_of_a_process_are_renewed_together_once_a_period_while_open(
     def renew(*, items: list) -> None:
         renewals.append(items)
 
+    async def rounds(count: int) -> None:
+        # The renewal runs in a thread, which a busy machine may start late: fixed sleeps
+        # (0.15 s with c, 0.1 s more without) let a late first round leave no round for a
+        # and b alone. `run` bounds the wait.
+        while len(renewals) < count:
+            await asyncio.sleep(0.01)
+
     async def scenario():
         with renewed_together("rows", "a", 0.1, renew), renewed_together("rows", "b", 0.1, renew):
             with renewed_together("rows", "c", 0.1, renew):
-                await asyncio.sleep(0.15)
-            await asyncio.sleep(0.1)
+                await rounds(1)
+            await rounds(2)  # the next round takes its items after c left
         seen = len(renewals)
         await asyncio.sleep(0.25)
         return seen

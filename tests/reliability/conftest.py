@@ -6,8 +6,9 @@ GENEROUS = "1000/min"
 
 
 @pytest.fixture
-def rates(settings):
-    """Set the limits for one test; every scope not named stays generous."""
+def rates(settings, still_gate_clock):
+    """Set the limits for one test; every scope not named stays generous. The limits' clock
+    stands still meanwhile (tests/conftest.py)."""
 
     def set_rates(**limits):
         table = {

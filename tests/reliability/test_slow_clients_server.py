@@ -16,8 +16,10 @@ pytestmark = pytest.mark.slow
 
 SLOW_SOCKETS = 16
 TRICKLE_EVERY = 2.0  # seconds between two bytes of a slow request
-# gunicorn's sync workers took 30 s and more here; the bound tells working from broken.
-BOUND = 1.0
+# gunicorn's sync workers took 30 s and more here; the bound tells working from broken. It is
+# wall time, which a parallel run beside other work stretches (a request waits for a core), so
+# it leaves room for that: 1 s was within reach of a busy machine's one slow answer.
+BOUND = 10.0
 
 
 def trickle(port: int, request: bytes, stop: threading.Event) -> None:
