@@ -36,7 +36,9 @@ def test_each_screen_s_code_arrives_when_the_screen_is_first_shown(open_table):
     sit_down(page)
     in_the_lobby = fetched(page)
     assert "lobby.js" in in_the_lobby
-    assert not in_the_lobby & (MATCH_MODULES | {"invitation.js", "puzzles.js", "tournament.js"}), in_the_lobby
+    assert not in_the_lobby & (MATCH_MODULES | {"invitation.js", "puzzles.js", "tournament.js"}), (
+        in_the_lobby
+    )
 
     new_match(page)
     assert MATCH_MODULES <= fetched(page)
