@@ -12,6 +12,7 @@ import pytest
 from django.core.management import call_command
 from django.utils import timezone
 
+from games.ai.benchmark import on_grid
 from games.ai.review import review_events
 from games.engine import BenchmarkStatus
 from games.ladder import commands
@@ -36,19 +37,15 @@ def test_a_bot_plays_a_whole_benchmark_and_its_figure_is_over_every_deal():
     assert {(m.ai_level, m.status, m.turn_seconds) for m in matches} == {("hard", "finished", 10)}
     # The figure is the mean of seat 0's play over the 120 deals, exactly: per decision, the
     # review's value of the action taken minus hard's mix of values (a look adds nothing),
-    # as the review walks the match's events; and beside it the mean of the stored results.
+    # as the review walks the match's events, each deal's sum rounded to 10^-20; and beside
+    # it the mean of the stored results.
     plays = []
     for match in matches:
         events = [event for _, event in log.match_events(match_id=match.id)]
         review = review_events(events, 0, "hard")
-        plays += [
-            sum(
-                d.values.of(d.action) - d.values.hard_mix
-                for d in deal.decisions
-                if d.action != "look"
-            )
-            for deal in review.deals
-        ]
+        for deal in review.deals:
+            decisions = [d for d in deal.decisions if d.action != "look"]
+            plays.append(on_grid(sum(d.values.of(d.action) - d.values.hard_mix for d in decisions)))
     assert len(plays) == 120 and any(plays)
     assert Fraction(view["play"]["mean"]) == sum(plays) / 120
     deals = Deal.objects.filter(match__in=matches)
