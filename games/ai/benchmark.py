@@ -1,7 +1,30 @@
-"""A bot's benchmark figure (docs/bots.md): the mean of its "play" per deal (docs/skill.md,
-the part of each deal's result its own decisions added against `hard` play) with a 95 %
-interval, beside the mean of its plain result with its own interval, so that the variance
-the split takes out is there to see.
+"""A bot's benchmark figure (docs/bots.md): the mean of its play per deal, valued from its
+seat's view alone, with a 95 % interval, beside the mean of its plain result with its own
+interval, so that the variance taken out is there to see.
+
+A deal's play (`seat_plays`) is the sum over the seat's own decisions of what the action
+it chose is worth, minus what `hard`'s mix of actions would have been worth, at that
+decision, both as the review values them (games/ai/review.py, the coach's exact values):
+the seat's expected score if it takes the action and then plays on as `hard`, against
+`hard` seats, over every deal its view leaves possible (its own hand once it has looked,
+and the public betting). This is AIVAT's idea in poker: the other seats' hands, and its
+own before it looked, are summed over, never read, so their luck is not in the figure.
+Its expectation is the seat's expected result minus `hard`'s in the same seat (the sum of
+advantages of the policies' difference, exact in a game of perfect recall against fixed
+strategies), so over the seats a match passes round it estimates the mean result, as
+docs/skill.md's play does; but that play values each decision with the four hands as
+dealt, and keeps the luck of cards the seat never saw (docs/bots.md, "Measured").
+
+- A look is worth 0: `hard` always looks first, so looking is its own mix there.
+- Before a look, the values are over the hands the seat could hold (the review's blind
+  values), and `hard`'s mix is the mean, over those hands, of its mix once it knows its
+  hand: what a seat playing `hard` (looking first) expects there.
+
+A deal's play is exact, but its denominator is the chance of the betting seen, a number of
+up to a hundred digits that differs from deal to deal: a sum over a thousand deals would
+have tens of thousands. So each deal's play is rounded once, to the nearest 10^-20 of a
+point (`on_grid`), before it is added: the figure's mean is off the exact one by less than
+5 x 10^-21. The result needs no rounding (twelfths).
 
 The sums are kept exact (fractions), deal by deal, so that a benchmark of 12,000 deals keeps
 five numbers, not 12,000. The means are exact; an interval's half-width is a square root,
@@ -10,10 +33,25 @@ rounded up (outwards) to `PLACES` places, so the interval printed is never narro
 true one.
 """
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from decimal import ROUND_CEILING, Context, Decimal
 from fractions import Fraction
+
+from games.engine import SEATS, ActionTaken, DealEnded, DealStarted, Event
+from games.engine.state import hands_from_deck
+from games.engine.vocabulary import Action
+
+from . import coach_tables
+from .coach import uniform
+from .hands import hand_class
+from .review import blind_values, looked_values
+from .tree import TREE
+
+PLAY_GRID = 10**20
+"""A deal's play is summed rounded to the nearest 1/PLAY_GRID of a point (see the module)."""
+AGAINST = uniform("hard")
+"""The tables the values take every other seat to play: a benchmark's three AI seats'."""
 
 Z95 = Decimal("1.96")
 """The normal quantile of a two-sided 95 % interval: with hundreds of deals and more, the
@@ -101,3 +139,53 @@ def figure(sums: Sums) -> tuple[Estimate | None, Estimate | None]:
         estimate(sums.deals, sums.play, sums.play_squares),
         estimate(sums.deals, sums.result, sums.result_squares),
     )
+
+
+def on_grid(value: Fraction) -> Fraction:
+    """`value` rounded to the nearest 1/PLAY_GRID (half to even), exactly."""
+    return Fraction(round(value * PLAY_GRID), PLAY_GRID)
+
+
+def deal_play(
+    dealer: int, seat: int, history: Sequence[tuple[int, str]], hand: Sequence[str]
+) -> Fraction:
+    """The play of `seat` in a deal dealt by `dealer` and played as `history` ((seat,
+    action), looks included): per decision of its own, the chosen action's value minus
+    `hard`'s mix of the values, from its view (see the module). `hand`: its cards, read
+    only for its decisions after it looked; the other seats' are never asked for."""
+    mapped = coach_tables.mapped()
+    node, looked, play = 0, False, Fraction(0)
+    for actor, action in history:
+        if action == Action.LOOK:
+            looked = looked or actor == seat
+            continue  # worth 0: it is hard's own mix there
+        if actor == seat:
+            if looked:
+                values = looked_values(AGAINST, node, hand_class(tuple(hand)), mapped)
+            else:
+                values = blind_values(AGAINST, node)
+            play += values.of(action) - values.hard_mix
+        if TREE.player[node] != (actor - dealer) % SEATS:
+            raise ValueError(f"seat {actor} acted out of turn at {TREE.history[node]!r}")
+        if action not in TREE.actions[node]:
+            break  # a fold while matched: it ends the deal
+        node = TREE.children[node][TREE.actions[node].index(action)]
+    return play
+
+
+def seat_plays(events: Iterable[Event], seat: int) -> Iterator[tuple[Fraction, Fraction]]:
+    """Per ended deal of a match's `events`, in order: `seat`'s play (`deal_play`, rounded
+    `on_grid`) and its plain result. The match must have ended: its deals' hands are read
+    from the log, but only the seat's own, and only once it has looked."""
+    dealt: DealStarted | None = None
+    history: list[tuple[int, str]] = []
+    for event in events:
+        if isinstance(event, DealStarted):
+            dealt, history = event, []
+        elif isinstance(event, ActionTaken) and dealt is not None:
+            history.append((event.seat, event.action))
+        elif isinstance(event, DealEnded) and dealt is not None:
+            hand = hands_from_deck(dealt.deck, dealt.dealer)[seat]
+            play = on_grid(deal_play(dealt.dealer, seat, history, hand))
+            yield play, event.seats[seat].delta
+            dealt = None

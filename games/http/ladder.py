@@ -40,14 +40,15 @@ class EstimateSerializer(serializers.Serializer):
 class FiguresSerializer(serializers.Serializer):
     play = EstimateSerializer(
         allow_null=True,
-        help_text="The figure: the bot's mean play per deal (docs/skill.md: what its own "
-        "decisions added to its expected result under `hard` play, the luck of the cards "
-        "taken out); 0 is `hard`'s own level, above it better. Null before a match ended.",
+        help_text="The figure: the bot's mean play per deal (docs/bots.md: what its own "
+        "decisions added to its expected result against `hard`'s, each valued over the "
+        "cards its seat could not see, so their luck is taken out); 0 is `hard`'s own "
+        "level, above it better. Null before a match ended.",
     )
     result = EstimateSerializer(
         allow_null=True,
         help_text="Beside it, the bot's plain mean result per deal over the same deals, "
-        "with its own interval: how much wider it is is the variance the split takes out.",
+        "with its own interval: how much wider it is is the variance the figure takes out.",
     )
     width_ratio = serializers.FloatField(
         allow_null=True,
@@ -151,7 +152,7 @@ class BotBenchmark(APIView):
         "ends; they count against no match-creation limit, have a 10 s turn clock, and cannot "
         "be restarted or given up. Play `current_match` as any match, then read the benchmark "
         "for the next. A benchmark still running is abandoned (it is on no board). The figure "
-        "is your mean play per deal (docs/skill.md) with its 95 % interval, beside your plain "
+        "is your mean play per deal (docs/bots.md) with its 95 % interval, beside your plain "
         "mean result (docs/bots.md).",
         request=InputSerializer,
         responses={

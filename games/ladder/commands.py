@@ -4,13 +4,12 @@ housekeeping that deletes old benchmark matches (docs/bots.md)."""
 
 import secrets
 from datetime import datetime, timedelta
-from fractions import Fraction
 
 from django.db import transaction
 from django.utils import timezone
 
-from games.ai import skill
-from games.ai.benchmark import Sums
+from games.ai import coach_tables
+from games.ai.benchmark import Sums, seat_plays
 from games.engine import MATCH_DEALS, BenchmarkStatus, DomainError, fairness
 from games.ladder import queries, store
 from games.match import log
@@ -22,6 +21,8 @@ from players.services import player_kind_locked
 
 BENCHMARK_LEVEL = "hard"
 """The three AI seats' level: the strategy the figure's `play` is measured against."""
+BOT_SEAT = 0
+"""Where a benchmark seats its bot (`match_create` seats the owner there)."""
 BENCHMARK_TURN_SECONDS = 10
 """A benchmark match's turn clock: a bot's (docs/bots.md)."""
 FEWEST_DEALS = 120
@@ -80,11 +81,13 @@ def benchmark_advance(*, player: Player) -> Benchmark | None:
             return benchmark
         if not store.match_over(match_id=benchmark.current_match):
             return benchmark
+        # The coach's tables make a decision's values a walk down the betting tree: mapped
+        # once per process (a file built once per set of AI assets), as the review does.
+        coach_tables.load()
         sums = Sums.from_dict(benchmark.sums)
-        for figures in _match_figures(benchmark).values():
-            own = figures["seats"][0]  # the bot sits at seat 0
-            cards, play, table = (Fraction(own[part]) for part in skill.PARTS)
-            sums = sums.add(play=play, result=cards + play + table)
+        events = (event for _, event in log.match_events(match_id=benchmark.current_match))
+        for play, result in seat_plays(events, BOT_SEAT):
+            sums = sums.add(play=play, result=result)
         benchmark.sums = sums.to_dict()
         if benchmark.matches * MATCH_DEALS >= benchmark.deals:
             benchmark.status, benchmark.finished_at = BenchmarkStatus.FINISHED, timezone.now()
@@ -107,18 +110,6 @@ def _deal_next(benchmark: Benchmark) -> None:
     )
     store.benchmark_match_insert(benchmark=benchmark, match_id=match.row.id, number=number)
     benchmark.matches, benchmark.current_match = number + 1, match.row.id
-
-
-def _match_figures(benchmark: Benchmark) -> dict[int, dict]:
-    """The skill figures of the ended match's settled deals, as the writes that ended them
-    stored them (every deal of a verifiable series keeps them); a deal whose row was rebuilt
-    since has none, and is worked out from the match's events."""
-    match_id = benchmark.current_match
-    stored = store.match_deal_figures(match_id=match_id)
-    if any(figures is None or figures["seats"] is None for figures in stored.values()):
-        events = (event for _, event in log.match_events(match_id=match_id))
-        return skill.stored_figures(events, 1)
-    return stored
 
 
 def benchmark_start_answer(*, player: Player, deals: int) -> dict:

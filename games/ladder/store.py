@@ -9,7 +9,7 @@ from django.db import connection
 from django.db.models import Q
 
 from games.engine import BenchmarkStatus, Status
-from games.match.store import SEQUENTIAL, deal_skills
+from games.match.store import SEQUENTIAL
 from games.models import Benchmark, BenchmarkMatch, Match
 from players.models import Player
 
@@ -60,11 +60,6 @@ def match_over(*, match_id: uuid.UUID) -> bool:
     """Whether the match has ended (finished, or abandoned), so its deals can be counted."""
     status = Match.objects.filter(id=match_id).values_list("status", flat=True).first()
     return status in (Status.FINISHED, Status.ABANDONED)
-
-
-def match_deal_figures(*, match_id: uuid.UUID) -> dict[int, dict | None]:
-    """The stored skill figures of the match's settled deals (its one series), by number."""
-    return deal_skills(match_id=match_id, series=1)
 
 
 def finished_benchmarks() -> list[tuple[str, dict, datetime]]:
