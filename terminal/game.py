@@ -166,17 +166,10 @@ def play(
     `server` is the base URL a friend reaches the API at, for the join command."""
     session = sign_in(api, sessions, screen, name=name)
     seed = {"client_seed": new.client_seed} if new.client_seed is not None else {}
-    view, notice = None, ""
-    if entered:
-        view = entered
-    elif join:
-        view = _joined(api, screen, join, seed)
-        if view is None:
-            return
-    elif quick:
-        view = api("POST", "/quick-play", quick.body() | seed)
-    elif new.humans is None and "match_id" in session:
-        view, notice = _resumed(api, session["match_id"])
+    opened = _opened(api, screen, session, new, join=join, quick=quick, entered=entered, seed=seed)
+    if opened is None:
+        return
+    view, notice = opened
     table, follower, hint = TableState(), None, None
     while True:
         if view is None:
@@ -229,6 +222,32 @@ def play(
         if view["status"] != "in_deal" and view["last_deal"]:
             # A write's answer has no skill figures (docs/skill.md): a read works them out.
             view = api("GET", f"/matches/{view['id']}")
+
+
+def _opened(
+    api: Api,
+    screen: Screen,
+    session: dict,
+    new: NewMatch,
+    *,
+    join: Invite | None,
+    quick: QuickPlay | None,
+    entered: dict | None,
+    seed: dict,
+) -> tuple[dict | None, str] | None:
+    """The match to play first and a notice to show with it: a tournament's `entered`, the
+    table of `join` (None if you chose not to join it), where `quick` play seats you, or the
+    unfinished match to resume; no view when a new match is to be made."""
+    if entered:
+        return entered, ""
+    if join:
+        view = _joined(api, screen, join, seed)
+        return None if view is None else (view, "")
+    if quick:
+        return api("POST", "/quick-play", quick.body() | seed), ""
+    if new.humans is None and "match_id" in session:
+        return _resumed(api, session["match_id"])
+    return None, ""
 
 
 def _joined(api: Api, screen: Screen, join: Invite, seed: dict) -> dict | None:

@@ -111,33 +111,18 @@ def match_create(
         turn_seconds = _bot_turn_seconds(turn_seconds)
     if verifiable is None:
         verifiable = humans == 1
-    if tournament is not None:
-        following = secrets.token_bytes(fairness.SEED_BYTES).hex()  # never dealt: no restart
-        dealt = fairness.pool_seed(bytes.fromhex(tournament.server_seed), pool).hex()
-        seeds = Seeds(dealt, following, "", True, held=True)
-    elif dealt_from is not None:
-        following = secrets.token_bytes(fairness.SEED_BYTES).hex()  # never dealt: no restart
-        seeds = Seeds(dealt_from.hex(), following, "", True)
-    else:
-        seeds = first_seeds(
-            player=owner,
-            seed=seed,
-            commitment=commitment,
-            client_seed=client_seed,
-            verifiable=verifiable,
-        )
-    players = [owner, *[None] * (humans - 1), *player_ai_personas(names=AI_PERSONAS)[humans - 1 :]]
-    step = Step(MatchState())
-    step.apply(
-        StartMatch(
-            new_seed() if seed is None else seed,
-            humans,
-            seeds,
-            ai_level=ai_level,
-            players=tuple(None if player is None else str(player.pk) for player in players),
-        )
+    seeds = _first_seeds(
+        owner=owner,
+        seed=seed,
+        commitment=commitment,
+        client_seed=client_seed,
+        verifiable=verifiable,
+        tournament=tournament,
+        pool=pool,
+        dealt_from=dealt_from,
     )
-    run_ai_seats(step, ai.chooser(ai_level))
+    players = [owner, *[None] * (humans - 1), *player_ai_personas(names=AI_PERSONAS)[humans - 1 :]]
+    step = _started(players=players, humans=humans, seeds=seeds, seed=seed, ai_level=ai_level)
     watch_code = watch_code_draw() if spectators != SpectatorMode.OFF else None
     match = reactions.insert(
         players=players,
@@ -157,6 +142,52 @@ def match_create(
     )
     match.watch_code = watch_code
     return match
+
+
+def _started(*, players: list, humans: int, seeds: Seeds, seed: int | None, ai_level: str) -> Step:
+    """The match's first events: started, deal 1 dealt, and the AI seats that act before the
+    first human have acted."""
+    step = Step(MatchState())
+    step.apply(
+        StartMatch(
+            new_seed() if seed is None else seed,
+            humans,
+            seeds,
+            ai_level=ai_level,
+            players=tuple(None if player is None else str(player.pk) for player in players),
+        )
+    )
+    run_ai_seats(step, ai.chooser(ai_level))
+    return step
+
+
+def _first_seeds(
+    *,
+    owner: Player,
+    seed: int | None,
+    commitment: uuid.UUID | None,
+    client_seed: str,
+    verifiable: bool,
+    tournament: Tournament | None,
+    pool: int,
+    dealt_from: bytes | None,
+) -> Seeds:
+    """The seeds of a new match's first series: a tournament pool's (held until its close), a
+    benchmark's, or the owner's commitment or a fresh draw."""
+    if tournament is not None:
+        following = secrets.token_bytes(fairness.SEED_BYTES).hex()  # never dealt: no restart
+        dealt = fairness.pool_seed(bytes.fromhex(tournament.server_seed), pool).hex()
+        return Seeds(dealt, following, "", True, held=True)
+    if dealt_from is not None:
+        following = secrets.token_bytes(fairness.SEED_BYTES).hex()  # never dealt: no restart
+        return Seeds(dealt_from.hex(), following, "", True)
+    return first_seeds(
+        player=owner,
+        seed=seed,
+        commitment=commitment,
+        client_seed=client_seed,
+        verifiable=verifiable,
+    )
 
 
 def _bot_turn_seconds(asked: int | None) -> int:

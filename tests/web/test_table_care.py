@@ -384,9 +384,12 @@ NOT_SHOWN_BY_THE_TABLE |= {
     "spectators_not_allowed", "seed_not_held",
 }  # fmt: skip
 # The bots' (docs/bots.md) refuse only a bot's own requests, and the table registers humans
-# and declares no bot. (The puzzles' are the Puzzles screen's: table/puzzles.js.)
+# and declares no bot; the bot ladder's (only_for_bots, invalid_benchmark_size,
+# give_up_not_allowed for a benchmark's match) answer a bot's benchmark, which the table never
+# asks for. (The puzzles' are the Puzzles screen's: table/puzzles.js.)
 NOT_SHOWN_BY_THE_TABLE |= {
     "bot_after_matches", "bots_not_allowed", "no_table_for_bots", "not_for_bots",
+    "only_for_bots", "invalid_benchmark_size", "give_up_not_allowed",
 }  # fmt: skip
 WATCH_PAGE_PROBLEMS = {
     "invalid_ticket",

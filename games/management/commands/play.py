@@ -72,16 +72,15 @@ class Command(BaseCommand):
             verifiable=options["verifiable"],
             open_table=options["open"],
         )
-        alone = {
-            "--review": review,
-            "--puzzles": options["puzzles"],
-            "--tournaments": options["tournaments"],
-            "--tournament": options["tournament"],
-        }
-        for flag, given in alone.items():
-            others = (humans, join, watch, quick_play, leaderboard, tables, *alone.values())
-            if given and sum(map(bool, others)) > 1:
-                raise CommandError(f"{flag} goes alone: it is a screen of its own.")
+        _refuse_screens_together(
+            others=(humans, join, watch, quick_play, leaderboard, tables),
+            alone={
+                "--review": review,
+                "--puzzles": options["puzzles"],
+                "--tournaments": options["tournaments"],
+                "--tournament": options["tournament"],
+            },
+        )
         console = Console()
         if tables:
             _print_tables(console, url=url, state=state, name=name)
@@ -114,21 +113,37 @@ class Command(BaseCommand):
                     _leaderboard(api, sessions, screen, name=name)
                 elif review:
                     _review(api, sessions, screen, review, name=name)
-                elif options["puzzles"]:
-                    _puzzles(api, sessions, screen, name=name)
-                elif options["tournaments"]:
-                    sign_in(api, sessions, screen, name=name)
-                    screen.leave(tournaments_table(api("GET", "/tournaments")["tournaments"]))
-                elif options["tournament"]:
-                    _tournament(api, sessions, screen, options["tournament"], name=name,
-                                server=base_url, record=options["record"])  # fmt: skip
                 else:
-                    play(api, sessions, screen, server=base_url, name=name, new=new, join=join,
-                         quick=quick, record=options["record"])  # fmt: skip
+                    _play_or_solve(api, sessions, screen, base_url, name=name, new=new, join=join,
+                                   quick=quick, options=options)  # fmt: skip
         except (EOFError, KeyboardInterrupt):
             console.print("\nSaved: run play again to resume this match.")
         except (ApiProblem, OSError) as error:
             raise CommandError(f"The server refused or did not answer: {error}") from error
+
+
+def _play_or_solve(
+    api: Api, sessions: Sessions, screen, base_url: str, *, name, new, join, quick, options
+) -> None:
+    """The puzzles, the tournaments' list, a tournament's match, or a match of your own."""
+    if options["puzzles"]:
+        _puzzles(api, sessions, screen, name=name)
+    elif options["tournaments"]:
+        sign_in(api, sessions, screen, name=name)
+        screen.leave(tournaments_table(api("GET", "/tournaments")["tournaments"]))
+    elif options["tournament"]:
+        _tournament(api, sessions, screen, options["tournament"], name=name,
+                    server=base_url, record=options["record"])  # fmt: skip
+    else:
+        play(api, sessions, screen, server=base_url, name=name, new=new, join=join,
+             quick=quick, record=options["record"])  # fmt: skip
+
+
+def _refuse_screens_together(*, others: tuple, alone: dict[str, object]) -> None:
+    """A screen of its own (`alone`: flag -> what was given) goes with no other option."""
+    for flag, given in alone.items():
+        if given and sum(map(bool, (*others, *alone.values()))) > 1:
+            raise CommandError(f"{flag} goes alone: it is a screen of its own.")
 
 
 def _leaderboard(api: Api, sessions: Sessions, screen, *, name: str | None) -> None:
