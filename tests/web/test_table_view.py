@@ -8,6 +8,7 @@ import re
 from fractions import Fraction
 
 import pytest
+from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 from playwright.sync_api import expect
 
 from tests.web.conftest import ARTIFACTS, screenshot
@@ -67,21 +68,35 @@ def press(page, code: str, persian: bool, shift: bool = False) -> None:
     )
 
 
+# Within the window, to the pixel (a scroll lands on fractions of one).
+WHOLLY = "r.top >= -1 && r.left >= -1 && r.bottom <= innerHeight + 1 && r.right <= innerWidth + 1"
+# Taller than a phone's window, filling it from its top.
+FILLING = "Math.abs(r.top) <= 1 && r.bottom >= innerHeight"
+
+
 def wholly_in_view(page, selector: str) -> bool:
-    """Within the window, to the pixel (a scroll lands on fractions of one)."""
     return page.locator(selector).evaluate(
-        "e => { const r = e.getBoundingClientRect();"
-        " return r.top >= -1 && r.left >= -1"
-        " && r.bottom <= innerHeight + 1 && r.right <= innerWidth + 1; }"
+        f"e => {{ const r = e.getBoundingClientRect(); return {WHOLLY}; }}"
     )
 
 
-def in_view(page, selector: str) -> bool:
-    """Wholly in view, or, taller than a phone's window, filling it from its top."""
-    return wholly_in_view(page, selector) or page.locator(selector).evaluate(
-        "e => { const r = e.getBoundingClientRect();"
-        " return Math.abs(r.top) <= 1 && r.bottom >= innerHeight; }"
-    )
+def settles_in_view(page, selector: str, whole: bool) -> bool:
+    """In view (wholly, or on a phone filling the window from its top when taller than it)
+    once the page has settled: reads that land after a deal's result or the match's end (the
+    deal's figures, its review's verdict, said on the status line above the table) move the
+    panel, and the page brings it back into view; so this waits up to 10 s for it rather than
+    judging the one moment between."""
+    condition = WHOLLY if whole else f"({WHOLLY}) || ({FILLING})"
+    try:
+        page.wait_for_function(
+            "s => { const r = document.querySelector(s).getBoundingClientRect();"
+            f" return {condition}; }}",
+            arg=selector,
+            timeout=10_000,
+        )
+    except PlaywrightTimeoutError:
+        return False
+    return True
 
 
 def figure_words(fraction: str) -> str:
@@ -171,7 +186,7 @@ def test_a_whole_match_by_keyboard_with_everything_in_view(
             # The result is in view, whole, and has the keyboard's focus.
             expect(page.locator("#deal-title")).to_be_focused()
             # At 1280x800 all of it, nothing below the fold; on a phone as much as fits.
-            assert (wholly_in_view if width >= 1000 else in_view)(page, "#deal-panel")
+            assert settles_in_view(page, "#deal-panel", whole=width >= 1000)
             figures += check_figures(page, api_origin, lang)
             legend = page.locator("#deal-panel .legend").count()
             if "result" not in shots and lang == "en" and legend:
@@ -205,7 +220,7 @@ def test_a_whole_match_by_keyboard_with_everything_in_view(
         choice = next(c for c in PREFERRED if c in dict(offered))
         press(page, KEYS[choice], persian)
     expect(page.locator("#standings-title")).to_be_focused()
-    assert (wholly_in_view if width >= 1000 else in_view)(page, "#standings")
+    assert settles_in_view(page, "#standings", whole=width >= 1000)
     standings = page.locator("#standings")
     expect(standings.locator(".legend li")).to_have_count(3)
     expect(standings.locator(".legend li").first).to_contain_text(LEGEND[lang])
