@@ -65,6 +65,16 @@ TESTS_CITUS = "ASNAS_TESTS_CITUS"
 CITUS_DIR = RUN_DIR / "citus"
 
 
+# The run's own database timeouts, pool wait and request deadline (see where they are set):
+# a test of those timeouts removes them from its servers' environment.
+RUN_TIMEOUTS = {
+    "ASNAS_DB_LOCK_TIMEOUT_MS": "30000",
+    "ASNAS_DB_POOL_TIMEOUT": "30",
+    "ASNAS_DB_STATEMENT_TIMEOUT_MS": "30000",
+    "ASNAS_REQUEST_DEADLINE": "30",
+}
+
+
 @pytest.hookimpl(tryfirst=True)
 def pytest_load_initial_conftests(early_config, parser, args):
     # tryfirst: pytest-django sets Django up in this same hook, and the settings must already
@@ -83,12 +93,7 @@ def pytest_load_initial_conftests(early_config, parser, args):
     # stretches past them in tests about something else: under load, racing requests answered
     # 503 database_unavailable, and a DROP DATABASE hit the statement timeout. The tests of
     # the deadline and the timeouts set their own.
-    for name, value in (
-        ("ASNAS_DB_LOCK_TIMEOUT_MS", "30000"),
-        ("ASNAS_DB_POOL_TIMEOUT", "30"),
-        ("ASNAS_DB_STATEMENT_TIMEOUT_MS", "30000"),
-        ("ASNAS_REQUEST_DEADLINE", "30"),
-    ):
+    for name, value in RUN_TIMEOUTS.items():
         os.environ.setdefault(name, value)
     _remove_dead_runs()
     # Every server the tests start maps the coach's tables from one cache, built once per

@@ -235,7 +235,9 @@ def tamper(how: str, final: dict, seen: Seen) -> str:
     if not seen.hands:
         sys.exit("no hand was shown in the whole match: no card to change")
     source, at, seat, hand = seen.hands[0]
-    other = next(rank for rank in RANKS_IN_ORDER if rank not in hand)
+    # Another rank for its first card: the hand is then another hand (one of each of the
+    # five ranks leaves no rank outside it to take).
+    other = next(rank for rank in RANKS_IN_ORDER if rank != hand[0])
     seen.hands[0] = (source, at, seat, [other, *hand[1:]])
     return f"card, {source}: deal {at[1]} seat {seat}"
 

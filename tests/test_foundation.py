@@ -18,18 +18,13 @@ from drf_spectacular.validation import validate_schema
 
 import asnas_api.settings
 from asnas_api import asgi
+from asnas_api.pytest_plugin import RUN_TIMEOUTS
 from tests.reliability.support import asgi_get
 
 SETTINGS_FILE = Path(asnas_api.settings.__file__)
 ENV_SETTINGS = ("SECRET_KEY", "DEBUG", "ALLOWED_HOSTS", "ASNAS_ALLOW_CLIENT_SEED", "ASNAS_DATA_DIR")
-# The test run sets these for its own processes (asnas_api/pytest_plugin.py); the settings'
-# own defaults are under test here.
-RUN_SETTINGS = (
-    "ASNAS_DB_LOCK_TIMEOUT_MS",
-    "ASNAS_DB_POOL_TIMEOUT",
-    "ASNAS_DB_STATEMENT_TIMEOUT_MS",
-    "ASNAS_REQUEST_DEADLINE",
-)
+# The test run sets these for its own processes; the settings' own defaults are under test.
+RUN_SETTINGS = tuple(RUN_TIMEOUTS)
 
 
 def load_settings(monkeypatch, **env):
