@@ -79,6 +79,11 @@ MULTI_SHARD = {
         "the clock's sweep reads the reviews left due, oldest first, every"
         " ASNAS_PURGE_INTERVAL_SECONDS: across matches by nature"
     ),
+    r"^SELECT \"games_match\"\.\"id\" AS \"id\" FROM \"games_match\""
+    r" WHERE \(\"games_match\"\.\"id\" IN \(SELECT U0\.\"match_id\" AS \"match_id\"": (
+        "the clock's search for benchmark matches a week old to purge (docs/bots.md), every"
+        " ASNAS_PURGE_INTERVAL_SECONDS: by age, across every match, a few hundred at a time"
+    ),
     r"^SELECT m\.id FROM games_match m LEFT JOIN games_tournament t": (
         "the clock's sweep looks for ended matches to mine for puzzles, every"
         " ASNAS_PURGE_INTERVAL_SECONDS: across matches by nature"
