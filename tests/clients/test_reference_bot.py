@@ -11,6 +11,7 @@ import urllib.request
 
 import pytest
 
+from tests.clients.scripts import EXAMPLES, imported_outside_stdlib
 from tests.servers import BASE_DIR
 
 pytestmark = pytest.mark.slow
@@ -75,3 +76,10 @@ def test_the_reference_bot_plays_twenty_whole_matches(server_url):
     output = run_bot(command + " --level easy", server_url, timeout=900)
     check_finished(server_url, output, SIMULATED_MATCHES)
     print(f"{SIMULATED_MATCHES} matches in {time.monotonic() - started:.1f} s")
+
+
+def test_the_reference_bot_and_the_bridge_import_the_standard_library_only():
+    # A bot's author runs them with nothing of the server's code (docs/bots.md); the tests
+    # run them from the project's environment, where another import would not fail.
+    for script in (REFERENCE_BOT, EXAMPLES / "bot_bridge.py"):
+        assert imported_outside_stdlib(script) == set(), script
