@@ -763,11 +763,14 @@ def test_showdown_cards_are_wide_named_and_on_one_line_on_a_phone(open_table):
     # The live region tells the deal's result.
     expect(page.locator("#status")).to_contain_text(re.compile(r"Deal \d+ is over: Showdown · "))
     hand = hands.nth(shown[0])
-    # All five measured in one step: the panel is drawn again when the deal's figures or its
-    # review arrive, and a card measured one at a time can be gone (detached) between two.
-    boxes = hand.evaluate(
-        "hand => [...hand.querySelectorAll('.card')].map(card => {"
-        " const r = card.getBoundingClientRect(); return {width: r.width, y: r.y}; })"
+    # All five measured in one script that finds the hand itself: the panel is drawn again when
+    # the deal's figures or its review arrive, and an element Playwright found a moment before
+    # the script runs can be detached by then (CI once measured such a hand as 0 px wide).
+    boxes = page.evaluate(
+        "index => [...document.querySelectorAll('#deal-panel .hand-row .mini')[index]"
+        " .querySelectorAll('.card')].map(card => {"
+        " const r = card.getBoundingClientRect(); return {width: r.width, y: r.y}; })",
+        shown[0],
     )
     assert len(boxes) == 5
     assert min(box["width"] for box in boxes) >= 32
