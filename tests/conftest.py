@@ -96,4 +96,18 @@ else:
             )
         yield
         with django_db_blocker.unblock():
+            end_other_sessions(connection)
             teardown_databases(databases, verbosity=verbosity)
+
+
+def end_other_sessions(connection) -> None:
+    """Ends the sessions other than this thread's on the test database, so that it can be
+    dropped: a daemon thread of the worker (a review worker busy with a match a test's write
+    ended, a stream's listener) may still hold one as the run ends, and CI once failed its
+    last test's teardown on "database ... is being accessed by other users"."""
+    with connection._nodb_cursor() as cursor:
+        cursor.execute(
+            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
+            " WHERE datname = %s AND pid <> pg_backend_pid()",
+            [connection.settings_dict["NAME"]],
+        )

@@ -56,16 +56,29 @@ def page_origin(tmp_path_factory):
 
 
 @pytest.fixture(scope="session")
-def api_origin(page_origin, tmp_path_factory):
+def api_server(page_origin, tmp_path_factory):
     """The API on another origin (another port), allowing the page's origin by CORS, served as
-    in production (`serve`: granian, which holds event streams, and the turn clock)."""
+    in production (`serve`: granian, which holds event streams, and the turn clock): its
+    origin and its database's URL."""
     log = tmp_path_factory.mktemp("api") / "serve.log"
     with migrated_database("web") as url:
         env = {**os.environ, "DATABASE_URL": url, "ASNAS_CORS_ORIGINS": page_origin}
         # Tests fix their deals with a seed (tests/web/play.py: seeded).
         env["ASNAS_ALLOW_CLIENT_SEED"] = "1"
         with served(log, env) as (origin, _):
-            yield origin
+            yield origin, url
+
+
+@pytest.fixture(scope="session")
+def api_origin(api_server):
+    return api_server[0]
+
+
+@pytest.fixture(scope="session")
+def api_database(api_server):
+    """The URL of the API's database, for the tests that move a time the server keeps
+    (a tournament's deadline) rather than wait minutes for it."""
+    return api_server[1]
 
 
 def unavailable(reason: str) -> None:
