@@ -39,8 +39,8 @@ def player_rename(*, player: Player, name: str) -> Player:
 def player_declare_bot(*, player: Player) -> bool:
     """Make `player` a bot, for good, before their first match; False, and nothing changed,
     for a human who has sat at a match: others met them as a human. The row's lock makes a
-    declaration and a first seat at once come one after the other (a seat's write locks the
-    player's row too: games.match.store.seating_players_lock)."""
+    declaration and a first seat at once come one after the other (a seat's command locks the
+    player's row first: player_kind_locked)."""
     with connection.cursor() as cursor:
         # On Citus the seats' check asks every shard, and Citus refuses the write of a
         # reference table (players_player) after a search over several connections a node:
@@ -118,14 +118,18 @@ def stream_tickets_purge(*, now: datetime) -> int:
     return StreamTicket.objects.filter(expires_at__lt=now).delete()[0]
 
 
-_KIND_LOCKED = f"SELECT kind FROM {Player._meta.db_table} WHERE id = %s FOR SHARE"
+# FOR NO KEY UPDATE, not FOR SHARE: on Citus a row lock of a reference table locks the whole
+# table's shard, shared for FOR SHARE, and two seats that both held it shared then each
+# inserted a seat (which takes it for writing) deadlocked (CI, a join racing quick plays).
+# Exclusive, it makes them one after the other; on Postgres it still blocks no foreign key.
+_KIND_LOCKED = f"SELECT kind FROM {Player._meta.db_table} WHERE id = %s FOR NO KEY UPDATE"
 
 
 def player_kind_locked(*, player: Player) -> str:
-    """The player's kind as the database holds it now, its row share-locked until the
-    transaction ends: a command that seats the player reads it so, and a bot declaration
-    at once (player_declare_bot) waits for the seat or the seat for it. `player.kind`
-    follows it."""
+    """The player's kind as the database holds it now, its row locked until the transaction
+    ends: a command that seats the player reads it so, before it takes any other lock, and a
+    bot declaration at once (player_declare_bot) waits for the seat or the seat for it.
+    `player.kind` follows it."""
     with connection.cursor() as cursor:
         cursor.execute(_KIND_LOCKED, [player.pk])
         (player.kind,) = cursor.fetchone()

@@ -47,7 +47,7 @@ def benchmark_start(*, player: Player, deals: int, server_seed: bytes | None = N
             f"{MATCH_DEALS}; {deals} is not.",
         )
     # The benchmark's lock first, the player's row after: on Citus, two starts that both
-    # share-locked the player (a reference table) before it deadlocked on the rows they wrote.
+    # locked the player (a reference table) before it deadlocked on the rows they wrote.
     running = store.benchmark_lock(player=player)
     if player_kind_locked(player=player) != Player.Kind.BOT:
         raise DomainError("only_for_bots", "Only a bot is benchmarked: declare the account a bot.")

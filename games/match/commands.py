@@ -318,6 +318,9 @@ def match_join(
     """Seat `player` at the table's next open human seat. An open table needs no invite;
     else a wrong or missing invite is `not_found`, as for a match that does not exist. Deal
     1 starts when the last seat is taken."""
+    # The player's row before the match's, as a quick play takes them: on Citus a join that
+    # took them the other way round met a quick play in a distributed deadlock (CI, #40).
+    player_kind_locked(player=player)
     match = table_admitting(
         match=store.match_load(match_id=match_id, player=None, lock=True),
         player=player,
@@ -328,8 +331,10 @@ def match_join(
 
 def match_seat(*, match: LoadedMatch, player: Player, client_seed: str) -> LoadedMatch:
     """Seat `player` at the next open seat of `match`, loaded with its lock, in the caller's
-    transaction (a join, a quick play): a bot only where the owner allowed bots."""
-    if player_kind_locked(player=player) == Player.Kind.BOT and not match.row.bots:
+    transaction (a join, a quick play): a bot only where the owner allowed bots. The caller
+    locked the player's kind (players.services.player_kind_locked) before the match: every
+    command that locks both takes them in that order."""
+    if player.kind == Player.Kind.BOT and not match.row.bots:
         raise DomainError("bots_not_allowed", "This table's owner did not allow bots.")
     seat = match.state.open_seat()
     join = Join(player.name, client_seed, str(player.pk))
