@@ -11,6 +11,7 @@ import psycopg
 import pytest
 from rich.console import Console
 
+from games.engine.vocabulary import Action
 from terminal.tournaments import comparison_screen, standings_screen
 from tests.clients.conftest import Terminal
 from tests.clients.http import call, register
@@ -45,11 +46,12 @@ def standing(name: str, match: str, rank: int, results: list[str], bot: bool = F
     }
 
 
-ACTIONS = {"look", "call", "hold", "raise", "fold"}
+ACTIONS = {action.value for action in Action}
 
 
 def choices(events: list[dict], deal: int) -> list[str]:
-    """Seat 0's actions in deal `deal` of a match's public events."""
+    """Seat 0's actions in deal `deal` of a match's public events: worked out here, not by
+    terminal.tournaments._choices, which the screen under test shows them by."""
     current, taken = None, []
     for event in events:
         if event["type"] == "deal_started":
