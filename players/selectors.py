@@ -49,6 +49,8 @@ def player_rating(*, player: Player) -> dict:
     return {
         **_figures(mu, sigma),
         "matches": row.matches if row else 0,
+        "provisional": (row.matches if row else 0) < LEADERBOARD_MATCHES,
+        "leaderboard_from": LEADERBOARD_MATCHES,
         "history": [
             {
                 "match_id": change.match_id,

@@ -89,6 +89,14 @@ class RatingChangeSerializer(serializers.Serializer):
 
 class PlayerRatingSerializer(RatingFiguresSerializer):
     matches = serializers.IntegerField(help_text="How many of your matches were rated.")
+    provisional = serializers.BooleanField(
+        help_text="Whether the rating is still provisional: fewer rated matches than "
+        "`leaderboard_from`. Show mu, marked so, until then; displayed after."
+    )
+    leaderboard_from = serializers.IntegerField(
+        help_text="How many rated matches put a player on the leaderboard and end the "
+        "provisional rating."
+    )
     history = RatingChangeSerializer(
         many=True, help_text="Your latest 50 rated matches, newest first."
     )

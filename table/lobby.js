@@ -37,9 +37,6 @@ import { fill, h } from "./words.js";
 /** @typedef {import('./schema').components['schemas']['PaginatedLeaderboardEntryList']} LeaderboardPage */
 /** @typedef {import('./schema').components['schemas']['OpenTable']} OpenTable */
 
-/** A rating is provisional, and off the leaderboard, before this many rated matches. */
-const PROVISIONAL_UNDER = 5;
-
 /** How often the lobby asks for the open tables while it is shown. */
 const LOBBY_POLL_MS = 5000;
 
@@ -191,15 +188,15 @@ async function showRating(line, board) {
     api.get("/players/me"),
     api.get("/leaderboard?page_size=10"),
   ]);
-  const { displayed, mu, matches } = me.rating;
-  // One number (docs/ratings.md): the leaderboard's, mu - 3 sigma, once 5 rated matches make
-  // it sure; before, the estimate mu, marked provisional (mu - 3 sigma is 0 for a newcomer).
-  const provisional = matches < PROVISIONAL_UNDER;
+  const { displayed, mu, matches, provisional, leaderboard_from: of } = me.rating;
+  // One number (docs/ratings.md): the leaderboard's, mu - 3 sigma, once enough rated matches
+  // make it sure (the server says when); before, the estimate mu, marked provisional (mu - 3
+  // sigma is 0 for a newcomer).
   const value = tr("rating_value", { value: decimal(provisional ? mu : displayed) });
   line.replaceChildren(
-    h("strong", { text: provisional ? `${value} (${tr("rating_provisional", { n: matches })})` : value }),
+    h("strong", { text: provisional ? `${value} (${tr("rating_provisional", { n: matches, of })})` : value }),
     " ",
-    h("span", { class: "meaning", text: tr(provisional ? "rating_meaning_provisional" : "rating_meaning") }),
+    h("span", { class: "meaning", text: tr(provisional ? "rating_meaning_provisional" : "rating_meaning", { of }) }),
   );
   if (!page.results.length) board.append(h("li", { class: "empty", text: tr("leaderboard_empty") }));
   for (const entry of page.results) {

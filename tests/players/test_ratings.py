@@ -40,6 +40,8 @@ def test_a_new_player_has_the_starting_rating_and_no_history(client):
         "sigma": START.sigma,
         "displayed": pytest.approx(0.0),
         "matches": 0,
+        "provisional": True,
+        "leaderboard_from": 5,
         "history": [],
     }
 
