@@ -399,7 +399,7 @@ def _move(screen: Screen, table: TableState, view: dict, key: str) -> tuple[str,
         screen.show(table.render(view, levels, notice, fit_to=screen.fit_to))
         level = AI_LEVEL_KEYS.get(screen.key(levels))
         return (f"{path}/restart", {**body, "ai_level": level}) if level else None
-    if key == "g" and _shared(view):
+    if key == "g" and view["humans"] > 1:
         sure = {"y": "yes, leave", **CANCEL}
         notice = f"Leave? The AI plays your seat for the rest of the match. {RATED_AS_RESIGNATION}"
         screen.show(table.render(view, sure, notice, fit_to=screen.fit_to))
@@ -407,6 +407,11 @@ def _move(screen: Screen, table: TableState, view: dict, key: str) -> tuple[str,
     if key == "g":
         sure = {"y": "yes, resign", **CANCEL}
         notice = "Resign? The match ends now, totals as they are."
+        if view.get("tournament"):
+            notice = (
+                "Resign? The match ends now; each deal not played to its end scores as the "
+                "field's lowest."
+            )
         screen.show(table.render(view, sure, notice, fit_to=screen.fit_to))
         return (f"{path}/resign", body) if screen.key(sure) == "y" else None
     if key == "n":
@@ -432,7 +437,8 @@ def _answers(api: Api, path: str) -> dict | None:
 
 def _keys(view: dict) -> dict[str, str]:
     """Keys and what they do: the legal actions or the next deal, then the match's own. At a
-    table, `g` leaves it, and no one restarts before the end or asks the coach."""
+    table, `g` leaves it, and no one restarts before the end or asks the coach; alone with a
+    clock (a tournament's match), `g` resigns, as in the browser: leaving would abandon it."""
     if view["status"] == "waiting":
         return QUIT
     if view["status"] == "deal_over":
@@ -440,7 +446,7 @@ def _keys(view: dict) -> dict[str, str]:
     else:
         keys = {ACTION_KEYS[action]: action for action in view["legal_actions"]}
     if _shared(view):
-        return {**keys, "g": "leave", **QUIT}
+        return {**keys, "g": "leave" if view["humans"] > 1 else "resign", **QUIT}
     # The coach speaks only to a decision: between deals it would answer "deal over".
     hint = HINT if view["status"] == "in_deal" else {}
     return {**keys, **hint, "s": "restart", "g": "resign", **QUIT}
