@@ -178,6 +178,8 @@ def play(
             session["match_id"] = view["id"]
             sessions.save(session)
         table.read_events(api, view)
+        if view.get("tournament") and not table.tournament:
+            table.tournament = api("GET", f"/tournaments/{view['tournament']}")["name"]
         if follower is None and _shared(view) and not is_over(view):
             follower = Follower(api, f"/matches/{view['id']}/events", after=table.seen)
         if is_over(view):

@@ -111,6 +111,14 @@ class LineScreen:
             self.console.print(farewell)
 
 
+def terminal_console(**options) -> Console:
+    """The console `play` draws on, which shows what the server sends as it was written.
+    Names are anyone's choice: with rich's markup read in them, a player or a tournament
+    named "[/x]" stopped every screen that showed it (MarkupError), and "[blink]" restyled
+    the rest of its line; ":smile:" became an emoji."""
+    return Console(markup=False, emoji=False, **options)
+
+
 def screen_for(console: Console, default_name: str) -> LiveScreen | LineScreen:
     live = sys.stdin.isatty() and console.is_terminal
     return (LiveScreen if live else LineScreen)(console, default_name)

@@ -98,6 +98,8 @@ class TableState:
         self.page = 1
         """How many of the log's lines the last screen drawn showed: a scroll moves by as many."""
         self.deals_won: dict[int, int] = {}
+        self.tournament = ""
+        """The tournament's name, for a tournament's match: its first line names it."""
         self.resigned = ""
         """Who resigned the series, the final standings' caption; empty if no one did."""
 
@@ -192,7 +194,8 @@ class TableState:
         )
         parts: list[RenderableType] = [
             Rule(
-                f"As-Nas · {where} · AI {view['ai_level']}{clock}",
+                f"As-Nas · {self.tournament + ' · ' if self.tournament else ''}{where}"
+                f" · AI {view['ai_level']}{clock}",
                 style="bold",
             ),
             _seats_table(view),

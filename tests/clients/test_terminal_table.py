@@ -9,6 +9,7 @@ import pytest
 from rich.console import Console
 
 from terminal.game import _next_key
+from terminal.screens import terminal_console
 from terminal.table import (
     EVENT_LINES,
     TableState,
@@ -316,3 +317,18 @@ def test_a_bot_seat_is_labelled_a_bot_on_the_table():
     screen = shown(TableState().render(bot_view, {"c": "call"}))
     assert "Shirbot (bot)" in screen
     assert "Shirin (AI)" in screen
+
+
+def test_names_show_as_written_whatever_brackets_they_hold():
+    """Anyone names themselves or a tournament: on `play`'s console, markup in a name neither
+    stops the screen ("[/x]" was a MarkupError) nor restyles it."""
+    view = table_view()
+    view["seats"][0]["name"] = "[/x] Mallory"
+    view["seats"][2]["name"] = "[blink]Eve :smile:"
+    table = TableState()
+    table.tournament = "[bold]Sunday[/bold]"
+    console = terminal_console(file=io.StringIO(), width=100, height=30, color_system=None)
+    console.print(table.render(view, {"g": "leave"}))
+    screen = console.file.getvalue()
+    assert "[/x] Mallory" in screen and "[blink]Eve :smile:" in screen
+    assert screen.splitlines()[0].strip("─ ").startswith("As-Nas · [bold]Sunday[/bold] · deal")

@@ -178,6 +178,8 @@ def test_enter_play_and_after_the_close_the_standings_and_a_deal(
     terminal.keys("e")
     pane = terminal.pane("q quit (resume later)")
     assert "Deal 1" in pane and terminal.scrolled() == 0
+    # The match names its tournament, and g resigns it (a leave would abandon it).
+    assert "As-Nas · Terminal duplicate · deal 1 of 12" in pane and "g resign" in pane
     (artifacts / "tournament-tmux-match.txt").write_text(pane)
     play_deal_one(terminal)
     terminal.keys("q")

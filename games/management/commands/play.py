@@ -19,7 +19,7 @@ from terminal.game import Invite, NewMatch, QuickPlay, play, sign_in
 from terminal.puzzles import solve
 from terminal.ratings import ratings_screen
 from terminal.review import fetch_review, whole_review
-from terminal.screens import screen_for
+from terminal.screens import screen_for, terminal_console
 from terminal.table import lobby
 from terminal.tournaments import enter_or_show, tournaments_table
 from terminal.watch import watch as watch_match
@@ -81,7 +81,7 @@ class Command(BaseCommand):
                 "--tournament": options["tournament"],
             },
         )
-        console = Console()
+        console = terminal_console()
         if tables:
             _print_tables(console, url=url, state=state, name=name)
             return
