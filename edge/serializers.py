@@ -4,6 +4,7 @@ import re
 from datetime import UTC, datetime
 from functools import partial
 
+from django.core.validators import RegexValidator
 from drf_spectacular.utils import PolymorphicProxySerializer, extend_schema_field
 from rest_framework import ISO_8601, serializers
 from rest_framework.settings import api_settings
@@ -19,6 +20,25 @@ from rest_framework.settings import api_settings
 )
 class PointsField(serializers.CharField):
     pass
+
+
+class NameField(serializers.CharField):
+    """A name others are shown (a player's, a tournament's), trimmed at its ends. It may hold
+    any letter, mark or sign of any script (Persian names hold the zero-width non-joiner), but
+    no control character and no line break: a name that held ESC steered the terminal of
+    everyone shown it (cleared their screen, retitled their window), and a line break
+    split the lines of a table or of a log."""
+
+    # The C0 and C1 controls (tab, newline and ESC among them) and the line and paragraph
+    # separators; drf-spectacular writes the validator's pattern into the schema.
+    shown_only = RegexValidator(
+        r"^[^\x00-\x1f\x7f-\x9f\u2028\u2029]*$",
+        message="A name may hold no control character and no line break.",
+    )
+
+    def __init__(self, **kwargs):
+        super().__init__(trim_whitespace=True, **kwargs)
+        self.validators.append(self.shown_only)
 
 
 class UtcDateTimeField(serializers.DateTimeField):

@@ -1,15 +1,15 @@
 from rest_framework import serializers
 
-from edge.serializers import PointsField, RequestBodySerializer, UtcDateTimeField
+from edge.serializers import NameField, PointsField, RequestBodySerializer, UtcDateTimeField
 
 
 class PlayerCreateSerializer(RequestBodySerializer):
     """A new player."""
 
-    name = serializers.CharField(
+    name = NameField(
         max_length=64,
-        trim_whitespace=True,
-        help_text="Your name at the table, 1 to 64 characters; spaces at the ends are trimmed.",
+        help_text="Your name at the table, 1 to 64 characters, no control character or line "
+        "break; spaces at the ends are trimmed.",
     )
     # Not `default=False`: a field with a default is required in generated clients' types.
     bot = serializers.BooleanField(
@@ -23,10 +23,10 @@ class PlayerCreateSerializer(RequestBodySerializer):
 class PlayerRenameSerializer(RequestBodySerializer):
     """A new name for the player."""
 
-    name = serializers.CharField(
+    name = NameField(
         max_length=64,
-        trim_whitespace=True,
-        help_text="Your new name at the table, 1 to 64 characters; spaces at the ends are trimmed.",
+        help_text="Your new name at the table, 1 to 64 characters, no control character or "
+        "line break; spaces at the ends are trimmed.",
     )
 
     # Sent with PATCH, yet never partial: the name is the one field, and a rename without it

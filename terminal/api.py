@@ -4,6 +4,7 @@ the sessions saved between runs."""
 import fcntl
 import json
 import os
+import re
 import urllib.error
 import urllib.request
 from pathlib import Path
@@ -18,6 +19,24 @@ class ApiProblem(Exception):
         self.code = problem.get("code")
         self.retry_after = retry_after
         """The seconds a 429 or 503 asks to wait before asking again, if it says."""
+
+
+# ESC and the other C0 and C1 controls but tab and newline, and the line separators: the
+# characters that steer a terminal rather than show on it.
+_STEERING = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029]")
+
+
+def as_text(value):
+    """What the server sent, each character that would steer the terminal replaced by
+    U+FFFD. The API refuses such names now (edge.serializers.NameField), but a name stored
+    before, or a server of another make, must not clear or retitle this screen."""
+    if isinstance(value, str):
+        return _STEERING.sub("\ufffd", value)
+    if isinstance(value, list):
+        return [as_text(item) for item in value]
+    if isinstance(value, dict):
+        return {key: as_text(item) for key, item in value.items()}
+    return value
 
 
 class Api:
@@ -37,10 +56,10 @@ class Api:
         request = urllib.request.Request(self.base_url + path, data, headers, method=method)
         try:
             with urllib.request.urlopen(request, timeout=60) as response:
-                return json.load(response)
+                return as_text(json.load(response))
         except urllib.error.HTTPError as error:
             try:
-                problem = json.load(error)
+                problem = as_text(json.load(error))
             except ValueError:  # not the API answering, e.g. a proxy's error page
                 problem = {}
             wait = error.headers.get("Retry-After", "")

@@ -8,7 +8,13 @@ from rest_framework.views import APIView
 
 from edge.api import valid
 from edge.schema import NOT_FOUND, UNAUTHORIZED, VALIDATION_ERROR, problem_response
-from edge.serializers import PointsField, Rendered, RequestBodySerializer, UtcDateTimeField
+from edge.serializers import (
+    NameField,
+    PointsField,
+    Rendered,
+    RequestBodySerializer,
+    UtcDateTimeField,
+)
 from games.engine import TournamentPhase
 from games.http.fields import ChoiceField, HexField
 from games.http.schema import IDEMPOTENCY_KEY, KEY_REUSED
@@ -108,7 +114,9 @@ class Tournaments(APIView):
     class InputSerializer(RequestBodySerializer):
         """A new tournament: its name, the AI level, the entry window and the deadline."""
 
-        name = serializers.CharField(max_length=80, help_text="1 to 80 characters.")
+        name = NameField(
+            max_length=80, help_text="1 to 80 characters, no control character or line break."
+        )
         ai_level = serializers.CharField(
             max_length=16,
             help_text="easy, normal or hard; expert is refused (422 tournament_level_refused): "

@@ -41,8 +41,14 @@ def test_a_rename_answers_the_profile_and_shows_at_the_table_from_then_on():
         ({}, "validation_error"),
         ({"name": None}, "validation_error"),
         ({"name": "Roya", "nick": "R"}, "unknown_field"),
+        # ESC steers a terminal: this name would clear the screen of everyone shown it.
+        ({"name": "Mal\x1b[2Jlory"}, "validation_error"),
+        ({"name": "Mal\nlory"}, "validation_error"),
+        ({"name": "Mal\u2028lory"}, "validation_error"),
+        ({"name": "Mal\x9blory"}, "validation_error"),  # CSI, ESC [ in one C1 character
     ],
-    ids=["empty", "blank", "too-long", "missing", "null", "unknown-field"],
+    ids=["empty", "blank", "too-long", "missing", "null", "unknown-field"]
+    + ["escape", "newline", "line-separator", "c1-control"],
 )
 def test_a_bad_name_is_a_problem_with_its_code_that_changes_nothing(body, code):
     client = registered("Babak")
@@ -56,3 +62,25 @@ def test_a_rename_needs_a_token_and_renames_only_its_own_player():
     registered("Darius").patch(ME, {"name": "Roya"}, format="json")
     names = set(Player.objects.filter(kind=Player.Kind.HUMAN).values_list("name", flat=True))
     assert names == {"Babak", "Roya"}
+
+
+@pytest.mark.parametrize(
+    "name",
+    ["علی\u200cرضا", "👩\u200d💻 Sara", "[/x] Mallory", "Ünsal ǅ"],
+    ids=["persian-zwnj", "emoji-zwj", "brackets", "latin"],
+)
+def test_names_of_any_script_and_sign_are_taken_as_written(name):
+    """The refusal is of control characters alone: the zero-width (non-)joiners that Persian
+    words and emoji hold are format characters, and brackets are only text."""
+    client = registered()
+    answer = client.patch(ME, {"name": name}, format="json")
+    assert answer.status_code == 200, answer.content
+    assert client.get(ME).json()["name"] == name
+    created = APIClient().post("/api/v1/players", {"name": name}, format="json")
+    assert created.status_code == 201, created.content
+
+
+def test_a_new_player_s_name_is_refused_with_an_escape_and_nobody_is_made():
+    answer = APIClient().post("/api/v1/players", {"name": "Mal\x1b]0;pwned\x07"}, format="json")
+    assert_problem(answer, 400, "validation_error")
+    assert not Player.objects.filter(kind=Player.Kind.HUMAN).exists()

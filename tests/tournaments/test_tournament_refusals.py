@@ -30,6 +30,9 @@ def _later(**offsets) -> str:
         ({"deadline": _later(minutes=10)}, 422, "invalid_deadline"),
         ({"name": ""}, 400, "validation_error"),
         ({"name": "x" * 81}, 400, "validation_error"),
+        # ESC steers a terminal: this name would retitle the window of everyone shown it.
+        ({"name": "Sunday\x1b]0;pwned\x07"}, 400, "validation_error"),
+        ({"name": "Sunday\nduplicate"}, 400, "validation_error"),
         ({"cap": 0}, 400, "validation_error"),
         ({"seed": 3}, 400, "unknown_field"),
     ],
