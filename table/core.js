@@ -112,9 +112,16 @@ export const trAny = (key, fallback) => tr(/** @type {keyof Catalogue} */ (key i
  * @param {string | (() => string)} words @param {"info" | "error"} [kind] */
 export function say(words, kind = "info") {
   const status = $("status");
+  const before = status.offsetHeight;
   state.said = typeof words === "string" ? null : words;
   fill(status, typeof words === "string" ? words : words());
   status.dataset.kind = kind;
+  // The line sits above all the page holds: when its words take a line more (or less), all
+  // below would move, a deal's result out of view on a phone while its review is worked out.
+  // Scrolled past the line, the page keeps what the player reads where it was (Chromium's
+  // scroll anchoring did not).
+  const grown = status.offsetHeight - before;
+  if (grown && scrollY > status.offsetTop) scrollBy(0, grown);
 }
 
 /** Shows what went wrong in words, and does what the API asks (reload, wait). @param {unknown} error */

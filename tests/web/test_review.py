@@ -16,6 +16,7 @@ from tests.web.play import (
     button,
     match_id,
     new_match,
+    play_on,
     record_status,
     seeded,
     settled,
@@ -23,6 +24,7 @@ from tests.web.play import (
 )
 from tests.web.test_screens_load import fetched
 from tests.web.test_table_care import SAME_ON_SCREEN, axe_violations, english_words
+from tests.web.test_table_view import settles_in_view
 
 # The review it reads is worked out only once the coach's tables are built (tests/conftest.py).
 pytestmark = [pytest.mark.slow, pytest.mark.usefixtures("coach_tables_built")]
@@ -270,4 +272,20 @@ def test_play_goes_on_while_a_deal_s_review_is_worked_out(open_table, api_origin
     page.wait_for_timeout(2500)  # two Retry-Afters: the page stopped asking for deal 1's
     assert len(pending) == asked
     assert "being worked out" not in page.locator("#status").inner_text()
+    assert page.errors == []
+
+
+def test_a_deal_s_result_stays_in_view_on_a_phone_while_its_review_is_worked_out(open_table):
+    """The status line, above the table, takes another line for "the review is being worked
+    out" on a phone: the result under the table stays where the page brought it (it moved 45
+    px down, out of place, until the review came, seconds later on a busy server)."""
+    page = open_table(lang="es", width=360, height=740, before=seeded(SEED))
+    sit_down(page)
+    page.route(re.compile(r".*/api/v1/matches/[\w-]+/review$"), review_pending)
+    new_match(page, level="normal")
+    while settled(page) == "in_deal":
+        play_on(page)
+    expect(page.locator("#status")).to_contain_text("revisión")
+    page.wait_for_timeout(1500)  # another Retry-After: the line said it again
+    assert settles_in_view(page, "#deal-panel", whole=False)
     assert page.errors == []
