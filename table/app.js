@@ -85,8 +85,12 @@ async function start() {
       }
     });
   // Everyone else, returning players too, meets the seed page's first screen, focused on
-  // Start game unless the visitor has moved the focus while it loaded (to the rules, say).
-  else await showScreen("start", document.activeElement === document.body);
+  // Start game unless the visitor has moved the focus while it loaded (to the rules, say):
+  // asked once it has loaded, which on a slow line or a busy machine takes seconds.
+  else {
+    const first = await screen("start");
+    first.draw(document.activeElement === document.body);
+  }
 }
 
 start();

@@ -225,3 +225,24 @@ def test_a_returning_player_starts_at_once_and_renames_in_the_lobby(open_table, 
     assert token(page) == kept
     assert page.locator(".seat-0").inner_text().count("Roya") == 1
     assert page.errors == []
+
+
+def test_a_focus_moved_while_the_first_screen_loads_stays_where_it_was_moved(open_table):
+    """Start game takes the focus when the first screen comes, unless the visitor has moved
+    it meanwhile: whether they had was asked before its module was fetched, so a visitor who
+    tabbed to the rules then had the focus taken from them (and from the rules' Close once
+    they shut the dialog), which a busy CI machine's slow fetch showed."""
+    held = []
+
+    def hold(page):
+        page.route(re.compile(r".*/start\.js$"), lambda route: held.append(route))
+
+    page = open_table(before=hold)
+    while not held:  # the first screen's module asked for, and held
+        page.wait_for_timeout(50)
+    page.locator("#open-rules").focus()
+    held[0].continue_()
+    expect(page.locator("#start-game")).to_be_visible()
+    page.wait_for_timeout(200)  # a focus taken would be taken by now
+    expect(page.locator("#open-rules")).to_be_focused()
+    assert page.errors == []
