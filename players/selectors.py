@@ -45,11 +45,12 @@ def player_rating(*, player: Player) -> dict:
     matches, newest first."""
     row = RatingRow.objects.filter(player=player).first()
     mu, sigma = (row.mu, row.sigma) if row else (START.mu, START.sigma)
+    matches = row.matches if row else 0
     history = player.rating_changes.order_by("-finished_at", "-id")[:RATING_HISTORY]
     return {
         **_figures(mu, sigma),
-        "matches": row.matches if row else 0,
-        "provisional": (row.matches if row else 0) < LEADERBOARD_MATCHES,
+        "matches": matches,
+        "provisional": matches < LEADERBOARD_MATCHES,
         "leaderboard_from": LEADERBOARD_MATCHES,
         "history": [
             {
