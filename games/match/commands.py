@@ -50,7 +50,7 @@ from games.tables.queries import table_admitting
 from players import selectors as player_selectors
 from players.models import Player
 from players.services import player_ai_personas, player_kind_locked, stream_ticket_issue
-from players.tokens import hash_token
+from players.tokens import hash_token, new_secret
 
 AI_PERSONAS = ("Darius", "Shirin", "Kaveh")
 
@@ -130,7 +130,7 @@ def match_create(
         seeded=seed is not None,
         events=step.events,
         state=step.state,
-        invite=secrets.token_urlsafe(INVITE_BYTES) if humans > 1 else "",
+        invite=new_secret(INVITE_BYTES) if humans > 1 else "",
         turn_seconds=turn_seconds,
         spectators=spectators,
         watch_code_hash=hash_token(watch_code) if watch_code else "",

@@ -4,7 +4,6 @@ streams, per match, per address and per server process (PROCESS), that keeps the
 their limits."""
 
 import os
-import secrets
 import socket
 import uuid
 from datetime import datetime, timedelta
@@ -19,14 +18,14 @@ from games.match.loaded import LoadedMatch
 from games.match.queries import match_view
 from games.spectating import store
 from players.models import Player
-from players.tokens import hash_token
+from players.tokens import hash_token, new_secret
 
 WATCH_CODE_BYTES = 24
 """192 random bits, like an invite: a watch code cannot be guessed."""
 
 
 def watch_code_draw() -> str:
-    return secrets.token_urlsafe(WATCH_CODE_BYTES)
+    return new_secret(WATCH_CODE_BYTES)
 
 
 @transaction.atomic
@@ -75,7 +74,7 @@ def watch_ticket_create(*, watch_code: str) -> tuple[str, datetime]:
     code_hash = hash_token(watch_code)
     if store.match_id_watched(watch_code_hash=code_hash) is None:
         raise DomainError("not_found", "No match to watch with this code.")
-    ticket = secrets.token_urlsafe(32)
+    ticket = new_secret(32)
     expires_at = timezone.now() + timedelta(seconds=WATCH_TICKET_SECONDS)
     store.watch_ticket_insert(
         ticket_hash=hash_token(ticket), watch_code_hash=code_hash, expires_at=expires_at

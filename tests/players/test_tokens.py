@@ -1,6 +1,7 @@
 """Tokens per device: issue another, rotate the one in use, revoke it. Only hashes are kept."""
 
 import hashlib
+import secrets
 
 import pytest
 from rest_framework.test import APIClient
@@ -71,3 +72,25 @@ def test_revoking_the_last_token_locks_the_player_out():
 )
 def test_token_endpoints_need_a_token(method, path):
     assert_problem(getattr(APIClient(), method)(path), 401, "not_authenticated")
+
+
+def test_no_secret_handed_out_begins_with_a_dash(monkeypatch):
+    """A token, an invite or a watch code goes after a flag on a command line (`--token`,
+    `--watch`), where a leading "-" reads as another flag: each one is drawn again so. The
+    random source is made to offer a dashed draft before every secret."""
+    real = secrets.token_urlsafe
+    offered = []
+
+    def dash_first(nbytes):
+        offered.append(nbytes)
+        return "-" + real(nbytes)[1:] if len(offered) % 2 else real(nbytes)
+
+    monkeypatch.setattr(secrets, "token_urlsafe", dash_first)
+    owner = APIClient().post("/api/v1/players", {"name": "Roya"}, format="json").json()
+    table = bearer(owner["token"]).post("/api/v1/matches", {"humans": 2}, format="json").json()
+    watched = bearer(owner["token"]).post(
+        f"/api/v1/matches/{table['id']}/spectators", {"spectators": "live"}, format="json"
+    )
+    handed_out = (owner["token"], table["invite"], watched.json()["watch_code"])
+    assert all(secret and not secret.startswith("-") for secret in handed_out), handed_out
+    assert len(offered) >= 2 * len(handed_out)  # each was offered a dashed draft first
