@@ -19,14 +19,16 @@ pytestmark = pytest.mark.slow
 SEED = "8"
 
 
-def until(condition, timeout: float = 30, every: float = 0.1):
-    """condition()'s first true value, asked every `every` seconds for up to `timeout`."""
+def until(condition, timeout: float = 30, every: float = 0.1, printed=None):
+    """condition()'s first true value, asked every `every` seconds for up to `timeout`; on
+    failure the end of the `printed` file, to see where play was."""
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         if value := condition():
             return value
         time.sleep(every)
-    pytest.fail(f"{condition} never came true")
+    shown = printed.read_text()[-3000:] if printed else ""
+    pytest.fail(f"{condition} never came true; play printed last:\n{shown}")
 
 
 def test_the_owner_sees_the_table_fill_and_the_friends_moves_live_at_80_by_24(
@@ -170,7 +172,7 @@ def test_a_move_made_too_late_at_a_table_is_explained_not_refused(server_env, se
     try:
         until(lambda: call(server_url, "GET", path, owner)["turn"] == 0)
         call(server_url, "POST", f"{path}/actions", owner, {"action": "fold"})
-        until(lambda: "Keys: n next deal" in printed.read_text())
+        until(lambda: "Keys: n next deal" in printed.read_text(), printed=printed)
         call(server_url, "POST", f"{path}/next-deal", owner)
         friend.stdin.write("n\n")
         friend.stdin.flush()
@@ -178,7 +180,8 @@ def test_a_move_made_too_late_at_a_table_is_explained_not_refused(server_env, se
             lambda: (
                 "Another seat or the clock moved first" in printed.read_text()
                 and printed.read_text()
-            )
+            ),
+            printed=printed,
         )
         assert "deal 2 of 12" in output.rsplit("Keys: n next deal", 1)[1]
         assert "Refused" not in output
