@@ -22,18 +22,25 @@ class PointsField(serializers.CharField):
     pass
 
 
+NAME_RULE = "no control character, line break or direction override"
+"""What a name may not hold, as the schema's help texts and the refusal say it."""
+
+
 class NameField(serializers.CharField):
     """A name others are shown (a player's, a tournament's), trimmed at its ends. It may hold
     any letter, mark or sign of any script (Persian names hold the zero-width non-joiner), but
-    no control character and no line break: a name that held ESC steered the terminal of
-    everyone shown it (cleared their screen, retitled their window), and a line break
-    split the lines of a table or of a log."""
+    no control character, no line break and no direction override: a name that held ESC
+    steered the terminal of everyone shown it (cleared their screen, retitled their window), a
+    line break split the lines of a table or of a log, and a right-to-left override left open
+    in a name turned the rest of its line around ("Mallory folds." read "Mallory .sdlof")."""
 
-    # The C0 and C1 controls (tab, newline and ESC among them) and the line and paragraph
-    # separators; drf-spectacular writes the validator's pattern into the schema.
+    # The C0 and C1 controls (tab, newline and ESC among them), the line and paragraph
+    # separators, and the bidirectional embeddings, overrides and isolates (the marks LRM and
+    # RLM stay: they close nothing and open nothing); drf-spectacular writes the validator's
+    # pattern into the schema.
     shown_only = RegexValidator(
-        r"^[^\x00-\x1f\x7f-\x9f\u2028\u2029]*$",
-        message="A name may hold no control character and no line break.",
+        r"^[^\x00-\x1f\x7f-\x9f\u2028-\u202e\u2066-\u2069]*$",
+        message=f"A name may hold {NAME_RULE}.",
     )
 
     def __init__(self, **kwargs):

@@ -1,6 +1,12 @@
 from rest_framework import serializers
 
-from edge.serializers import NameField, PointsField, RequestBodySerializer, UtcDateTimeField
+from edge.serializers import (
+    NAME_RULE,
+    NameField,
+    PointsField,
+    RequestBodySerializer,
+    UtcDateTimeField,
+)
 
 
 class PlayerCreateSerializer(RequestBodySerializer):
@@ -8,8 +14,8 @@ class PlayerCreateSerializer(RequestBodySerializer):
 
     name = NameField(
         max_length=64,
-        help_text="Your name at the table, 1 to 64 characters, no control character or line "
-        "break; spaces at the ends are trimmed.",
+        help_text=f"Your name at the table, 1 to 64 characters, {NAME_RULE}; spaces at the "
+        "ends are trimmed.",
     )
     # Not `default=False`: a field with a default is required in generated clients' types.
     bot = serializers.BooleanField(
@@ -25,8 +31,8 @@ class PlayerRenameSerializer(RequestBodySerializer):
 
     name = NameField(
         max_length=64,
-        help_text="Your new name at the table, 1 to 64 characters, no control character or "
-        "line break; spaces at the ends are trimmed.",
+        help_text=f"Your new name at the table, 1 to 64 characters, {NAME_RULE}; spaces at "
+        "the ends are trimmed.",
     )
 
     # Sent with PATCH, yet never partial: the name is the one field, and a rename without it

@@ -9,6 +9,7 @@ from rest_framework.views import APIView
 from edge.api import valid
 from edge.schema import NOT_FOUND, UNAUTHORIZED, VALIDATION_ERROR, problem_response
 from edge.serializers import (
+    NAME_RULE,
     NameField,
     PointsField,
     Rendered,
@@ -114,9 +115,7 @@ class Tournaments(APIView):
     class InputSerializer(RequestBodySerializer):
         """A new tournament: its name, the AI level, the entry window and the deadline."""
 
-        name = NameField(
-            max_length=80, help_text="1 to 80 characters, no control character or line break."
-        )
+        name = NameField(max_length=80, help_text=f"1 to 80 characters, {NAME_RULE}.")
         ai_level = serializers.CharField(
             max_length=16,
             help_text="easy, normal or hard; expert is refused (422 tournament_level_refused): "

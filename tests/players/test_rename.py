@@ -46,9 +46,12 @@ def test_a_rename_answers_the_profile_and_shows_at_the_table_from_then_on():
         ({"name": "Mal\nlory"}, "validation_error"),
         ({"name": "Mal\u2028lory"}, "validation_error"),
         ({"name": "Mal\x9blory"}, "validation_error"),  # CSI, ESC [ in one C1 character
+        # Left open, these turn around or set apart the rest of the line a name is shown in.
+        ({"name": "Mal\u202elory"}, "validation_error"),
+        ({"name": "Mal\u2067lory"}, "validation_error"),
     ],
     ids=["empty", "blank", "too-long", "missing", "null", "unknown-field"]
-    + ["escape", "newline", "line-separator", "c1-control"],
+    + ["escape", "newline", "line-separator", "c1-control", "rtl-override", "rtl-isolate"],
 )
 def test_a_bad_name_is_a_problem_with_its_code_that_changes_nothing(body, code):
     client = registered("Babak")
@@ -66,12 +69,13 @@ def test_a_rename_needs_a_token_and_renames_only_its_own_player():
 
 @pytest.mark.parametrize(
     "name",
-    ["علی\u200cرضا", "👩\u200d💻 Sara", "[/x] Mallory", "Ünsal ǅ"],
-    ids=["persian-zwnj", "emoji-zwj", "brackets", "latin"],
+    ["علی\u200cرضا", "👩\u200d💻 Sara", "[/x] Mallory", "Ünsal ǅ", "رضا\u200f 2"],
+    ids=["persian-zwnj", "emoji-zwj", "brackets", "latin", "rtl-mark"],
 )
 def test_names_of_any_script_and_sign_are_taken_as_written(name):
-    """The refusal is of control characters alone: the zero-width (non-)joiners that Persian
-    words and emoji hold are format characters, and brackets are only text."""
+    """The refusal is of control characters and direction overrides alone: the zero-width
+    (non-)joiners that Persian words and emoji hold are format characters, a right-to-left
+    mark opens nothing, and brackets are only text."""
     client = registered()
     answer = client.patch(ME, {"name": name}, format="json")
     assert answer.status_code == 200, answer.content
