@@ -378,6 +378,15 @@ PROBLEMS: dict[str, Problem] = {
         "The review of 1 deal(s) is being worked out; retry soon.",
         retry_after=1,
     ),
+    "benchmark_pending": Problem(
+        503,
+        "A benchmark's read after its match in play ended, while the answering server is still"
+        " mapping the AI's tables (a minute or so after it starts on new AI assets): without"
+        " them valuing a match's deals takes longer than a request may. Nothing changed; the"
+        " match is counted and the next one dealt at a read after `Retry-After`.",
+        "The match that ended is counted once this server's AI tables are ready; retry soon.",
+        retry_after=5,
+    ),
     "no_puzzle_left": Problem(
         404,
         "`puzzles/next` when every puzzle was tried by the player or comes from their own"

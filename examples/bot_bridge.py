@@ -48,7 +48,8 @@ def say(text: str) -> None:
 
 
 class Api:
-    """JSON over HTTP with the bot's token; waits out a 429 as its Retry-After says."""
+    """JSON over HTTP with the bot's token; waits out a 429, and a 503 that says when to
+    come back (a benchmark's read just after the server started), as Retry-After says."""
 
     def __init__(self, url: str, token: str | None = None):
         self.base, self.token = url.rstrip("/") + "/api/v1", token
@@ -64,7 +65,7 @@ class Api:
                 with urllib.request.urlopen(request, timeout=60) as response:
                     return response.status, json.loads(response.read() or b"{}")
             except urllib.error.HTTPError as error:
-                if error.code != 429:
+                if error.code != 429 and not (error.code == 503 and "Retry-After" in error.headers):
                     return error.code, json.loads(error.read() or b"{}")
                 time.sleep(float(error.headers.get("Retry-After", "1")))
 

@@ -53,6 +53,15 @@ def coach_tables_built():
     return coach_tables.ensure_built()
 
 
+@pytest.fixture(scope="session")
+def coach_tables_mapped(coach_tables_built):
+    """The coach's tables mapped in this test process, as a server worker maps them as it
+    starts: what an in-process request that values decisions (a benchmark's read) needs."""
+    from games.ai import coach_tables
+
+    return coach_tables.load()
+
+
 def pytest_configure(config):
     """The tests' users (pytest-django's admin_user, made for each admin test) get a fast
     password hash: PBKDF2 at Django's strength takes 0.6 s of CPU a user, which the operator's

@@ -182,6 +182,12 @@ class BotBenchmark(APIView):
             401: UNAUTHORIZED,
             403: ONLY_FOR_BOTS,
             404: problem_response("You have not asked for a benchmark yet.", "not_found"),
+            503: problem_response(
+                "The match that ended is counted once this server's AI tables are ready, or "
+                "the database is unavailable; retry after Retry-After.",
+                "benchmark_pending",
+                "database_unavailable",
+            ),
         },
     )
     def get(self, request):

@@ -8,7 +8,7 @@ from datetime import datetime, timedelta
 from django.db import transaction
 from django.utils import timezone
 
-from games.ai import coach_tables
+from games.ai import coach, coach_tables
 from games.ai.benchmark import Sums, seat_plays
 from games.engine import MATCH_DEALS, BenchmarkStatus, DomainError, fairness
 from games.ladder import queries, store
@@ -81,9 +81,17 @@ def benchmark_advance(*, player: Player) -> Benchmark | None:
             return benchmark
         if not store.match_over(match_id=benchmark.current_match):
             return benchmark
-        # The coach's tables make a decision's values a walk down the betting tree: mapped
-        # once per process (a file built once per set of AI assets), as the review does.
-        coach_tables.load()
+        # The coach's tables make a decision's values a walk down the betting tree. Until
+        # this process has mapped them, a match's deals would be valued by sums over every
+        # deal (about 6 s of CPU), and waiting for a first build took a minute or more, past
+        # the request's deadline (a 503 that held the lock meanwhile): say so, change nothing.
+        if coach_tables.mapped() is None:
+            coach.warm_soon()
+            raise DomainError(
+                "benchmark_pending",
+                "The match that ended is counted once this server's AI tables are ready; "
+                "retry soon.",
+            )
         sums = Sums.from_dict(benchmark.sums)
         events = (event for _, event in log.match_events(match_id=benchmark.current_match))
         for play, result in seat_plays(events, BOT_SEAT):

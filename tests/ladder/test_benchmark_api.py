@@ -2,6 +2,7 @@
 it, its refusals (each a problem with a stable code, nothing changed), its matches that
 cannot be restarted or given up, and the bots' leaderboard."""
 
+import random
 from datetime import timedelta
 from fractions import Fraction
 
@@ -11,11 +12,13 @@ from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 from rest_framework.test import APIClient
 
+from games.ai import coach, coach_tables
 from games.ai.benchmark import Sums
 from games.engine import BenchmarkStatus
 from games.models import Benchmark, BenchmarkMatch, Match
 from players.services import player_create
 from tests.http.problems import assert_problem
+from tests.ladder.support import always_call, play_match
 
 pytestmark = pytest.mark.django_db
 
@@ -173,3 +176,27 @@ def test_a_read_while_the_match_is_in_play_writes_nothing_and_runs_a_few_stateme
     print(f"benchmark read while in play: {len(statements)} statements: {statements}")
     assert not {"INSERT", "UPDATE", "DELETE"} & set(statements)
     assert len(statements) <= 8
+
+
+def test_a_match_that_ended_before_the_tables_were_mapped_is_counted_at_a_read_after(
+    monkeypatch,
+):
+    """Just after a server starts on new AI assets its tables are not mapped yet, and valuing
+    a match's deals without them would outlast the request's deadline: the read answers 503
+    with Retry-After and changes nothing, and asks for the tables; the next read counts."""
+    bot = client_of("Shirbot")
+    started = bot.post(URL, {"deals": 120}, format="json").json()
+    play_match(bot.player, started["current_match"], always_call, random.Random(7))
+    before = counts()
+    warmed = []
+    monkeypatch.setattr(coach_tables, "mapped", lambda: None)
+    monkeypatch.setattr(coach, "warm_soon", lambda: warmed.append(True))
+    pending = bot.get(URL)
+    assert_problem(pending, 503, "benchmark_pending")
+    assert pending.headers["Retry-After"] == "5" and warmed == [True]
+    assert counts() == before
+    assert Benchmark.objects.get().sums == Sums().to_dict()
+    monkeypatch.undo()
+    counted = bot.get(URL).json()
+    assert (counted["deals_counted"], counted["matches_dealt"]) == (12, 2)
+    assert counted["current_match"] != started["current_match"]
