@@ -186,9 +186,11 @@ class TableState:
         proof: str = "",
     ) -> Group:
         clock = f" · {view['turn_seconds']} s a turn" if view["turn_seconds"] else ""
-        # A delayed spectator sees a match whose first deal is being played as before it.
+        # A delayed spectator sees a match whose first deal is being played as before it. A
+        # tournament's match is one series, and its name needs the room in 80 columns.
+        series = "" if self.tournament else f" · series {view['series']}"
         where = (
-            f"deal {view['deal_number']} of 12 · series {view['series']}"
+            f"deal {view['deal_number']} of 12{series}"
             if view["deal_number"]
             else "before the first deal"
         )

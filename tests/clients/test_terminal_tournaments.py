@@ -178,8 +178,10 @@ def test_enter_play_and_after_the_close_the_standings_and_a_deal(
     terminal.keys("e")
     pane = terminal.pane("q quit (resume later)")
     assert "Deal 1" in pane and terminal.scrolled() == 0
-    # The match names its tournament, and g resigns it (a leave would abandon it).
-    assert "As-Nas · Terminal duplicate · deal 1 of 12" in pane and "g resign" in pane
+    # The match names its tournament, whole within 80 columns (its one series goes unsaid),
+    # and g resigns it (a leave would abandon it).
+    title = "As-Nas · Terminal duplicate · deal 1 of 12 · AI normal · 60 s a turn"
+    assert title in pane and "g resign" in pane, pane
     (artifacts / "tournament-tmux-match.txt").write_text(pane)
     play_deal_one(terminal)
     terminal.keys("q")
