@@ -7,6 +7,7 @@ It reads only the API's JSON: the body of GET /matches/{id}/review."""
 
 import time
 from collections.abc import Callable
+from fractions import Fraction
 
 from rich.console import Group, RenderableType
 from rich.table import Table
@@ -43,12 +44,24 @@ def fetch_review(api: Api, match_id: str, waiting: Callable[[str], None], sleep=
     raise AssertionError("the loop returns or raises")
 
 
-def _points(value: float, sign: bool = False) -> str:
-    return f"{value:+.2f}" if sign and value else f"{value:.2f}"
+def _rounded(exact: str, value: float, places: int = 2, sign: bool = False) -> str:
+    """`value`, the API's `exact` fraction rounded to `places`, marked "≈" where the rounding
+    changed it, as the table marks its skill figures ("≈+0.64"; "-0.25" is exact)."""
+    shown = f"{value:+.{places}f}" if sign and value else f"{value:.{places}f}"
+    return shown if (Fraction(exact) * 10**places).denominator == 1 else "≈" + shown
 
 
-def _accuracy(value: float | None) -> str:
-    return "–" if value is None else f"{value:.1f}"
+def _points(of: dict, field: str, sign: bool = False, negated: bool = False) -> str:
+    """The points of `of[field]` (exact) and `of[field + "_rounded"]`, negated if asked."""
+    value = of[f"{field}_rounded"]
+    # + 0.0: a lost 0 negated is -0.0, which Python writes "-0.00".
+    return _rounded(of[field], (-value if negated else value) + 0.0, sign=sign)
+
+
+def _accuracy(of: dict) -> str:
+    if of["accuracy"] is None:
+        return "–"
+    return _rounded(of["accuracy"], of["accuracy_rounded"], places=1)
 
 
 def _label(review: dict, deal: dict) -> str:
@@ -64,10 +77,7 @@ def summary(review: dict) -> Group:
     bases = "; ".join(BASES.get(basis, basis) for basis in you["bases"]) or "no decisions"
     return Group(
         Text("Review of your decisions", style="bold"),
-        Text(
-            f"Accuracy {_accuracy(you['accuracy_rounded'])} · "
-            f"points lost {_points(you['lost_rounded'])}"
-        ),
+        Text(f"Accuracy {_accuracy(you)} · points lost {_points(you, 'lost')}"),
         Text(counts),
         Text(f"Values {bases}.", style="dim"),
     )
@@ -86,16 +96,16 @@ def chart(review: dict) -> Group:
         table.add_row(
             _label(review, deal),
             Text(bar, style="red" if bad else "blue"),
-            _points(deal["lost_rounded"]),
+            _points(deal, "lost"),
             f"{bad} mistake{'s' * (bad != 1)}" if bad else "",
         )
     return Group(Text("Points lost per deal"), table)
 
 
 def _values(decision: dict) -> str:
-    """Each action's value, the best starred: "look +0.15* · call -0.73 · fold 0.00"."""
+    """Each action's value, the best starred: "look ≈+0.15* · call ≈-0.73 · fold -1.00"."""
     return " · ".join(
-        f"{value['action']} {_points(value['value_rounded'], True)}{'*' if value['best'] else ''}"
+        f"{value['action']} {_points(value, 'value', sign=True)}{'*' if value['best'] else ''}"
         for value in decision["values"]
     )
 
@@ -105,7 +115,7 @@ def _decision_line(decision: dict) -> str:
     if decision["grade"] == "best":
         verdict = "best"
     elif decision["grade"] is not None:
-        verdict = f"{decision['grade']}, {_points(-decision['lost_rounded'], True)}"
+        verdict = f"{decision['grade']}, {_points(decision, 'lost', sign=True, negated=True)}"
     else:
         verdict = "played by the clock" if decision["by"] == "clock" else "played by the AI"
     return f"{decision['action']}{when}: {verdict}"
@@ -114,10 +124,10 @@ def _decision_line(decision: dict) -> str:
 def deal_page(review: dict, deal: dict) -> Group:
     """A deal's decisions: what was chosen, its class and the points lost, and under each,
     every legal action's value."""
-    accuracy = _accuracy(deal["accuracy_rounded"])
+    accuracy = _accuracy(deal)
     lines = [
         Text(
-            f"Deal {_label(review, deal)}: points lost {_points(deal['lost_rounded'])}, "
+            f"Deal {_label(review, deal)}: points lost {_points(deal, 'lost')}, "
             f"accuracy {accuracy}",
             style="bold",
         )
@@ -130,12 +140,12 @@ def deal_page(review: dict, deal: dict) -> Group:
 
 
 def verdict(deal: dict) -> str:
-    """The one-line verdict of a deal: "2 decisions, 1 mistake: -0.42"."""
+    """The one-line verdict of a deal: "2 decisions, 1 mistake: ≈-0.42"."""
     classed = sum(decision["grade"] is not None for decision in deal["decisions"])
     mistakes = deal["counts"]["mistake"] + deal["counts"]["blunder"]
     return (
         f"{classed} decision{'s' * (classed != 1)}, {mistakes} mistake{'s' * (mistakes != 1)}: "
-        f"{_points(-deal['lost_rounded'], True)}"
+        f"{_points(deal, 'lost', sign=True, negated=True)}"
     )
 
 

@@ -8,6 +8,7 @@ import io
 import json
 import re
 import time
+from fractions import Fraction
 from pathlib import Path
 
 import pytest
@@ -70,11 +71,11 @@ def test_each_page_fits_80_by_24_with_its_keys_last():
 
 def test_the_chart_draws_a_bar_per_deal_in_proportion_to_the_points_lost():
     screen = shown(review_page(review_pages(twelve_deals()), 0))
-    rows = re.findall(r"^\s*(\d+)\s+(█*)\s+\d\.\d\d", screen, re.MULTILINE)
+    rows = re.findall(r"^\s*(\d+)\s+(█*)\s+≈?\d\.\d\d", screen, re.MULTILINE)
     bars = {int(deal): len(bar) for deal, bar in rows}
     assert sorted(bars) == list(range(1, 13))
     assert bars[12] == BAR_WIDTH and bars[6] == BAR_WIDTH // 2
-    assert "Accuracy 82.2 · points lost 0.14\n" in screen
+    assert "Accuracy ≈82.2 · points lost ≈0.14\n" in screen
     assert "best 1 · good 0 · inaccuracy 1 · mistake 0 · blunder 0" in screen
     assert "Values against normal's stored play." in screen
     assert re.search(r"12 .*1\.20\s+1 mistake$", screen, re.MULTILINE), screen
@@ -83,10 +84,25 @@ def test_the_chart_draws_a_bar_per_deal_in_proportion_to_the_points_lost():
 def test_each_decision_shows_its_class_and_every_action_s_value():
     screen = shown(whole_review(example()), height=200)
     assert "1. look (blind): best" in screen
-    assert "look +0.15* · call -0.73 · raise -0.87 · fold 0.00" in screen
-    assert "2. fold: inaccuracy, -0.14" in screen
-    assert "call +0.14* · raise +0.12 · fold 0.00" in screen
-    assert verdict(example()["seats"][0]["deals"][0]) == "2 decisions, 0 mistakes: -0.14"
+    assert "look ≈+0.15* · call ≈-0.73 · raise ≈-0.87 · fold 0.00" in screen
+    assert "2. fold: inaccuracy, ≈-0.14" in screen
+    assert "call ≈+0.14* · raise ≈+0.12 · fold 0.00" in screen
+    assert verdict(example()["seats"][0]["deals"][0]) == "2 decisions, 0 mistakes: ≈-0.14"
+
+
+@pytest.mark.parametrize(
+    ("lost", "rounded", "said"),
+    [
+        ("1/4", 0.25, "-0.25"),
+        ("1/3", 0.33, "≈-0.33"),
+        ("0", 0.0, "0.00"),
+        ("1/200", 0.01, "≈-0.01"),
+    ],
+)
+def test_a_figure_is_marked_rounded_exactly_where_rounding_changed_it(lost, rounded, said):
+    """ "≈" as the table marks its skill figures: a quarter is -0.25 exactly, a third is not."""
+    deal = example()["seats"][0]["deals"][0] | {"lost": lost, "lost_rounded": rounded}
+    assert verdict(deal).endswith(f": {said}"), verdict(deal)
 
 
 class PendingThenReady:
@@ -142,6 +158,11 @@ def open_review(terminal) -> str:
     pytest.fail(f"the review never showed; the pane:\n{pane}")
 
 
+def marked(exact: str, text: str, places: int = 2) -> str:
+    """`text`, a figure to `places`, as the review shows it: "≈" first unless it is exact."""
+    return text if (Fraction(exact) * 10**places).denominator == 1 else "≈" + text
+
+
 @pytest.mark.slow
 @pytest.mark.usefixtures("coach_tables_built")  # the server reviews once they are (conftest)
 def test_a_finished_match_offers_its_review_and_play_review_prints_it(
@@ -166,7 +187,7 @@ def test_a_finished_match_offers_its_review_and_play_review_prints_it(
     (artifacts / "review-tmux-summary.txt").write_text(pane)
     terminal.keys("]")
     pane = terminal.pane("Keys: [ previous page   b back")
-    assert re.search(r"Deal 1: points lost \d\.\d\d, accuracy", pane), pane
+    assert re.search(r"Deal 1: points lost ≈?\d\.\d\d, accuracy", pane), pane
     assert "1. look (blind): best" in pane and re.search(r"2\. fold: \w+", pane), pane
     (artifacts / "review-tmux-deal.txt").write_text(pane)
     terminal.keys("b")
@@ -179,12 +200,14 @@ def test_a_finished_match_offers_its_review_and_play_review_prints_it(
     review = call(server_url, "GET", f"/matches/{match}/review", token)
     printed = play(server_env, "--url", server_url, *state, "--review", match, keys="")
     you = review["seats"][0]
-    assert f"Accuracy {you['accuracy_rounded']:.1f} · points lost {you['lost_rounded']:.2f}" in (
-        printed
-    )
+    accuracy = marked(you["accuracy"], f"{you['accuracy_rounded']:.1f}", places=1)
+    lost = marked(you["lost"], f"{you['lost_rounded']:.2f}")
+    assert f"Accuracy {accuracy} · points lost {lost}" in printed
     fold = you["deals"][0]["decisions"][-1]
-    values = " · ".join(
-        f"{v['action']} {v['value_rounded']:+.2f}{'*' * v['best']}".replace("+0.00", "0.00")
+    figures = [
+        (v["action"], marked(v["value"], f"{v['value_rounded']:+.2f}"), "*" * v["best"])
         for v in fold["values"]
-    )
+    ]
+    values = " · ".join(f"{action} {value}{best}" for action, value, best in figures)
+    values = values.replace("+0.00", "0.00")
     assert values in printed, printed
