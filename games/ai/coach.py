@@ -27,7 +27,6 @@ second or two at a deal's first decisions). Both give the same exact fractions.
 
 import logging
 import subprocess
-import threading
 from array import array
 from dataclasses import dataclass
 from fractions import Fraction
@@ -78,17 +77,6 @@ def warm() -> None:
         coach_tables.load()
     except (OSError, ValueError, subprocess.CalledProcessError):
         logger.exception("the coach's tables could not be built or mapped; hints sum over deals")
-
-
-_warm_started = threading.Lock()
-
-
-def warm_soon() -> None:
-    """`warm` in a thread of its own, started once per process: for a request that needs the
-    tables mapped and must not wait the minute a first build may take. The ASGI worker starts
-    one as it starts; a WSGI process or a test process has no other."""
-    if coach_tables.mapped() is None and _warm_started.acquire(blocking=False):
-        threading.Thread(target=warm, name="coach-warm-up", daemon=True).start()
 
 
 def advice_key(view: SeatView, legal: tuple[str, ...], ai_level: str) -> tuple:

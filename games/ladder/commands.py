@@ -3,6 +3,7 @@ advance it (a finished match's deals added to the figure and the next match deal
 housekeeping that deletes old benchmark matches (docs/bots.md)."""
 
 import secrets
+import threading
 from datetime import datetime, timedelta
 
 from django.db import transaction
@@ -86,7 +87,7 @@ def benchmark_advance(*, player: Player) -> Benchmark | None:
         # deal (about 6 s of CPU), and waiting for a first build took a minute or more, past
         # the request's deadline (a 503 that held the lock meanwhile): say so, change nothing.
         if coach_tables.mapped() is None:
-            coach.warm_soon()
+            _warm_soon()
             raise DomainError(
                 "benchmark_pending",
                 "The match that ended is counted once this server's AI tables are ready; "
@@ -104,6 +105,16 @@ def benchmark_advance(*, player: Player) -> Benchmark | None:
             _deal_next(benchmark)
         store.benchmark_save(benchmark, "sums", "status", "finished_at", "matches", "current_match")
     return benchmark
+
+
+_warm_started = threading.Lock()
+
+
+def _warm_soon() -> None:
+    """The AI's tables mapped in a thread of its own (`coach.warm`), started once per process:
+    an ASGI worker starts one as it starts, a WSGI process or a test process has no other."""
+    if _warm_started.acquire(blocking=False):
+        threading.Thread(target=coach.warm, name="coach-warm-up", daemon=True).start()
 
 
 def _deal_next(benchmark: Benchmark) -> None:

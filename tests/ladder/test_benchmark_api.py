@@ -12,9 +12,10 @@ from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 from rest_framework.test import APIClient
 
-from games.ai import coach, coach_tables
+from games.ai import coach_tables
 from games.ai.benchmark import Sums
 from games.engine import BenchmarkStatus
+from games.ladder import commands as ladder_commands
 from games.models import Benchmark, BenchmarkMatch, Match
 from players.services import player_create
 from tests.http.problems import assert_problem
@@ -190,7 +191,7 @@ def test_a_match_that_ended_before_the_tables_were_mapped_is_counted_at_a_read_a
     before = counts()
     warmed = []
     monkeypatch.setattr(coach_tables, "mapped", lambda: None)
-    monkeypatch.setattr(coach, "warm_soon", lambda: warmed.append(True))
+    monkeypatch.setattr(ladder_commands, "_warm_soon", lambda: warmed.append(True))
     pending = bot.get(URL)
     assert_problem(pending, 503, "benchmark_pending")
     assert pending.headers["Retry-After"] == "5" and warmed == [True]

@@ -385,11 +385,11 @@ NOT_SHOWN_BY_THE_TABLE |= {
 }  # fmt: skip
 # The bots' (docs/bots.md) refuse only a bot's own requests, and the table registers humans
 # and declares no bot; the bot ladder's (only_for_bots, invalid_benchmark_size,
-# give_up_not_allowed for a benchmark's match) answer a bot's benchmark, which the table never
-# asks for. (The puzzles' are the Puzzles screen's: table/puzzles.js.)
+# benchmark_pending, give_up_not_allowed for a benchmark's match) answer a bot's benchmark,
+# which the table never asks for. (The puzzles' are the Puzzles screen's: table/puzzles.js.)
 NOT_SHOWN_BY_THE_TABLE |= {
     "bot_after_matches", "bots_not_allowed", "no_table_for_bots", "not_for_bots",
-    "only_for_bots", "invalid_benchmark_size", "give_up_not_allowed",
+    "only_for_bots", "invalid_benchmark_size", "benchmark_pending", "give_up_not_allowed",
 }  # fmt: skip
 WATCH_PAGE_PROBLEMS = {
     "invalid_ticket",
