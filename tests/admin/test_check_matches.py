@@ -10,6 +10,7 @@ from django.db import connection
 from django.db.models import F
 from django.test.utils import CaptureQueriesContext
 
+from games.ai import coach
 from games.engine import decode_event, encode_event
 from games.match.commands import match_create, match_join, match_move
 from games.match.integrity import check_matches
@@ -101,6 +102,15 @@ def test_a_corrupted_match_is_reported_and_fails_the_command(make_match, corrupt
     assert lines[-1] == f"2 matches checked, {found} {'mismatch' if found == 1 else 'mismatches'}"
     # The healthy match alone passes.
     assert run(str(healthy.id)) == "1 match checked, 0 mismatches\n"
+
+
+def test_the_ai_tables_are_mapped_before_the_stored_reviews_are_worked_out_again(
+    make_match, monkeypatch
+):
+    warmed = []
+    monkeypatch.setattr(coach, "warm", lambda: warmed.append(True))
+    make_match(deals=1)
+    assert run() == "1 match checked, 0 mismatches\n" and warmed == [True]
 
 
 def test_unknown_match_ids_are_an_error(make_match):
