@@ -27,16 +27,26 @@ export async function reviewWhenReady(id, wanted = () => true, said = null) {
   }
 }
 
-/** A rounded figure in the page's language, isolated. @param {number} value @param {boolean} [sign] */
-export const rounded = (value, sign = false, places = 2) =>
-  isolate(new Intl.NumberFormat(locale(), { minimumFractionDigits: places, maximumFractionDigits: places, signDisplay: sign ? "exceptZero" : "auto" }).format(value));
+/** `value`, the API's `exact` fraction ("-7/20") rounded to `places`, in the page's language
+ * and isolated, marked "≈" where the rounding changed it, as the table marks its skill
+ * figures: a quarter is "0.25", a third "≈0.33".
+ * @param {string} exact @param {number} value @param {boolean} [sign] @param {number} [places] */
+export function rounded(exact, value, sign = false, places = 2) {
+  const [num, den = "1"] = exact.split("/");
+  const changed = (BigInt(num) * 10n ** BigInt(places)) % BigInt(den) !== 0n;
+  const format = new Intl.NumberFormat(locale(), { minimumFractionDigits: places, maximumFractionDigits: places, signDisplay: sign ? "exceptZero" : "auto" });
+  return isolate((changed ? "≈" : "") + format.format(value));
+}
 
-/** "2 decisions, 1 mistake: −0.42", blunders counted as mistakes. @param {ReviewDeal} deal */
+/** What a decision, a deal or a match lost, as a signed loss ("≈−0.42"). @param {{ lost: string | null, lost_rounded: number | null }} of */
+export const lostWords = (of) => rounded(of.lost ?? "0", -(of.lost_rounded ?? 0), true);
+
+/** "2 decisions, 1 mistake: ≈−0.42", blunders counted as mistakes. @param {ReviewDeal} deal */
 export const verdictWords = (deal) =>
   tr("verdict", {
     decisions: tr("decisions", { n: deal.decisions.filter((d) => d.grade).length }),
     mistakes: tr("mistakes", { n: deal.counts.mistake + deal.counts.blunder }),
-    lost: rounded(-deal.lost_rounded, true),
+    lost: lostWords(deal),
   });
 
 /** Reads your review after a deal's end and says its verdict after what was said; whether

@@ -2,7 +2,7 @@
 // each decision's class and values; each mistake's position again, your new choice graded.
 import { card } from "./cards.js";
 import { $, num, screen, seatName, state, tr, trAny } from "./core.js";
-import { rounded } from "./match-review.js";
+import { lostWords, rounded } from "./match-review.js";
 import { h } from "./words.js";
 
 /** @typedef {import('./match-review.js').ReviewDeal} Deal */
@@ -15,7 +15,7 @@ export const GRADES = /** @type {const} */ ([["best", 0n, 1n], ["good", 1n, 20n]
 export function graded(best, value) {
   const [[bn, bd], [vn, vd]] = [best, value].map((text) => (text + "/1").split("/").slice(0, 2).map(BigInt));
   const [lost, per] = [bn * vd - vn * bd, bd * vd];
-  return { grade: GRADES.find(([, most, of]) => lost * of <= most * per)?.[0] ?? "blunder", lost: Number((lost * 10000n) / per) / 10000 };
+  return { grade: GRADES.find(([, most, of]) => lost * of <= most * per)?.[0] ?? "blunder", lost: Number((lost * 10000n) / per) / 10000, exact: `${lost}/${per}` };
 }
 
 /** The review, or mistake `at` and the action chosen there; of which review. */
@@ -25,7 +25,10 @@ const mistakes = () => you().deals.flatMap((deal) => deal.decisions.filter((d) =
 const name = (/** @type {number} */ seat) => seatName(state.match?.seats[seat] ?? { name: num(seat) }) + (seat === state.match?.your_seat ? ` (${tr("you")})` : "");
 const grade = (/** @type {string} */ key) => trAny(`grade_${key}`);
 const by = (/** @type {string} */ actor) => tr(actor === "clock" ? "by_clock" : "by_ai");
-const accuracy = (/** @type {number | null} */ value) => (value === null ? "—" : rounded(value, false, 1));
+/** @param {{ accuracy: string | null, accuracy_rounded: number | null }} of */
+const accuracy = (of) => (of.accuracy === null || of.accuracy_rounded === null ? "—" : rounded(of.accuracy, of.accuracy_rounded, false, 1));
+/** Points to two places, "≈" where rounded. @param {{ lost: string, lost_rounded: number }} of */
+const lost = (of) => rounded(of.lost, of.lost_rounded);
 /** A deal's number, with its series if several. @param {Deal} deal */
 const label = (deal) => (you().deals.some((d) => d.series !== deal.series) ? `${num(deal.series)}.` : "") + num(deal.deal_number);
 /** @param {string} id @param {string} text @param {() => void} run @param {string} [cls] */
@@ -56,7 +59,7 @@ function overview() {
     "section",
     { class: "panel review", id: "review", "aria-labelledby": "review-title" },
     h("h2", { id: "review-title", tabindex: -1, text: tr("review_title") }),
-    h("p", { text: `${tr("accuracy")}: ${accuracy(mine.accuracy_rounded)} · ${tr("points_lost")}: ${rounded(mine.lost_rounded)}` }),
+    h("p", { text: `${tr("accuracy")}: ${accuracy(mine)} · ${tr("points_lost")}: ${lost(mine)}` }),
     h("p", { text: Object.entries(mine.counts).map(([key, n]) => `${grade(key)} ${num(n)}`).join(" · ") }),
     h("p", { text: tr("values_against", { basis: mine.bases.map((basis) => trAny(`basis_${basis}`)).join(" · ") }) }),
     chart(mine.deals),
@@ -65,8 +68,8 @@ function overview() {
       h(
         "section",
         { "aria-label": `${tr("deal")} ${label(deal)}` },
-        h("h3", { text: `${tr("deal")} ${label(deal)}: ${tr("points_lost")} ${rounded(deal.lost_rounded)} · ${tr("accuracy")} ${accuracy(deal.accuracy_rounded)}` }),
-        h("ol", {}, ...deal.decisions.map((d) => h("li", { "data-grade": d.grade ?? "" }, `${trAny(d.action)}${d.looked || d.action === "look" ? "" : `, ${tr("blind")}`}: ${d.grade ? grade(d.grade) + (d.lost_rounded ? `, ${rounded(-d.lost_rounded, true)}` : "") : by(d.by)}`, d.values.length ? values(d) : ""))),
+        h("h3", { text: `${tr("deal")} ${label(deal)}: ${tr("points_lost")} ${lost(deal)} · ${tr("accuracy")} ${accuracy(deal)}` }),
+        h("ol", {}, ...deal.decisions.map((d) => h("li", { "data-grade": d.grade ?? "" }, `${trAny(d.action)}${d.looked || d.action === "look" ? "" : `, ${tr("blind")}`}: ${d.grade ? grade(d.grade) + (d.lost_rounded ? `, ${lostWords(d)}` : "") : by(d.by)}`, d.values.length ? values(d) : ""))),
       ),
     ),
   );
@@ -78,7 +81,7 @@ function chart(deals) {
   const top = Math.max(0.5, ...deals.map((deal) => deal.lost_rounded));
   const step = 300 / Math.max(deals.length, 6);
   const rtl = document.documentElement.dir === "rtl";
-  const figures = deals.map((deal) => `${label(deal)}: ${rounded(deal.lost_rounded)}`).join(", ");
+  const figures = deals.map((deal) => `${label(deal)}: ${lost(deal)}`).join(", ");
   /** @param {string} tag @param {Record<string, string | number>} attrs @param {string} [text] */
   const make = (tag, attrs, text = "") => {
     const element = document.createElementNS(ns, tag);
@@ -93,7 +96,9 @@ function chart(deals) {
     const x = rtl ? 310 - (i + 0.5) * step : 10 + (i + 0.5) * step;
     const tall = (deal.lost_rounded / top) * 100;
     add("rect", { x: x - step * 0.35, y: 125 - tall, width: step * 0.7, height: tall, class: deal.counts.mistake + deal.counts.blunder ? "bad" : "" });
-    if (deal.lost_rounded) add("text", { x, y: 120 - tall, "text-anchor": "middle" }, rounded(deal.lost_rounded));
+    // Without "≈" over a bar, where two short bars' figures would run into each other; the
+    // chart's label says it.
+    if (deal.lost_rounded) add("text", { x, y: 120 - tall, "text-anchor": "middle" }, lost(deal).replace("≈", ""));
     add("text", { x, y: 142, "text-anchor": "middle" }, label(deal));
   });
   return h("figure", {}, h("figcaption", { "aria-hidden": "true", text: tr("lost_per_deal") }), svg);
@@ -101,7 +106,7 @@ function chart(deals) {
 
 /** Every legal action's value, on demand. @param {Decision} decision @param {boolean} [open] */
 const values = (decision, open = false) =>
-  h("details", { open }, h("summary", { text: tr("values") }), table([tr("hint_action"), tr("hint_value")], decision.values.map((v) => [trAny(v.action) + (v.best ? ` (${grade("best")})` : ""), rounded(v.value_rounded, true)])));
+  h("details", { open }, h("summary", { text: tr("values") }), table([tr("hint_action"), tr("hint_value")], decision.values.map((v) => [trAny(v.action) + (v.best ? ` (${grade("best")})` : ""), rounded(v.value, v.value_rounded, true)])));
 
 /** Mistake `at` as your seat saw it, to choose again. @param {number} at */
 function practice(at) {
@@ -139,11 +144,11 @@ function practice(at) {
 function outcome(decision, chosen) {
   const [best, value] = [decision.values.find((v) => v.best), decision.values.find((v) => v.action === chosen)].map((v) => v ?? decision.values[0]);
   const mark = graded(best.value, value.value);
-  const next = Math.min(...decision.values.filter((v) => v !== best).map((v) => graded(best.value, v.value).lost));
+  const next = decision.values.filter((v) => v !== best).map((v) => graded(best.value, v.value)).reduce((a, b) => (b.lost < a.lost ? b : a));
   return [
-    h("p", { id: "graded", tabindex: -1, "data-grade": mark.grade, text: `${trAny(chosen)}: ${rounded(value.value_rounded, true)} · ${grade(mark.grade)}` }),
-    h("p", { text: mark.lost ? tr("best_was", { action: trAny(best.action), value: rounded(best.value_rounded, true), edge: rounded(mark.lost) }) : tr("best_edge", { edge: rounded(next) }) }),
-    h("p", { text: tr("at_the_table", { action: trAny(decision.action), lost: rounded(decision.lost_rounded ?? 0) }) }),
+    h("p", { id: "graded", tabindex: -1, "data-grade": mark.grade, text: `${trAny(chosen)}: ${rounded(value.value, value.value_rounded, true)} · ${grade(mark.grade)}` }),
+    h("p", { text: mark.lost ? tr("best_was", { action: trAny(best.action), value: rounded(best.value, best.value_rounded, true), edge: rounded(mark.exact, mark.lost) }) : tr("best_edge", { edge: rounded(next.exact, next.lost) }) }),
+    h("p", { text: tr("at_the_table", { action: trAny(decision.action), lost: rounded(decision.lost ?? "0", decision.lost_rounded ?? 0) }) }),
     values(decision, true),
   ];
 }
