@@ -109,8 +109,13 @@ class TableState:
         path = path or f"/matches/{view['id']}/events"
         while self.seen < view["version"]:
             page = api("GET", f"{path}?after={self.seen}")
-            self.note(page["events"], view)
-            if not page["events"]:
+            # None past the view's version: a move made since the view was read (a friend's
+            # fold just after this player joined) is left to the follower, which starts after
+            # the last event noted and then reads a view that shows it. Noted here, it moved
+            # the follower past it, and the table waited on a stale view for the next move.
+            upto = [event for event in page["events"] if event["seq"] <= view["version"]]
+            self.note(upto, view)
+            if not upto:
                 self.seen = view["version"]
 
     def note(self, events: list[dict], view: dict) -> None:

@@ -217,6 +217,16 @@ def test_events_noted_twice_show_once():
     assert table.log == ["Kaveh holds at 3.", "Darius holds at 3.", "Kaveh holds at 3."]
 
 
+def test_events_past_the_view_s_version_are_left_to_the_follower():
+    """The owner folded between the friend's join (version 2) and its read of the events,
+    which then held the fold: noting it would start the follower after it, and the friend's
+    table would wait on the view of version 2 (failed the late-move terminal test)."""
+    pages = {"/matches/m/events?after=0": {"events": [action(n, 3, "ai") for n in (1, 2, 3)]}}
+    table = TableState()
+    table.read_events(lambda method, path: pages[path], table_view() | {"id": "m", "version": 2})
+    assert table.seen == 2 and len(table.log) == 2
+
+
 def test_the_waiting_room_names_the_open_seats_and_fits_the_join_command_in_80_columns():
     waiting = view("in_deal") | {"status": "waiting", "deal_number": 0, "humans": 3}
     waiting |= {"id": "4696915b-82de-49a5-9e7d-d729b1bb2f43", "turn_seconds": 60}
