@@ -9,6 +9,13 @@ export function parse(text) {
   return [Number(num), Number(den)];
 }
 
+/** The API's exact "7/3", "-1/2" or "4" as BigInts, for sums and comparisons that must not
+ * round. @param {string} text @returns {[bigint, bigint]} */
+export function exactParts(text) {
+  const [num, den = "1"] = text.split("/");
+  return [BigInt(num), BigInt(den)];
+}
+
 /** @param {string} a @param {string} b @returns {string} */
 export function add(a, b) {
   const [p, q] = parse(a);

@@ -2,6 +2,7 @@
 // each decision's class and values; each mistake's position again, your new choice graded.
 import { card } from "./cards.js";
 import { $, num, screen, seatName, state, tr, trAny } from "./core.js";
+import { exactParts } from "./fractions.js";
 import { lostWords, rounded } from "./match-review.js";
 import { h } from "./words.js";
 
@@ -13,7 +14,7 @@ export const GRADES = /** @type {const} */ ([["best", 0n, 1n], ["good", 1n, 20n]
 
 /** What `value` loses to `best` (exact: "-7/20"), and its class. @param {string} best @param {string} value */
 export function graded(best, value) {
-  const [[bn, bd], [vn, vd]] = [best, value].map((text) => (text + "/1").split("/").slice(0, 2).map(BigInt));
+  const [[bn, bd], [vn, vd]] = [best, value].map(exactParts);
   const [lost, per] = [bn * vd - vn * bd, bd * vd];
   return { grade: GRADES.find(([, most, of]) => lost * of <= most * per)?.[0] ?? "blunder", lost: Number((lost * 10000n) / per) / 10000, exact: `${lost}/${per}` };
 }
