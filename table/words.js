@@ -8,19 +8,32 @@ import { LANGUAGES, store } from "./look.js";
 export const firstLanguage = () =>
   new URLSearchParams(location.search).get("lang") || store.get("lang") || navigator.language.slice(0, 2);
 
+/** The last language asked for, as useLanguage answers it.
+ * @type {Promise<typeof import('./i18n/en.js').default> | null} */
+let latest = null;
+
 /**
  * The catalogue of `lang` (English where the table does not speak it), made the page's
- * language and direction and remembered in this browser, for every page of the table.
+ * language and direction and remembered in this browser, for every page of the table; or,
+ * when another language was chosen before its words came, that one's.
  * @param {string} lang @returns {Promise<typeof import('./i18n/en.js').default>}
  */
-export async function useLanguage(lang) {
+export function useLanguage(lang) {
   const code = lang in LANGUAGES ? lang : "en";
-  const catalogue = (await import(`./i18n/${code}.js`)).default;
-  store.set("lang", code);
-  document.documentElement.lang = code;
-  document.documentElement.dir = catalogue.dir;
-  return catalogue;
+  /** @type {Promise<typeof import('./i18n/en.js').default>} */
+  const loading = import(`./i18n/${code}.js`).then(({ default: catalogue }) => {
+    // Another language chosen while this one's words loaded: the last choice wins, or a
+    // catalogue that arrived late turned the page back to a language no longer chosen.
+    if (latest && latest !== loading) return latest;
+    store.set("lang", code);
+    document.documentElement.lang = code;
+    document.documentElement.dir = catalogue.dir;
+    return catalogue;
+  });
+  latest = loading;
+  return loading;
 }
+
 
 /**
  * @param {string} tag @param {Record<string, string | boolean | number>} [attrs]

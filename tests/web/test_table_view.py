@@ -14,6 +14,7 @@ from playwright.sync_api import expect
 from tests.web.conftest import ARTIFACTS, screenshot
 from tests.web.play import api_get, match_id, new_match, settled, sit_down
 from tests.web.test_table_care import axe_violations, set_slider
+from tests.web.test_tournament_table import said
 
 pytestmark = pytest.mark.slow
 
@@ -330,4 +331,24 @@ def test_your_turn_is_noticed_while_the_page_is_hidden(open_table, lang, width):
     # The sound can be turned off, and stays off.
     page.locator("#turn-sound").uncheck()
     assert page.evaluate("localStorage.getItem('asnas:turn_sound')") == "off"
+    assert page.errors == []
+
+
+def test_the_language_chosen_last_wins_over_one_still_loading(open_table):
+    """Persian chosen while French's words are still on their way: the page stays Persian when
+    they come. Before, the late catalogue turned the page French (a CI run of stop 56)."""
+    page = open_table()
+    held = []
+    page.route("**/i18n/fr.js", lambda route: held.append(route))
+    with page.expect_request("**/i18n/fr.js"):
+        page.locator("#lang").select_option("fr")
+    page.locator("#lang").select_option("fa")
+    expect(page.locator("html")).to_have_attribute("lang", "fa")
+    with page.expect_response("**/i18n/fr.js"):
+        held[0].continue_()
+    # The page's own import of it has run its course once this one has (same module).
+    page.evaluate("() => import('./i18n/fr.js').then(() => new Promise(r => setTimeout(r, 50)))")
+    expect(page.locator("html")).to_have_attribute("lang", "fa")
+    expect(page.locator("#brand")).to_have_text(said("fa", "brand"))
+    expect(page.locator("#lang")).to_have_value("fa")
     assert page.errors == []
