@@ -10,6 +10,7 @@ from games.match.commands import match_create
 from games.models import Match
 from players.services import player_create
 from tests.matches import play
+from tests.playwright_loop import hidden_from
 from tests.servers import copy_database, migrated_template
 
 
@@ -60,6 +61,24 @@ def coach_tables_mapped(coach_tables_built):
     from games.ai import coach_tables
 
     return coach_tables.load()
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_setup(item):
+    with hidden_from(item):
+        return (yield)
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_call(item):
+    with hidden_from(item):
+        return (yield)
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_teardown(item, nextitem):
+    with hidden_from(item, session_ends=nextitem is None):
+        return (yield)
 
 
 def pytest_configure(config):

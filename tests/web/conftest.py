@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.playwright_loop import database_beside
 from tests.servers import (
     ARTIFACTS_DIR,
     BASE_DIR,
@@ -98,7 +99,7 @@ def chromium():
         unavailable("Playwright is not installed (uv sync installs it)")
     if not CHROMIUM.exists():
         unavailable(f"no Chromium at {CHROMIUM} (.ci/run installs it with apt)")
-    with sync_api.sync_playwright() as playwright:
+    with sync_api.sync_playwright() as playwright, database_beside(playwright._loop):
         browser = playwright.chromium.launch(
             executable_path=str(CHROMIUM), headless=True, args=CHROMIUM_ARGS
         )
@@ -106,44 +107,93 @@ def chromium():
         browser.close()
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def browser():
-    """One browser per module, not per session: while Playwright runs, its event loop is
-    marked running in this thread, and Django refuses every database call there. In a
-    parallel run, other modules' tests follow on the same worker (test_browser_scope.py)."""
+    """One browser for the worker's run: Playwright's driver and a browser cost seconds of CPU
+    to start. The tests that follow on the worker, other modules', work beside it
+    (tests/playwright_loop.py, test_browser_scope.py)."""
     with chromium() as browser:
         yield browser
 
 
+@pytest.fixture(scope="session")
+def spare_tabs(browser):
+    """Tabs that earlier tests were done with, each alone in its context. A
+    tab's first page costs its new renderer about a CPU-second, a page opened again in a tab
+    about a fifth of that (measured while working on #34), and the browser tests open
+    hundreds; so a tab is kept for the next test, wiped (see `wipe`), rather than closed."""
+    return []
+
+
 @pytest.fixture
-def open_table(browser, page_origin, api_origin):
+def open_table(browser, spare_tabs, page_origin, api_origin):
     """open_table(lang="en", width=1000, height=900, reduced_motion=True, url=None, before=None)
-    -> a fresh
-    page at the table (by default from its own origin), in a context of its own (its own
-    localStorage, so its own player). `before(page)` runs before the page opens (routes, init
-    scripts). page.requests lists every request the page made."""
-    contexts = []
+    -> a fresh page at the table (by default from its own origin), in a context of its own
+    (its own localStorage, so its own player): a spare tab, wiped, or a new context's.
+    `before(page)` runs before the page opens (routes, init scripts, the clock); a page with
+    one always gets a new context, and is never kept, as an init script or a clock cannot be
+    taken off. page.requests lists every request the page made."""
+    opened = []
 
     def open_page(lang="en", width=1000, height=900, reduced_motion=True, url=None, before=None):
-        context = browser.new_context(
-            viewport={"width": width, "height": height},
-            reduced_motion="reduce" if reduced_motion else "no-preference",
-            permissions=["clipboard-read", "clipboard-write"],
-        )
-        contexts.append(context)
-        page = context.new_page()
+        motion = "reduce" if reduced_motion else "no-preference"
+        if spare_tabs and before is None:
+            page = spare_tabs.pop()
+            page.set_viewport_size({"width": width, "height": height})
+            page.emulate_media(reduced_motion=motion)
+        else:
+            context = browser.new_context(
+                viewport={"width": width, "height": height},
+                reduced_motion=motion,
+                permissions=["clipboard-read", "clipboard-write"],
+            )
+            page = context.new_page()
         page.errors = []
         page.requests = []
-        page.on("pageerror", lambda error: page.errors.append(str(error)))
-        page.on("request", lambda request: page.requests.append(request))
+        listeners = {
+            "pageerror": lambda error: page.errors.append(str(error)),
+            "request": lambda request: page.requests.append(request),
+        }
+        for event, listener in listeners.items():
+            page.on(event, listener)
+        opened.append((page, listeners, before is None))
         if before:
             before(page)
         page.goto(url or f"{page_origin}/index.html?api={api_origin}&lang={lang}")
         return page
 
     yield open_page
-    for context in contexts:
-        context.close()
+    for page, listeners, keepable in opened:
+        if keepable and kept_alone(page, page_origin):
+            for event, listener in listeners.items():
+                page.remove_listener(event, listener)
+            wipe(page, page_origin)
+            spare_tabs.append(page)
+        else:
+            page.context.close()
+
+
+def kept_alone(page, page_origin: str) -> bool:
+    """Whether the test left the tab open, alone in its context, at the table's origin."""
+    return (
+        not page.is_closed()
+        and page.context.pages == [page]
+        and page.url.startswith(f"{page_origin}/")
+    )
+
+
+def wipe(page, page_origin: str) -> None:
+    """Leaves a tab as a new context's would be for the table: the routes a test added taken
+    off, its page gone, and nothing kept for the table's origin (localStorage, this tab's
+    sessionStorage, cookies). The cache stays, as a returning browser's would."""
+    page.unroute_all(behavior="ignoreErrors")
+    # A tab's sessionStorage can be reached only from a page of its origin.
+    page.evaluate("() => sessionStorage.clear()")
+    page.goto("about:blank")
+    devtools = page.context.new_cdp_session(page)
+    devtools.send("Storage.clearDataForOrigin", {"origin": page_origin, "storageTypes": "all"})
+    devtools.detach()
+    page.context.clear_cookies()
 
 
 @pytest.fixture

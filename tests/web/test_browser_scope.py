@@ -1,7 +1,9 @@
-"""Playwright's sync API marks its event loop as running in the thread between its calls, and
-Django then refuses database calls there (SynchronousOnlyOperation). The browser fixture is
-module-scoped so that it stops before the tests of another module, which in a parallel run
-may follow on the same worker; stopped, Playwright must leave the database usable."""
+"""One browser for a worker's run (tests/playwright_loop.py): Playwright's sync API leaves its
+event loop marked running in the thread between its calls, and Django's database calls and
+`asyncio.run` both refuse to work where a loop runs. The tests that follow a browser test on
+its worker, in a parallel run other modules' tests, must work as if no browser were open."""
+
+import asyncio
 
 import pytest
 from django.core.exceptions import SynchronousOnlyOperation
@@ -10,9 +12,31 @@ from players.models import Player
 from tests.web.conftest import chromium
 
 
-def test_the_database_answers_again_once_the_browser_stopped(db):
+def test_the_database_answers_beside_an_open_browser_but_not_from_a_coroutine(db):
     with chromium() as browser:
         assert browser.is_connected()
-        with pytest.raises(SynchronousOnlyOperation):
-            Player.objects.count()
-    assert Player.objects.count() == 0
+        assert asyncio._get_running_loop() is not None  # Playwright's, marked running
+        assert Player.objects.count() == 0
+
+    async def from_a_coroutine():
+        return Player.objects.count()
+
+    with pytest.raises(SynchronousOnlyOperation):
+        asyncio.run(from_a_coroutine())
+
+
+def test_a_browser_test_leaves_the_browser_open(browser):
+    context = browser.new_context()
+    assert context.new_page().evaluate("1 + 1") == 2
+    context.close()
+    assert asyncio._get_running_loop() is not None
+
+
+def test_the_next_test_runs_coroutines():
+    """Follows the browser test above on its worker, with the browser still open."""
+
+    async def ticks():
+        await asyncio.sleep(0)
+        return "ran"
+
+    assert asyncio.run(ticks()) == "ran"
