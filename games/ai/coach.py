@@ -34,7 +34,7 @@ from functools import cache, lru_cache
 
 from games.engine import SEATS, SeatView
 
-from . import coach_tables
+from . import coach_tables, kept_sums
 from .deals import deals_holding
 from .expert import archetype_rows
 from .exploit import action_columns, subtree_values
@@ -185,9 +185,11 @@ def _opponents_only(tables: Tables, position: int) -> tuple:
 
 @lru_cache(maxsize=8)
 def _mixed_sums(key: tuple, position: int) -> list:
-    """The tables' sums against opponents of different tables: about 2 s of CPU for every
-    hand and node of the position, kept for the few that a table of several humans needs."""
-    return coach_tables.position_sums(_mixed_rows(key), position)
+    """The tables' sums against opponents of different tables, for every hand and node of the
+    position: seconds of CPU the first time on the machine, kept in the cache directory
+    (`kept_sums.kept_position_sums`), and in memory for the few that a table of several
+    humans needs."""
+    return kept_sums.kept_position_sums(key, position, _mixed_rows(key))
 
 
 def _mixed_rows(key: tuple) -> list:
