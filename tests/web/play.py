@@ -33,12 +33,14 @@ def new_match(page: Page, level: str = "easy") -> None:
 
 
 def settled(page: Page) -> str:
-    """Waits until the table shows a turn of yours, a deal over or the end; returns the status."""
-    expect(page.locator("body")).not_to_have_attribute("aria-busy", "true")
+    """Waits until the table shows a turn of yours, a deal over or the end, and is not busy;
+    returns the status. One wait in the page rather than an `expect`: an expect that has to
+    wait renders an aria snapshot of the page at each of its polls (Playwright 1.60 and on,
+    microsoft/playwright#41098), a quarter of the page's CPU in a whole match (#34)."""
     page.wait_for_function(
         "() => { const t = document.getElementById('table');"
-        " return t && (t.dataset.status !== 'in_deal'"
-        " || document.querySelector('#actions button.play')); }"
+        " return document.body.getAttribute('aria-busy') !== 'true' && t"
+        " && (t.dataset.status !== 'in_deal' || document.querySelector('#actions button.play')); }"
     )
     return page.locator("#table").get_attribute("data-status")
 

@@ -98,7 +98,8 @@ def reviewed(page) -> str:
     goes on."""
     status = settled(page)
     if status != "in_deal":
-        expect(page.locator("#verdict")).to_be_visible(timeout=60_000)
+        # A wait without an expect's aria snapshots at each poll (play.settled says why).
+        page.locator("#verdict").wait_for(state="visible", timeout=60_000)
     return status
 
 
