@@ -15,7 +15,7 @@ def sit_down(page: Page, name: str = "Roya") -> None:
     """From the first screen to the lobby (the click registers a player with a default name),
     then named `name` with the lobby's form."""
     page.locator("#more-ways").click()
-    expect(page.locator("#new-match")).to_be_visible()
+    page.locator("#new-match").wait_for()  # not an expect: see settled
     rename(page, name)
 
 
@@ -23,13 +23,13 @@ def rename(page: Page, name: str) -> None:
     page.locator("#rename-name").fill(name)
     page.locator("#rename button[type=submit]").click()
     expect(page.locator("#main h2").first).to_contain_text(name)
-    expect(page.locator("body")).not_to_have_attribute("aria-busy", "true")
+    page.wait_for_function("() => document.body.getAttribute('aria-busy') !== 'true'")
 
 
 def new_match(page: Page, level: str = "easy") -> None:
     page.locator("#ai-level").select_option(level)
     page.locator("#new-match").click()
-    expect(page.locator("#table")).to_be_visible()
+    page.locator("#table").wait_for()  # not an expect: see settled
 
 
 def settled(page: Page) -> str:
@@ -129,7 +129,7 @@ def new_table(page: Page, humans: int = 2, seconds: int | None = None, level: st
     page.locator("#humans").select_option(str(humans))
     page.locator("#turn-seconds").fill("" if seconds is None else str(seconds))
     page.locator("#new-match").click()
-    expect(page.locator("#table")).to_have_attribute("data-status", "waiting")
+    page.locator('#table[data-status="waiting"]').wait_for()  # not an expect: see settled
 
 
 def at_one_version(pages: list[Page], timeout: float = 15) -> str:
