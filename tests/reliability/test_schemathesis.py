@@ -110,10 +110,15 @@ def world(django_db_setup, django_db_blocker) -> Iterator[dict]:
         transaction.set_rollback(True)
 
 
-def made_world() -> dict:
-    player, token = player_create(name="Fuzz")
+def client_for(token: str) -> APIClient:
     client = APIClient()
     client.credentials(HTTP_AUTHORIZATION=f"Bearer {token}")
+    return client
+
+
+def made_world() -> dict:
+    player, token = player_create(name="Fuzz")
+    client = client_for(token)
 
     def post(url: str, body: dict | None = None, status: int = 200) -> dict:
         response = client.post(url, body or {}, format="json")
@@ -135,8 +140,7 @@ def made_world() -> dict:
             action = "call" if "call" in finished["legal_actions"] else "hold"
             finished = post(f"/api/v1/matches/{finished['id']}/actions", {"action": action})
     _, host_token = player_create(name="Host")
-    host = APIClient()
-    host.credentials(HTTP_AUTHORIZATION=f"Bearer {host_token}")
+    host = client_for(host_token)
     to_join = host.post("/api/v1/matches", {"humans": 2}, format="json").json()
     to_preview = host.post("/api/v1/matches", {"humans": 2}, format="json").json()
     # The host's match against the AI, played to its end and mined: its puzzles are the
@@ -284,14 +288,8 @@ def _use_real(case, name: str, ids: list[str]) -> bool:
     return True
 
 
-def as_the_world_s_player(world: dict) -> APIClient:
-    client = APIClient()
-    client.credentials(HTTP_AUTHORIZATION=f"Bearer {world['token']}")
-    return client
-
-
 def test_a_test_renames_the_world_s_player(world):
-    response = as_the_world_s_player(world).patch(
+    response = client_for(world["token"]).patch(
         "/api/v1/players/me", {"name": "Renamed"}, format="json"
     )
     assert response.status_code == 200, response.json()
@@ -301,7 +299,7 @@ def test_a_test_renames_the_world_s_player(world):
 def test_the_next_test_finds_the_world_as_it_was_made(world):
     """The world is the module's, each test in a savepoint of it: the last test's rename is
     gone."""
-    response = as_the_world_s_player(world).get("/api/v1/players/me")
+    response = client_for(world["token"]).get("/api/v1/players/me")
     assert response.json()["name"] == "Fuzz"
 
 
