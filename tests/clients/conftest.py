@@ -15,7 +15,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.clients.npm import SCHEMA_FILE, install_node_modules
+from tests.clients.npm import install_node_modules
+from tests.schema_file import SCHEMA_FILE
 from tests.servers import ARTIFACTS_DIR, migrated_database, served
 
 

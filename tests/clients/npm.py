@@ -11,7 +11,6 @@ from pathlib import Path
 import pytest
 
 REPO = Path(__file__).resolve().parents[2]
-SCHEMA_FILE = REPO / "openapi.yaml"
 TS_DIR = REPO / "tests" / "clients" / "ts"
 NETWORK_ERRORS = re.compile(r"E(NOTFOUND|AI_AGAIN|CONNREFUSED|CONNRESET|TIMEDOUT|NETUNREACH)")
 

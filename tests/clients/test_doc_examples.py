@@ -17,7 +17,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.clients.npm import SCHEMA_FILE, TS_DIR, run
+from tests.clients.npm import TS_DIR, run
+from tests.schema_file import SCHEMA_FILE
 from tests.servers import BASE_DIR, served
 
 pytestmark = pytest.mark.slow

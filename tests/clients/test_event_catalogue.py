@@ -8,12 +8,12 @@ import re
 from pathlib import Path
 
 import pytest
-import yaml
 
 from games.admin.phrases import SHOWN, describe
 from games.engine import EVENT_TYPES, SEAT_CHANGE_LINE, encode_event, event_view
 from terminal.table import EVENT_LINES
 from tests.engine.support import every_type_log
+from tests.schema_file import committed_schema
 
 REPO = Path(__file__).resolve().parents[2]
 LANGUAGES = ("en", "es", "fr", "pl", "da", "fa")
@@ -21,8 +21,8 @@ NAMES = ["Roya", "Darius", "Shirin", "Kaveh"]
 
 
 def _sent_types() -> set[str]:
-    schema = yaml.safe_load((REPO / "openapi.yaml").read_text())
-    return set(schema["components"]["schemas"]["MatchEvent"]["discriminator"]["mapping"])
+    event = committed_schema()["components"]["schemas"]["MatchEvent"]
+    return set(event["discriminator"]["mapping"])
 
 
 def _log_lines(language: str) -> dict[str, str]:

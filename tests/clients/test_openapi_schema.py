@@ -2,21 +2,19 @@
 that client generators turn into types."""
 
 import difflib
-from pathlib import Path
 
 import pytest
-import yaml
 from django.core.management import call_command
 
 from games.engine.events import EVENT_TYPES
+from tests.schema_file import SCHEMA_FILE, committed_schema
 
-SCHEMA_FILE = Path(__file__).resolve().parents[2] / "openapi.yaml"
 REGENERATE = "uv run manage.py spectacular --file openapi.yaml"
 
 
 @pytest.fixture(scope="module")
 def schema() -> dict:
-    return yaml.safe_load(SCHEMA_FILE.read_text())
+    return committed_schema()
 
 
 def test_committed_schema_matches_the_code(tmp_path):

@@ -7,7 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.clients.npm import REPO, SCHEMA_FILE, run
+from tests.clients.npm import REPO, run
+from tests.schema_file import SCHEMA_FILE
 
 pytestmark = pytest.mark.slow
 

@@ -9,7 +9,8 @@ from fractions import Fraction
 
 import pytest
 
-from tests.clients.npm import SCHEMA_FILE, TS_DIR, run
+from tests.clients.npm import TS_DIR, run
+from tests.schema_file import SCHEMA_FILE
 
 # The review it reads is worked out only once the coach's tables are built (tests/conftest.py).
 pytestmark = [pytest.mark.slow, pytest.mark.usefixtures("coach_tables_built")]

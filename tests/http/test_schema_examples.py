@@ -1,11 +1,11 @@
 """The schema's success examples are what the API answers: the same script, played through
 the API on a real database, gets the same bodies but for ids and timestamps."""
 
-import yaml
 from django.core.management import call_command
 
 from games.http.examples import EXAMPLE_PLAYER, play_examples, success_examples
 from tests.http.api_table import ApiTable
+from tests.schema_file import read_schema
 
 # What differs from run to run; everything else must be equal.
 RUN_SPECIFIC = {"id", "created_at", "updated_at"}
@@ -40,7 +40,7 @@ def test_the_examples_show_a_match_in_progress_and_a_finished_one():
 
 def test_every_match_operation_has_its_examples_in_the_schema(tmp_path):
     call_command("spectacular", "--file", str(tmp_path / "schema.yaml"))
-    schema = yaml.safe_load((tmp_path / "schema.yaml").read_text())
+    schema = read_schema(tmp_path / "schema.yaml")
     shown = {}
     for operations in schema["paths"].values():
         for operation in operations.values():

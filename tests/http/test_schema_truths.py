@@ -5,8 +5,9 @@ the ones a table hands out, and the clock acts as its field says."""
 import re
 
 import pytest
-import yaml
 from django.core.management import call_command
+
+from tests.schema_file import read_schema
 
 pytestmark = pytest.mark.django_db
 
@@ -15,7 +16,7 @@ pytestmark = pytest.mark.django_db
 def schema(tmp_path_factory):
     path = tmp_path_factory.mktemp("schema") / "openapi.yaml"
     call_command("spectacular", "--file", str(path))
-    return yaml.safe_load(path.read_text())
+    return read_schema(path)
 
 
 @pytest.fixture(scope="module")

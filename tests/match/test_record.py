@@ -7,12 +7,12 @@ from pathlib import Path
 
 import jsonschema
 import pytest
-import yaml
 from django.core.management import CommandError, call_command
 
 from games.models import Match
 from games.review import commands as review_commands
 from tests.fairness.test_fairness import play_to_the_end
+from tests.schema_file import committed_schema
 
 pytestmark = pytest.mark.django_db
 
@@ -134,8 +134,7 @@ def test_a_table_that_is_not_verifiable_keeps_folded_hands_out_of_its_record(cli
 def test_the_record_is_served_in_the_format_the_api_declares(client):
     """The engine moved to asnas-record/3 while the API still declared only /2: every record
     answered broke the API's own schema (found by tests/reliability/test_schemathesis.py)."""
-    api = yaml.safe_load((Path(__file__).resolve().parents[2] / "openapi.yaml").read_text())
-    schemas = api["components"]["schemas"]
+    schemas = committed_schema()["components"]["schemas"]
     (reference,) = schemas["MatchRecord"]["properties"]["format"]["allOf"]
     declared = schemas[reference["$ref"].rsplit("/", 1)[1]]["enum"]
     view = client.post("/api/v1/matches", {"seed": 3}, format="json").json()

@@ -1,16 +1,14 @@
 """The response headers the schema declares are the ones the API sends, on success, on a
 replayed write and on a 429."""
 
-from pathlib import Path
-
 import pytest
-import yaml
 
 from tests.http.problems import assert_problem
+from tests.schema_file import committed_schema
 
 pytestmark = pytest.mark.django_db
 
-SCHEMA = yaml.safe_load((Path(__file__).resolve().parents[2] / "openapi.yaml").read_text())
+SCHEMA = committed_schema()
 OURS = {"X-Request-ID", "RateLimit-Policy", "RateLimit", "Retry-After", "Idempotent-Replayed"}
 
 
