@@ -6,6 +6,7 @@ those declarations here, so that no event type writes them out again (events.py)
 from collections.abc import Mapping
 from dataclasses import MISSING, dataclass, field, fields
 from fractions import Fraction
+from functools import cache
 from typing import Any
 
 from .commands import Seeds
@@ -143,26 +144,53 @@ class Declared:
 
     def to_dict(self) -> dict:
         data = {}
-        for spec in fields(self):
-            meta, value = spec.metadata, getattr(self, spec.name)
-            if meta.get("stored_when_set") and value == spec.default:
+        for name, left_out_at, _, seed_keys, store, _ in _dict_form(type(self)):
+            value = getattr(self, name)
+            if left_out_at is not _ALWAYS_STORED and value == left_out_at:
                 continue
-            if meta.get("kind") == "seeds":
-                data.update(_stored_seeds(value, meta["stored_as"]))
+            if seed_keys is not None:
+                data.update(_stored_seeds(value, seed_keys))
             else:
-                data[spec.name] = _form(meta)[0](value)
+                data[name] = value if store is None else store(value)
         return data
 
     @classmethod
     def from_dict(cls, data: Mapping):
         values = {}
-        for spec in fields(cls):
-            meta = spec.metadata
-            if meta.get("kind") == "seeds":
-                values[spec.name] = _read_seeds(data, meta["stored_as"])
-            elif spec.name in data or spec.default is MISSING:
-                values[spec.name] = _form(meta)[1](data[spec.name])
+        for name, _, required, seed_keys, _, read in _dict_form(cls):
+            if seed_keys is not None:
+                values[name] = _read_seeds(data, seed_keys)
+            elif required or name in data:
+                values[name] = data[name] if read is None else read(data[name])
         return cls(**values)
+
+
+_ALWAYS_STORED = object()
+"""The `left_out_at` of a field that is stored whatever its value."""
+
+
+@cache
+def _dict_form(cls) -> tuple:
+    """Per field of a declared type, read from its declaration once (every event is stored,
+    viewed and streamed through `to_dict`, and the expert AI views every event of its match
+    at each decision): its name; the value it is left out at (`stored_when_set` fields, at
+    their default); whether a stored dict must hold it (no default); the stored names of a
+    seeds field; and how it is stored and read back (None: as it is)."""
+    form = []
+    for spec in fields(cls):
+        meta = spec.metadata
+        store, read = _form(meta)
+        form.append(
+            (
+                spec.name,
+                spec.default if meta.get("stored_when_set") else _ALWAYS_STORED,
+                spec.default is MISSING,
+                meta["stored_as"] if meta.get("kind") == "seeds" else None,
+                None if store is _AS_IT_IS[0] else store,
+                None if read is _AS_IT_IS[1] else read,
+            )
+        )
+    return tuple(form)
 
 
 def fields_of_kinds(cls, kinds: tuple[str, ...]) -> tuple[str, ...]:
