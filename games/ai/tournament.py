@@ -77,12 +77,20 @@ def play_match(levels: tuple[str, ...], seed: int) -> tuple[list[list[Fraction]]
         evolve(state, event)
         played.append(event)
     deals = []
+    # A seat's record holds finished deals only, so it stays the same through a deal: worked
+    # out once per seat and deal, not at each of the expert's decisions from every event.
+    records: dict[tuple[int, int], tuple] = {}
     while True:
         if state.status is Status.IN_DEAL:
             seat = state.deal.turn
             view = observe(state, seat)
             rng = ai_rng(seed, state.series, state.deal.deal_number, seat, len(view.history))
-            record = public_record(played, seat) if levels[seat] in WATCHING_LEVELS else ()
+            record = ()
+            if levels[seat] in WATCHING_LEVELS:
+                key = (seat, state.deal.deal_number)
+                if key not in records:
+                    records[key] = public_record(played, seat)
+                record = records[key]
             action = choose_action(levels[seat], view, legal_actions(state, seat), rng, record)
             events = decide(state, Act(seat, action))
         elif state.status is Status.DEAL_OVER:
