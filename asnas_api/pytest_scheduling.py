@@ -10,7 +10,9 @@ alone tests stop cannot touch them, and they no longer idle for minutes. The alo
 takes one unit more, which an xdist worker needs to run its last test, and no other: when the
 alone tests end, the workers that waited come first to the rest. Then come the modules with a
 `slow` test, then the rest, so that no long module is left running at the end while the other
-workers idle.
+workers idle. Within each, the modules that wait for the coach's tables (`coach_tables_built`,
+built in the background as the run starts) come last: first, the two workers beside the alone
+ones both waited on the build while the alone tests mostly slept, a core idle for 20 s.
 
 Only the workers collect the tests, and the controller, which schedules, sees only their
 ids. So each worker writes which ids are marked (`record_marks`) before it reports its
@@ -34,15 +36,23 @@ def marks_file(run_dir: Path, worker_id: str) -> Path:
     return run_dir / f"marks-{worker_id}.json"
 
 
-def order_for_workers(items: list[pytest.Item]) -> None:
-    """Puts the alone tests first, then the modules with a slow test, keeping the order
-    within each module (pytest-django's included)."""
-    slow_modules = {item.path for item in items if item.get_closest_marker("slow")}
+WAITS_FOR_THE_COACH_TABLES = "coach_tables_built"
+"""The fixture of the tests that wait for the coach's tables (tests/conftest.py)."""
 
-    def rank(item: pytest.Item) -> int:
+
+def order_for_workers(items: list[pytest.Item]) -> None:
+    """Puts the alone tests first, then the modules with a slow test, the ones that wait for
+    the coach's tables last of each, keeping the order within each module (pytest-django's
+    included)."""
+    slow_modules = {item.path for item in items if item.get_closest_marker("slow")}
+    waiting_modules = {
+        item.path for item in items if WAITS_FOR_THE_COACH_TABLES in item.fixturenames
+    }
+
+    def rank(item: pytest.Item) -> tuple[int, bool]:
         if item.get_closest_marker("alone"):
-            return 0
-        return 1 if item.path in slow_modules else 2
+            return 0, False
+        return 1 if item.path in slow_modules else 2, item.path in waiting_modules
 
     items.sort(key=rank)
 

@@ -7,7 +7,13 @@ import re
 from pathlib import Path
 from types import SimpleNamespace
 
-from asnas_api.pytest_scheduling import BESIDE_THE_ALONE, AloneTogetherScheduling, marks_file
+from asnas_api.pytest_scheduling import (
+    BESIDE_THE_ALONE,
+    WAITS_FOR_THE_COACH_TABLES,
+    AloneTogetherScheduling,
+    marks_file,
+    order_for_workers,
+)
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -100,3 +106,31 @@ def test_the_modules_that_run_beside_the_alone_tests_use_no_database_and_no_serv
         if (match := USES_THE_DATABASE_OR_A_SERVER.search(path.read_text()))
     }
     assert offending == {}
+
+
+def collected(path: str, name: str, marks: tuple[str, ...] = (), fixtures: tuple[str, ...] = ()):
+    """What order_for_workers reads of a collected test."""
+    return SimpleNamespace(
+        path=Path(path),
+        name=name,
+        fixturenames=list(fixtures),
+        get_closest_marker=lambda mark: mark if mark in marks else None,
+    )
+
+
+def test_the_alone_tests_then_slow_modules_then_the_rest_those_waiting_for_the_tables_last():
+    """At the start the coach's tables are still being built: the modules that wait for them
+    come after the others of their kind, and each module stays whole and in order."""
+    items = [
+        collected("tests/web/test_review.py", "a", ("slow",), (WAITS_FOR_THE_COACH_TABLES,)),
+        collected("tests/web/test_review.py", "b"),
+        collected("tests/http/test_views.py", "c"),
+        collected("tests/ai/test_coach.py", "d", ("slow",)),
+        collected("tests/ai/test_coach.py", "e", (), (WAITS_FOR_THE_COACH_TABLES,)),
+        collected("tests/ai/test_solver.py", "f", ("slow",)),
+        collected("tests/test_serve.py", "g", ("alone",)),
+        collected("tests/ai/test_review.py", "h", (), (WAITS_FOR_THE_COACH_TABLES,)),
+        collected("tests/engine/test_engine.py", "i"),
+    ]
+    order_for_workers(items)
+    assert [item.name for item in items] == ["g", "f", "a", "b", "d", "e", "c", "i", "h"]

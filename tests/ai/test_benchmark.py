@@ -114,7 +114,7 @@ def with_hidden_cards_shuffled(events, seat: int, own_too: bool, rng) -> list:
 
 
 @pytest.fixture(scope="module", autouse=True)
-def mapped_tables():
+def mapped_tables(coach_tables_built):
     coach_tables.load()
 
 

@@ -124,6 +124,7 @@ def test_hand_strength_is_exact():
     assert ranks <= set(range(1, N_HANDS + 1))
 
 
+@pytest.mark.usefixtures("coach_tables_built")
 def test_after_warming_a_hint_at_every_level_sums_over_no_deal(monkeypatch):
     """What a server maps as a worker starts (asnas_api.asgi) is all that a hint reads at a
     spot the AI seats' table reaches: no sum over deals, no table built in the request."""
@@ -147,6 +148,7 @@ def test_after_warming_a_hint_at_every_level_sums_over_no_deal(monkeypatch):
 SPOTS_WITHOUT_TABLES = {"none": 3, "none, every spot": 1}
 
 
+@pytest.mark.usefixtures("coach_tables_built")
 @pytest.mark.parametrize(
     "tables",
     ["mapped", "none", pytest.param("none, every spot", marks=pytest.mark.simulation)],

@@ -45,6 +45,7 @@ print(json.dumps({"ai_tables": loaded - imported, "coach": anon() - loaded,
 
 
 @pytest.mark.slow
+@pytest.mark.usefixtures("coach_tables_built")
 def test_the_tables_cost_a_process_little_memory_of_its_own():
     """The coach's tables were built in every process (about 85 MB of its own memory), the
     AI tables kept as Python integers (about 60 MB): now the first are a mapped file whose

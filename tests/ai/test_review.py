@@ -50,7 +50,7 @@ LEVELS = ("easy", "normal", "hard", "expert")
 
 
 @pytest.fixture(scope="module", autouse=True)
-def mapped_tables():
+def mapped_tables(coach_tables_built):
     coach.warm()  # what the review's housekeeping maps first
 
 

@@ -3,6 +3,8 @@ review would work out: a stale file would be ignored, so this fails until it is 
 
 import random
 
+import pytest
+
 from games.ai import coach_tables, review, review_blind
 from games.ai.tree import TREE
 
@@ -27,6 +29,7 @@ def test_every_seats_first_decision_against_each_table_is_shipped_where_it_can_o
         assert (review_blind.uniform(table, TREE.player[0]), 0) in shipped
 
 
+@pytest.mark.usefixtures("coach_tables_built")
 def test_shipped_values_are_the_worked_out_ones():
     coach_tables.load()
     shipped = review_blind.precomputed()
