@@ -575,8 +575,12 @@ def test_persian_numbers_keep_their_signs_and_names_their_script(open_table):
         assert re.fullmatch(r"\u200e?[+\-−]?[۰-۹]+(/[۰-۹]+)?", delta), delta
     assert page.locator("#deal-panel .delta bdi").count() == 4
     # As drawn: each sign stands to the left of its digits, as Persian writes "−۱" and "+۳".
-    sides = page.locator("#deal-panel .delta bdi").evaluate_all(
-        """cells => cells.filter(c => /[+\u2212-]/.test(c.textContent)).map(c => {
+    # Found and measured in one call into the page: the review's verdict, arriving late on a
+    # loaded machine, draws the match again, and cells a locator found one call before were
+    # measured detached, every position 0 (a parallel run's failure, "all False").
+    sides = page.evaluate(
+        """() => [...document.querySelectorAll('#deal-panel .delta bdi')]
+          .filter(c => /[+\u2212-]/.test(c.textContent)).map(c => {
             const text = c.firstChild, at = (i) => { const r = document.createRange();
               r.setStart(text, i); r.setEnd(text, i + 1); return r.getBoundingClientRect().left; };
             const sign = text.data.search(/[+\u2212-]/);
