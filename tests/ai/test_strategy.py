@@ -2,23 +2,19 @@
 
 import json
 import random
-import sys
 import time
-from array import array
 
 import pytest
 
 from games.ai import choose_action
 from games.ai.strategy import (
     ASSET_PATH,
-    FORMAT,
-    N_HANDS,
     SCALE,
     StrategyError,
     load_strategy,
     read_asset,
-    read_checked,
     rules_version,
+    table_bytes,
     table_rows,
 )
 from games.ai.tables import engine_legal, view_at
@@ -100,43 +96,31 @@ def test_loader_rejects_a_damaged_table(tmp_path):
         read_asset(_tampered(tmp_path, table="not base64 zlib!"))
 
 
-def _shipped_values() -> array:
-    """The shipped table's 16-bit values, in the file's order."""
-    _, payload = read_checked(ASSET_PATH, asset_format=FORMAT, command="train_ai", field="table")
-    values = array("H", payload)
-    if sys.byteorder == "little":
-        values.byteswap()
-    return values
-
-
-def _payload(values: array) -> bytes:
-    values = array("H", values)
-    if sys.byteorder == "little":
-        values.byteswap()
-    return values.tobytes()
+def _shipped_rows() -> list:
+    """The shipped table's integer rows, as lists that a test may change."""
+    return [None if node is None else [list(row) for row in node] for node in load_strategy().rows]
 
 
 def test_loader_rejects_a_row_that_is_not_a_distribution():
     """One unit moved from a hand's row to the next hand's: the node's values still add up
-    to 121 rows' worth, but two rows do not (the check reads each row)."""
-    values = _shipped_values()
+    to its rows' worth, but two rows do not (the check reads each row)."""
+    rows = _shipped_rows()
     first = TREE.decision_nodes()[0]
-    width = len(TREE.actions[first])
-    at = next(i for i in range(0, N_HANDS * width, width) if values[i] > 0)
-    values[at] -= 1
-    values[at + width] += 1
-    assert table_rows(_payload(_shipped_values()), ASSET_PATH)
+    hand = next(h for h, row in enumerate(rows[first]) if row[0] > 0)
+    rows[first][hand][0] -= 1
+    rows[first][hand + 1][0] += 1
+    assert table_rows(table_bytes(_shipped_rows()), ASSET_PATH)
     with pytest.raises(StrategyError, match=f"a row of node {first} is not a distribution"):
-        table_rows(_payload(values), ASSET_PATH)
+        table_rows(table_bytes(rows), ASSET_PATH)
 
 
 def test_loader_rejects_a_table_a_value_short_or_long():
-    values = _shipped_values()
+    payload = table_bytes(_shipped_rows())  # two bytes a value
     last = TREE.decision_nodes()[-1]
     with pytest.raises(StrategyError, match=f"a row of node {last} is not a distribution"):
-        table_rows(_payload(values[:-1]), ASSET_PATH)
+        table_rows(payload[:-2], ASSET_PATH)
     with pytest.raises(StrategyError, match="1 values too many"):
-        table_rows(_payload(values + array("H", [0])), ASSET_PATH)
+        table_rows(payload + bytes(2), ASSET_PATH)
 
 
 def test_loader_says_when_the_file_is_missing(tmp_path):
