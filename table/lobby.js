@@ -147,7 +147,6 @@ export function draw(focus = true) {
   $("main").replaceChildren(
     greeting,
     renameForm(greeting),
-    rating,
     form,
     h(
       "section",
@@ -166,12 +165,14 @@ export function draw(focus = true) {
     h("h2", { text: tr("your_matches") }),
     list,
     h("h2", { text: tr("leaderboard") }),
+    rating,
     board,
     forget,
     tradition(),
   );
   if (focus) start.focus();
-  // The lists arrive while the form is already usable.
+  // The lists arrive while the form is already usable, and all below it: what arrives late
+  // never moves the form under a click (your rating stands with the leaderboard).
   listMatches(list).catch(explain);
   tournaments.fill().catch(explain);
   showRating(rating, board).catch(explain);

@@ -2,6 +2,8 @@
 joins one without an invite, Quick play seats you at the one that waited longest, and a new
 table may be open and filled by the AI after some seconds; in every language."""
 
+import re
+
 import httpx
 import pytest
 from playwright.sync_api import expect
@@ -44,6 +46,32 @@ def test_an_open_table_appears_in_the_lobby_and_one_click_joins_it(open_table, a
     assert view["your_seat"] == 1 and view["status"] == "waiting"
     expect(page.locator("#fills-at")).to_contain_text("The AI takes the free seats at")
     assert not page.errors
+
+
+def test_the_new_match_form_stays_put_while_the_lobby_fills(open_table):
+    """A click aimed at the form lands where it was aimed: nothing that arrives after the form
+    is shown pushes it down. A CI run's tick of the verifiable box missed so, the rating line
+    arriving above the form between the mouse's press and its release."""
+    page = open_table(width=1280)
+    held = []
+    page.route(
+        re.compile(r".*/api/v1/(players/me|leaderboard)(\?.*)?$"), lambda route: held.append(route)
+    )
+    page.locator("#more-ways").click()
+    page.locator("#new-match").wait_for()
+    for _ in range(200):  # both asked for, neither answered
+        if len(held) == 2:
+            break
+        page.wait_for_timeout(25)
+    assert len(held) == 2 and page.locator("#rating").inner_text() == ""
+    before = [page.locator(target).bounding_box() for target in ("#new", "#quick-play")]
+    for route in held:
+        route.continue_()
+    expect(page.locator("#rating")).to_contain_text("Your rating")
+    expect(page.locator("#leaderboard li").first).to_be_visible()
+    after = [page.locator(target).bounding_box() for target in ("#new", "#quick-play")]
+    assert after == before
+    assert page.errors == []
 
 
 def test_quick_play_sits_at_the_table_that_waited_longest(open_table, api_origin):
