@@ -3,6 +3,7 @@
 import ipaddress
 import os
 import secrets
+import tempfile
 from pathlib import Path
 
 import dj_database_url
@@ -25,14 +26,24 @@ DATA_DIR = data_dir()
 
 def install_secret_key(path: Path) -> str:
     """This installation's own random key, made on first use and kept in DATA_DIR, so that
-    no two installations share a key and none is written in the code."""
+    no two installations share a key and none is written in the code.
+
+    A fresh installation's processes start together (serve's supervisor, its preparation and
+    its workers) and each may make the key. The key is written whole to a file of its own
+    (0600) and then linked in under its name, which fails if another process's key is there
+    first: so no process reads a key file half written (it once read an empty one and was
+    refused as weak), and all keep the first key."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    try:
-        descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-    except FileExistsError:
-        return path.read_text().strip()
-    with os.fdopen(descriptor, "w") as key_file:
-        key_file.write(secrets.token_urlsafe(50))
+    if not path.exists():
+        descriptor, draft = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}-")
+        try:
+            with os.fdopen(descriptor, "w") as key_file:
+                key_file.write(secrets.token_urlsafe(50))
+            os.link(draft, path)
+        except FileExistsError:
+            pass  # another process's key came first: it is the key
+        finally:
+            os.unlink(draft)
     return path.read_text().strip()
 
 
