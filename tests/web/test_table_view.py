@@ -193,9 +193,8 @@ def test_a_whole_match_by_keyboard_with_everything_in_view(
             if "result" not in shots and lang == "en" and legend:
                 shots.add("result")
                 ARTIFACTS.mkdir(parents=True, exist_ok=True)
-                page.screenshot(
-                    path=ARTIFACTS / "en-result-1280x800.jpg", **SHOT
-                )  # the window only
+                # The window only, as a person sees it.
+                page.screenshot(path=ARTIFACTS / "en-result-1280x800.jpg", **SHOT)
             if "axe" not in shots and legend:
                 shots.add("axe")
                 axe_at_every_look(page, "a deal's result", found)

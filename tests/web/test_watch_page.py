@@ -25,7 +25,7 @@ from tests.web.test_table_care import SAME_ON_SCREEN, axe_violations, english_wo
 pytestmark = pytest.mark.slow
 
 # The tests that make a move in deal 1 fix its cards: with a random seed, the three AI seats
-# can end deal 1 before the owner's first turn, and a run from a fresh clone met one (#34).
+# can end deal 1 before the owner's first turn, and a run of the browser tests met one (#34).
 # Seed 6's deal 1 gives the owner a turn, and goes on after their look.
 SEED = 6
 
