@@ -108,18 +108,24 @@ def test_the_seat_that_acts_after_yours_sits_on_your_right(
 
 
 # Counts, frame by frame, the animations under way on the page, and remembers which seat's
-# card was dealt first: the one whose flight starts first.
+# card was dealt first: the one whose flight starts first. The flights are noted as they are
+# made, not found among those still running at a frame: on a busy machine a frame came after
+# the first card's flight (280 ms) had ended, and a later seat's looked first (#34).
 COUNT_ANIMATIONS = """
 window.mostAnimations = 0; window.firstDealt = null;
+const dealt = [];
+const animate = Element.prototype.animate;
+Element.prototype.animate = function (frames, options) {
+  if (this.matches('.held .card, .mine .card')) {
+    const seat = this.closest('[data-seat]');
+    dealt.push({ delay: options?.delay ?? 0, seat: seat ? Number(seat.dataset.seat) : 'yours' });
+  }
+  return animate.call(this, frames, options);
+};
 const count = () => {
-  const running = document.getAnimations();
-  window.mostAnimations = Math.max(window.mostAnimations, running.length);
-  const dealt = running.filter((a) => a.effect?.target?.matches?.('.held .card, .mine .card'));
+  window.mostAnimations = Math.max(window.mostAnimations, document.getAnimations().length);
   if (dealt.length && window.firstDealt === null) {
-    const delay = (a) => a.effect.getTiming().delay;
-    const first = dealt.reduce((a, b) => (delay(a) <= delay(b) ? a : b));
-    const seat = first.effect.target.closest('[data-seat]');
-    window.firstDealt = seat ? Number(seat.dataset.seat) : 'yours';
+    window.firstDealt = dealt.reduce((a, b) => (a.delay <= b.delay ? a : b)).seat;
   }
   requestAnimationFrame(count);
 };
