@@ -221,10 +221,16 @@ def at_a_fresh_turn(open_table):
 SHOT = {"type": "jpeg", "quality": 85}
 
 
-def screenshot(page, name: str) -> Path:
+def screenshot(target, name: str, *, full_page: bool = True) -> Path:
+    """ARTIFACTS/name.jpg: the whole page, once no animation runs; or, with full_page=False,
+    only what `target` shows as it is: a page's window (what a person sees without
+    scrolling), or one element (a locator)."""
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     path = ARTIFACTS / f"{name}.jpg"
+    if not full_page:
+        target.screenshot(path=path, **SHOT)
+        return path
     # A card turning over mid-shot would look squeezed.
-    page.wait_for_function("document.getAnimations().every(a => a.playState !== 'running')")
-    page.screenshot(path=path, full_page=True, **SHOT)
+    target.wait_for_function("document.getAnimations().every(a => a.playState !== 'running')")
+    target.screenshot(path=path, full_page=True, **SHOT)
     return path

@@ -9,7 +9,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from tests.web.conftest import ARTIFACTS, SHOT
+from tests.web.conftest import screenshot
 from tests.web.play import api_get, rename, settled, token
 from tests.web.test_table_care import axe_violations, set_slider
 
@@ -58,8 +58,7 @@ LOOKS = [(contrast, temperature) for contrast in (0, 50, 100) for temperature in
 
 def shot(page, name: str) -> None:
     """The screen as a person sees it on opening: the window only, not the whole page."""
-    ARTIFACTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=ARTIFACTS / f"{name}.jpg", **SHOT)
+    screenshot(page, name, full_page=False)
 
 
 def in_order(page, selectors: list[str]) -> list[float]:

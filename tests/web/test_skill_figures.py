@@ -7,7 +7,7 @@ from fractions import Fraction
 import pytest
 from playwright.sync_api import expect
 
-from tests.web.conftest import ARTIFACTS, SHOT, screenshot
+from tests.web.conftest import screenshot
 from tests.web.play import api_get, button, match_id, new_match, play_on, settled, sit_down
 
 pytestmark = pytest.mark.slow
@@ -69,5 +69,5 @@ def test_the_figures_show_where_every_hand_may_be_seen(open_table, api_origin, l
         assert not any(ch.isascii() and ch.isdigit() for ch in lines), lines
     screenshot(page, f"{lang}-skill-final")
     for part in ("deal-panel", "standings"):  # the figures, close up
-        page.locator(f"#{part}").screenshot(path=ARTIFACTS / f"{lang}-skill-{part}.jpg", **SHOT)
+        screenshot(page.locator(f"#{part}"), f"{lang}-skill-{part}", full_page=False)
     assert page.errors == []

@@ -11,7 +11,7 @@ import pytest
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 from playwright.sync_api import expect
 
-from tests.web.conftest import ARTIFACTS, SHOT, screenshot
+from tests.web.conftest import screenshot
 from tests.web.play import api_get, match_id, new_match, settled, sit_down
 from tests.web.test_table_care import axe_violations, set_slider
 from tests.web.test_tournament_table import said
@@ -192,9 +192,8 @@ def test_a_whole_match_by_keyboard_with_everything_in_view(
             legend = page.locator("#deal-panel .legend").count()
             if "result" not in shots and lang == "en" and legend:
                 shots.add("result")
-                ARTIFACTS.mkdir(parents=True, exist_ok=True)
                 # The window only, as a person sees it.
-                page.screenshot(path=ARTIFACTS / "en-result-1280x800.jpg", **SHOT)
+                screenshot(page, "en-result-1280x800", full_page=False)
             if "axe" not in shots and legend:
                 shots.add("axe")
                 axe_at_every_look(page, "a deal's result", found)
@@ -228,7 +227,7 @@ def test_a_whole_match_by_keyboard_with_everything_in_view(
     expect(standings.locator(".legend li").first).to_contain_text(LEGEND[lang])
     for line in standings.locator("li:not(.legend li)").all_inner_texts():
         assert "~" not in line and "≃" not in line, line
-    page.screenshot(path=ARTIFACTS / f"{lang}-standings-legend.jpg", **SHOT)
+    screenshot(page, f"{lang}-standings-legend", full_page=False)
     axe_at_every_look(page, "the final standings", found)
     # The shortcuts' help lists the same keys.
     page.locator("#shortcuts > summary").click()
