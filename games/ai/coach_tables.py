@@ -52,7 +52,7 @@ from . import deals, expert, exploit, strategy
 from .deals import all_deals
 from .expert import ASSET_PATH as EXPERT_ASSET_PATH
 from .expert import archetype_rows
-from .exploit import _masses, _terminal_vectors, action_columns
+from .exploit import _algebra, _masses, _product, _terminal_vectors, action_columns
 from .hands import HAND_COUNTS, N_HANDS, STRENGTH
 from .strategy import ASSET_PATH as STRATEGY_ASSET_PATH
 from .strategy import rules_version
@@ -136,9 +136,9 @@ def position_sums(rows, q: int) -> list[list[int]]:
     table at each node, as when the opponents play different tables (a review at a table of
     several humans, games/ai/review.py), which the file does not hold."""
     columns = action_columns(rows)
-    g = whole_g()
     index = _slot_index(q)
     out: list = [None] * len(index)
+    masses = _Masses(q)
 
     def walk(n, reach):
         p = TREE.player[n]
@@ -146,14 +146,13 @@ def position_sums(rows, q: int) -> list[list[int]]:
             if not all(any(reach[o]) for o in range(SEATS) if o != q):
                 out[index[n]] = [0] * N_HANDS  # the opponents never bet so
                 return
-            polys = [[x * r for x, r in zip(g, reach[o], strict=True)] for o in range(SEATS)]
+            polys, mass = masses.of(reach)
             out[index[n]] = _terminal_vectors(
-                q, polys, TREE.pot[n], TREE.stakes[n][q], TREE.folded[n], TREE.showdown[n], 12
+                q, polys, TREE.pot[n], TREE.stakes[n][q], TREE.folded[n], TREE.showdown[n], 12, mass
             )
             return
         if p == q:
-            polys = [[x * r for x, r in zip(g, reach[o], strict=True)] for o in range(SEATS)]
-            out[index[n]] = _masses(q, polys)
+            out[index[n]] = masses.of(reach)[1]
             for child in TREE.children[n]:
                 walk(child, reach)
             return
@@ -164,6 +163,45 @@ def position_sums(rows, q: int) -> list[list[int]]:
 
     walk(0, [[1] * N_HANDS for _ in range(SEATS)])
     return out
+
+
+class _Masses:
+    """`exploit._masses` of q at the nodes of one walk, each worked out once: q's own bets and
+    the end of a deal leave the opponents' reach as it was (the same list), so a node often
+    has its parent's masses, and the product of two opponents' polynomials is shared wider
+    still (in a mixed review's walk, 1,011 masses from 665 distinct reaches, and 440 distinct
+    products). Keyed by the identity of the reach lists, which it keeps, so that no id is
+    reused while it lives."""
+
+    def __init__(self, q: int):
+        self.q, self.g, self.algebra = q, whole_g(), _algebra()
+        self.others = [o for o in range(SEATS) if o != q]
+        self.polys: dict[int, tuple[list, list]] = {}
+        self.products: dict[tuple[int, int], list] = {}
+        self.masses: dict[tuple[int, ...], list] = {}
+
+    def poly(self, reach: list) -> list:
+        kept = self.polys.get(id(reach))
+        if kept is None:
+            kept = self.polys[id(reach)] = (
+                reach,
+                [x * r for x, r in zip(self.g, reach, strict=True)],
+            )
+        return kept[1]
+
+    def of(self, reach: list) -> tuple[list, list]:
+        """The four seats' polynomials (q's own unread) and q's masses, given the reaches."""
+        polys = [self.poly(r) for r in reach]
+        key = tuple(id(reach[o]) for o in self.others)
+        mass = self.masses.get(key)
+        if mass is None:
+            a, b, c = self.others
+            pair = (id(reach[a]), id(reach[b]))
+            full = self.products.get(pair)
+            if full is None:
+                full = self.products[pair] = _product(self.algebra, polys[a], polys[b])
+            mass = self.masses[key] = _masses(self.q, polys, full)
+        return polys, mass
 
 
 def _showdown_counts() -> list[tuple[int, int, int]]:

@@ -26,7 +26,7 @@ def mixed_path(key: tuple, q: int) -> Path:
 def kept_position_sums(key: tuple, q: int, rows) -> list:
     """`coach_tables.position_sums(rows, q)` for the opponents' tables `key`, read from the
     cache directory where a process of this machine worked it out before, else worked out and
-    kept there: 3 s of CPU each against 0.07 s to read, which every server worker, and every
+    kept there: about 2.3 s of CPU each against 0.07 s to read, which every server worker, and every
     worker again after a restart, paid in its first review of a table of several humans. One
     process works a file out at a time (a lock); the others wait for it, then read it. A
     cache directory that cannot be written leaves the sums to this process alone."""
