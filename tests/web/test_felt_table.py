@@ -7,6 +7,7 @@ from playwright.sync_api import expect
 
 from tests.web.conftest import screenshot
 from tests.web.play import (
+    TURN_IN_DEAL_1,
     api_get,
     button,
     fresh_turn,
@@ -20,11 +21,6 @@ from tests.web.play import (
 from tests.web.test_table_view import axe_at_every_look
 
 pytestmark = pytest.mark.slow
-
-# Deal 1 of this seed gives you a turn: the deal the page deals first is deal 1. With the
-# seed left to chance, the AI seats could end deal 1 in the request that made the match, and
-# the first deal the page dealt was deal 2, another dealer's (a `.ci/run` of stop 63).
-SEED = 6
 
 
 def to_showdown(page, deals: int = 12) -> None:
@@ -141,8 +137,9 @@ requestAnimationFrame(count);
 
 @pytest.mark.parametrize("reduced", [True, False], ids=["reduced-motion", "motion"])
 def test_reduced_motion_shows_no_animation(open_table, api_origin, reduced):
+    # The first deal the page deals is deal 1, whose dealer the test reads from the events.
     def counting_from_a_fixed_deal(page):
-        seeded(SEED)(page)
+        seeded(TURN_IN_DEAL_1)(page)
         page.add_init_script(COUNT_ANIMATIONS)
 
     page = open_table(reduced_motion=reduced, before=counting_from_a_fixed_deal)

@@ -11,6 +11,7 @@ from playwright.sync_api import expect
 
 from tests.web.conftest import screenshot
 from tests.web.play import (
+    TURN_IN_DEAL_1,
     api_get,
     button,
     match_id,
@@ -23,11 +24,6 @@ from tests.web.play import (
 from tests.web.test_table_care import SAME_ON_SCREEN, axe_violations, english_words, to_deal_over
 
 pytestmark = pytest.mark.slow
-
-# The tests that make a move in deal 1 fix its cards: with a random seed, the three AI seats
-# can end deal 1 before the owner's first turn, and a run of the browser tests met one (#34).
-# Seed 6's deal 1 gives the owner a turn, and goes on after their look.
-SEED = 6
 
 
 def let_watch(owner, mode: str) -> None:
@@ -46,7 +42,7 @@ def share_live(owner) -> str:
 
 
 def test_the_owner_shares_a_watch_link_and_a_spectator_follows(open_table, api_origin):
-    owner = open_table(before=seeded(SEED))
+    owner = open_table(before=seeded(TURN_IN_DEAL_1))
     sit_down(owner)
     new_match(owner)
     link = share_live(owner)
@@ -184,7 +180,7 @@ def test_a_bad_or_absent_code_shows_the_catalogue_s_words(open_table, page_origi
 
 
 def test_past_a_watch_limit_the_page_says_so_in_words_and_follows_when_it_may(open_table):
-    owner = open_table(before=seeded(SEED))
+    owner = open_table(before=seeded(TURN_IN_DEAL_1))
     sit_down(owner)
     new_match(owner)
     link = share_live(owner)
@@ -224,7 +220,7 @@ def test_past_a_watch_limit_the_page_says_so_in_words_and_follows_when_it_may(op
 def test_a_delayed_spectator_sees_a_deal_only_once_it_has_ended(open_table):
     """Delayed, the page says so in the spectator's language, shows nothing of the deal in
     play (no seat to act, none that looked), and draws the deal's result once it ends."""
-    owner = open_table(before=seeded(SEED))
+    owner = open_table(before=seeded(TURN_IN_DEAL_1))
     sit_down(owner)
     new_match(owner)
     let_watch(owner, "delayed")
