@@ -63,6 +63,7 @@ def make_the_key(path: Path, start, keys) -> None:
     keys.put(asnas_api.settings.install_secret_key(path))
 
 
+@pytest.mark.slow
 def test_processes_starting_together_on_a_fresh_installation_read_one_whole_key(tmp_path):
     """serve's processes start together on a fresh data directory, and each may make the key:
     none may read it half written, and all must sign with the same key. A bench run's serve

@@ -49,6 +49,7 @@ def test_the_record_holds_only_what_the_seat_saw():
     assert shown_somewhere  # the match had showdowns: the test looked at shown hands
 
 
+@pytest.mark.slow
 def test_without_a_record_the_expert_plays_exactly_as_hard():
     for n in TREE.decision_nodes()[::5]:
         for h in range(0, N_HANDS, 11):

@@ -131,6 +131,7 @@ BANNED = {
 }
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("level", ["easy", "normal"])
 def test_easy_and_normal_never_make_an_absurd_move(level):
     """Every betting situation (fold while matched included), every hand, looked or not."""

@@ -32,6 +32,7 @@ def test_kendall_tau_counts_pairs_in_order():
     assert kendall_tau([1, 3, 2], [10, 20, 30]) == pytest.approx(1 / 3)
 
 
+@pytest.mark.slow
 def test_the_ladder_reaches_the_tournaments_order_and_the_anchors_stay():
     expected = truth(400)
     # The tournament's own order, and that it is not a near tie the ladder could not see.

@@ -144,6 +144,7 @@ def _deals(events):
 DEFAULT_RUNS = [("normal", 21, 2), ("hard", 22, 1), ("easy", 23, 1)]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("level", "seed", "deals"), DEFAULT_RUNS)
 def test_values_agree_with_an_enumeration_of_the_hidden_hands(level, seed, deals):
     events = play(level, seed, deals, viewer=None)
@@ -279,6 +280,7 @@ def test_the_review_is_the_same_whatever_the_seat_could_not_see():
     assert ended != [e for e in _swapped(events, seat, rng, False) if isinstance(e, DealEnded)]
 
 
+@pytest.mark.slow
 def test_against_hard_the_expected_play_is_the_chosen_value_minus_hards_mix():
     """docs/review.md: at a hard table, the deal's "your play" Δ of a decision, averaged over
     every deal that fits what the seat knew (its hand once looked, the betting, weighted by

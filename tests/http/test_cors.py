@@ -96,6 +96,7 @@ def cors_settings(origins: str) -> dict:
     return json.loads(result.stdout)
 
 
+@pytest.mark.slow
 def test_the_setting_lists_origins_and_star_means_any_without_credentials():
     assert cors_settings("") == [False, [], False]
     assert cors_settings(f"{TABLE}, http://127.0.0.1:5173") == [

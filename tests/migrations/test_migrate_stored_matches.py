@@ -445,6 +445,7 @@ def live_columns() -> dict[str, set[str]]:
         }
 
 
+@pytest.mark.slow
 @pytest.mark.django_db(transaction=True)
 def test_an_empty_database_migrates_from_zero_to_the_schema_of_the_models():
     try:
@@ -475,6 +476,7 @@ def test_an_empty_database_migrates_from_zero_to_the_schema_of_the_models():
         migrate(latest())
 
 
+@pytest.mark.slow
 @pytest.mark.django_db(transaction=True)
 def test_what_every_earlier_schema_stored_migrates_and_reads_back_as_written():
     history = schema_history(MigrationExecutor(connection).loader.graph)

@@ -10,6 +10,7 @@ BEFORE = [("players", "0001_initial")]
 AFTER = [("players", "0002_tokens_per_device")]
 
 
+@pytest.mark.slow
 @pytest.mark.django_db(transaction=True)
 def test_existing_tokens_become_token_rows():
     executor = MigrationExecutor(connection)

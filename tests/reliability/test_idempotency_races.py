@@ -70,6 +70,7 @@ def test_a_finished_key_always_replays_under_concurrent_repeats():
     assert bodies == {first}
 
 
+@pytest.mark.slow
 def test_as_many_threads_as_the_pool_holds_never_wait_out_its_timeout(monkeypatch):
     """A busy machine, made certain: each request takes 0.1 s more, so a thread's run
     (2.5 s) outlasts the pool's timeout (2 s). No request may wait for another thread's

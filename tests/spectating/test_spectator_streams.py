@@ -54,6 +54,7 @@ def announce(match_id: str) -> None:
     match_store.match_announce(match_id=match_id, version=0, seats=[])
 
 
+@pytest.mark.slow
 def test_delayed_streams_beat_alike_and_stay_counted_whatever_the_deal_in_play_does(
     client, new_match, live, settings
 ):

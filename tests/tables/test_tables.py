@@ -166,6 +166,7 @@ def test_a_table_view_is_what_its_serializer_writes(table):
         assert json.dumps(shown) == json.dumps(MatchViewSerializer(data).data)
 
 
+@pytest.mark.slow
 @pytest.mark.django_db(transaction=True)  # the streams are woken by notices sent at commit
 @pytest.mark.parametrize("seed", range(3))
 def test_four_humans_each_see_only_their_own_cards(table, live, seed):
