@@ -256,7 +256,6 @@ function listTables(list, tables) {
   );
 }
 
-
 /** Takes the next seat at an open table: no invite needed. @param {string} id */
 async function joinOpenTable(id) {
   try {
@@ -268,7 +267,6 @@ async function joinOpenTable(id) {
     throw error;
   }
 }
-
 
 /** Forgets this browser's player, once the player knows what goes with it and may keep the
  * token to come back. */

@@ -34,7 +34,6 @@ export function useLanguage(lang) {
   return loading;
 }
 
-
 /**
  * @param {string} tag @param {Record<string, string | boolean | number>} [attrs]
  * @param {...(Node | string | null | false)} children
