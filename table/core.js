@@ -3,7 +3,7 @@
 // themselves, each fetched the first time it is shown (docs/clients.md, The browser table's
 // modules): a first visit never fetches the match table's code.
 import { apiClient, Offline, Problem } from "./api.js";
-import { isolate } from "./fractions.js";
+import { isolate, numbers } from "./fractions.js";
 import { store } from "./look.js";
 import { fill, h, translate } from "./words.js";
 
@@ -99,7 +99,7 @@ export function seatName(/** @type {{ name: string | null, kind?: string }} */ s
 
 export const locale = () => document.documentElement.lang || "en";
 /** A whole number in the page's language (Persian digits in Persian), isolated. @param {number} n */
-export const num = (n) => isolate(new Intl.NumberFormat(locale()).format(n));
+export const num = (n) => isolate(numbers(locale()).format(n));
 
 /** The catalogue's text for `key` (words.js: plurals, the page's digits, values isolated).
  * @param {keyof Catalogue} key @param {Record<string, string | number>} [vars] */

@@ -1,5 +1,20 @@
 // Exact points: the API writes them as "7/3", "-1/2" or "4"; sums stay exact.
 
+/** @type {Map<string, Intl.NumberFormat>} */
+const formats = new Map();
+
+/**
+ * The formatter of `locale` and `options`, made once: making one takes about 20 µs in Chromium,
+ * using it 0.4 µs, and a redraw of the table formats hundreds of numbers (#34).
+ * @param {string} locale @param {Intl.NumberFormatOptions} [options] @returns {Intl.NumberFormat}
+ */
+export function numbers(locale, options = {}) {
+  const key = `${locale} ${JSON.stringify(options)}`;
+  let format = formats.get(key);
+  if (!format) formats.set(key, (format = new Intl.NumberFormat(locale, options)));
+  return format;
+}
+
 /** @param {number} a @param {number} b @returns {number} */
 const gcd = (a, b) => (b ? gcd(b, a % b) : Math.abs(a));
 
@@ -46,8 +61,8 @@ export const isolate = (text) => FSI + text + PDI;
  */
 export function points(text, locale, sign = false) {
   const [num, den] = parse(text);
-  const format = new Intl.NumberFormat(locale, { signDisplay: sign ? "exceptZero" : "auto", useGrouping: false });
-  const digits = new Intl.NumberFormat(locale, { useGrouping: false });
+  const format = numbers(locale, { signDisplay: sign ? "exceptZero" : "auto", useGrouping: false });
+  const digits = numbers(locale, { useGrouping: false });
   return isolate(format.format(num) + (den === 1 ? "" : "/" + digits.format(den)));
 }
 
@@ -61,14 +76,14 @@ export function points(text, locale, sign = false) {
 function figure(text, locale) {
   const [num, den = "1"] = text.split("/");
   if (num.length + den.length <= 8) {
-    const format = new Intl.NumberFormat(locale, { signDisplay: "exceptZero", useGrouping: false });
-    const digits = new Intl.NumberFormat(locale, { useGrouping: false });
+    const format = numbers(locale, { signDisplay: "exceptZero", useGrouping: false });
+    const digits = numbers(locale, { useGrouping: false });
     return format.format(Number(num)) + (den === "1" ? "" : "/" + digits.format(Number(den)));
   }
   const [n, d] = [BigInt(num), BigInt(den)];
   const size = (n < 0n ? -n : n) * 200n + d; // rounded half away from zero, in BigInt
   const hundredths = Number(size / (2n * d)) * (n < 0n ? -1 : 1);
-  const rounded = new Intl.NumberFormat(locale, { signDisplay: "exceptZero", minimumFractionDigits: 2, maximumFractionDigits: 2 });
+  const rounded = numbers(locale, { signDisplay: "exceptZero", minimumFractionDigits: 2, maximumFractionDigits: 2 });
   return `≈${rounded.format(hundredths / 100)}`;
 }
 

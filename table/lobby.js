@@ -25,7 +25,7 @@ import {
   trAny,
   tradition,
 } from "./core.js";
-import { isolate, points } from "./fractions.js";
+import { isolate, numbers, points } from "./fractions.js";
 import { tournamentsPanel } from "./lobby-tournaments.js";
 import { store } from "./look.js";
 import { renameForm } from "./rename.js";
@@ -180,7 +180,7 @@ export function draw(focus = true) {
 }
 
 /** One decimal, in the page's digits: a rating is a float, never points. @param {number} x */
-const decimal = (x) => new Intl.NumberFormat(locale(), { minimumFractionDigits: 1, maximumFractionDigits: 1 }).format(x);
+const decimal = (x) => numbers(locale(), { minimumFractionDigits: 1, maximumFractionDigits: 1 }).format(x);
 
 /** Your rating line, and the leaderboard's first page (docs/ratings.md).
  * @param {HTMLElement} line @param {HTMLElement} board */

@@ -2,7 +2,7 @@
 // the coach's hint, restart, resign or leave, and back to the lobby; and the turn clock.
 import { serverClock } from "./api.js";
 import { $, api, ask, guarded, locale, mySeed, say, showScreen, state, tr, trAny } from "./core.js";
-import { isolate } from "./fractions.js";
+import { isolate, numbers } from "./fractions.js";
 import { store } from "./look.js";
 import { keyLabel } from "./keys.js";
 import { lastSeconds, noticeChoices } from "./notice.js";
@@ -143,8 +143,8 @@ export function tickClock() {
   if (!element || !match || !deadline) return;
   const turn = match.turn_seconds ?? Infinity;
   const left = Math.min(turn, Math.max(0, Math.ceil((Date.parse(deadline) - serverClock.now()) / 1000)));
-  const format = new Intl.NumberFormat(locale(), { minimumIntegerDigits: 2 });
-  fill(element, isolate(`${new Intl.NumberFormat(locale()).format(Math.floor(left / 60))}:${format.format(left % 60)}`));
+  const format = numbers(locale(), { minimumIntegerDigits: 2 });
+  fill(element, isolate(`${numbers(locale()).format(Math.floor(left / 60))}:${format.format(left % 60)}`));
   element.classList.toggle("low", left <= 10);
   if (left > 10 || match.turn !== match.your_seat || match.status !== "in_deal") return;
   lastSeconds(deadline, element.textContent ?? "", tr);

@@ -1,7 +1,7 @@
 // The match table's panels: how the deals are made and the record to keep, this deal's log,
 // the owner's invite, and the coach's hint.
 import { api, guarded, locale, params, say, seatName, state, tr, trAny } from "./core.js";
-import { approx, isolate, points } from "./fractions.js";
+import { approx, isolate, numbers, points } from "./fractions.js";
 import { h } from "./words.js";
 
 /** @typedef {import('./api.js').MatchView} MatchView */
@@ -95,10 +95,10 @@ export function invitePanel(match, code) {
 /** The coach's advice: hard's probabilities and exact expected scores. @param {Hint} hint */
 export function hintPanel(hint) {
   const percent = (/** @type {string} */ p) =>
-    `${points(p, locale())} (${new Intl.NumberFormat(locale(), { style: "percent" }).format(approx(p))})`;
+    `${points(p, locale())} (${numbers(locale(), { style: "percent" }).format(approx(p))})`;
   // To 4 places: an exact value can run to a hundred digits; it is the cell's title.
   const value = (/** @type {string} */ v) =>
-    isolate(new Intl.NumberFormat(locale(), { signDisplay: "exceptZero", maximumFractionDigits: 4, minimumFractionDigits: v === "0" ? 0 : 4 }).format(approx(v)));
+    isolate(numbers(locale(), { signDisplay: "exceptZero", maximumFractionDigits: 4, minimumFractionDigits: v === "0" ? 0 : 4 }).format(approx(v)));
   const strength =
     hint.hand_rank === null
       ? tr("hint_look")

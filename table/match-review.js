@@ -2,7 +2,7 @@
 // out, and the one-line verdict of each deal. Its screen, review.js, comes when first opened.
 import { Problem } from "./api.js";
 import { api, guarded, locale, say, showScreen, state, tr } from "./core.js";
-import { exactParts, isolate } from "./fractions.js";
+import { exactParts, isolate, numbers } from "./fractions.js";
 import { h } from "./words.js";
 
 /** @typedef {import('./schema').components['schemas']['Review']} Review */
@@ -34,7 +34,7 @@ export async function reviewWhenReady(id, wanted = () => true, said = null) {
 export function rounded(exact, value, sign = false, places = 2) {
   const [num, den] = exactParts(exact);
   const changed = (num * 10n ** BigInt(places)) % den !== 0n;
-  const format = new Intl.NumberFormat(locale(), { minimumFractionDigits: places, maximumFractionDigits: places, signDisplay: sign ? "exceptZero" : "auto" });
+  const format = numbers(locale(), { minimumFractionDigits: places, maximumFractionDigits: places, signDisplay: sign ? "exceptZero" : "auto" });
   return isolate((changed ? "≈" : "") + format.format(value));
 }
 

@@ -6,7 +6,7 @@
 import { Problem } from "./api.js";
 import { card } from "./cards.js";
 import { $, api, guarded, locale, num, say, showScreen, state, tr, trAny } from "./core.js";
-import { isolate } from "./fractions.js";
+import { isolate, numbers } from "./fractions.js";
 import { keyLabel } from "./keys.js";
 import { h } from "./words.js";
 
@@ -58,7 +58,7 @@ export function draw(focus = true) {
 const seatWords = (place) => trAny(`puzzle_seat_${place}`);
 
 /** A puzzle rating (mu - 3 sigma, a float) to two places in the page's digits. @param {number} value */
-const rating = (value) => new Intl.NumberFormat(locale(), { minimumFractionDigits: 2, maximumFractionDigits: 2 }).format(value);
+const rating = (value) => numbers(locale(), { minimumFractionDigits: 2, maximumFractionDigits: 2 }).format(value);
 
 /** The position as its seat saw it. @param {Puzzle} puzzle */
 function position(puzzle) {
@@ -123,9 +123,9 @@ async function choose(puzzle, action) {
  * the page's digits and signs, digit for digit: never through a float, which would round it.
  * @param {string} text @param {boolean} [sign] */
 function exact(text, sign = true) {
-  const format = new Intl.NumberFormat(locale(), { signDisplay: "always" });
+  const format = numbers(locale(), { signDisplay: "always" });
   const mark = (/** @type {number} */ n) => format.formatToParts(n).find((part) => part.type.endsWith("Sign"))?.value ?? "";
-  const digits = (/** @type {string} */ run) => run.replace(/\d/g, (d) => new Intl.NumberFormat(locale()).format(Number(d)));
+  const digits = (/** @type {string} */ run) => run.replace(/\d/g, (d) => numbers(locale()).format(Number(d)));
   const negative = text.startsWith("-");
   const figures = digits(negative ? text.slice(1) : text);
   return isolate((negative ? mark(-1) : sign && text !== "0" ? mark(1) : "") + figures);
@@ -133,7 +133,7 @@ function exact(text, sign = true) {
 
 /** A rounded figure, two places in the page's digits. @param {number} value @param {boolean} [sign] */
 const roughly = (value, sign = true) =>
-  new Intl.NumberFormat(locale(), { minimumFractionDigits: 2, maximumFractionDigits: 2, signDisplay: sign ? "exceptZero" : "auto" }).format(value);
+  numbers(locale(), { minimumFractionDigits: 2, maximumFractionDigits: 2, signDisplay: sign ? "exceptZero" : "auto" }).format(value);
 
 /** The grade: solved or not, the best action, every action's exact value (and rounded), the
  * themes, your puzzle rating before and after and the puzzle's. @param {Grade} grade */

@@ -2,6 +2,7 @@
 // (../docs/rules.md says the same). The first screen shows them open on the page; the rules
 // dialog (rules.js) shows them with the example hands drawn.
 import { locale, tr, trAny } from "./core.js";
+import { numbers } from "./fractions.js";
 import { h } from "./words.js";
 
 /** @typedef {import('./core.js').Catalogue} Catalogue */
@@ -68,7 +69,7 @@ export function rulesSections({ hands, pictures } = {}) {
           h("span", { class: "category", text: trAny(category) }),
           persian && name ? h("span", { class: "persian", lang: "fa-Latn", text: ` (${name})` }) : null,
         ),
-        h("span", { class: "shape", dir: "ltr", text: shape.replace(/\d/g, (digit) => new Intl.NumberFormat(locale()).format(Number(digit))) }),
+        h("span", { class: "shape", dir: "ltr", text: shape.replace(/\d/g, (digit) => numbers(locale()).format(Number(digit))) }),
         hands ? hands(category) : null,
       ),
     ),

@@ -3,7 +3,7 @@
 // public record (their choices), and your match's record, then with every hand of the deal.
 import { card } from "./cards.js";
 import { $, api, explain, levelName, locale, num, say, seatName, showScreen, state, tr, trAny } from "./core.js";
-import { approx, points } from "./fractions.js";
+import { approx, numbers, points } from "./fractions.js";
 import { skillLine } from "./result.js";
 import { when } from "./lobby-tournaments.js";
 import { h } from "./words.js";
@@ -49,7 +49,7 @@ function button(id, text, run, cls = "") {
 }
 
 /** Exact in the API; to a tenth here, for reading. @param {string} exact */
-const percent = (exact) => new Intl.NumberFormat(locale(), { style: "percent", maximumFractionDigits: 1 }).format(approx(exact) / 100);
+const percent = (exact) => numbers(locale(), { style: "percent", maximumFractionDigits: 1 }).format(approx(exact) / 100);
 const pts = (/** @type {string} */ text, sign = false) => points(text, locale(), sign);
 /** Your row is marked by words, weight and an edge, and for assistive technology.
  * @param {boolean} you @returns {Record<string, string>} */

@@ -8,7 +8,7 @@
 /** @typedef {Schemas['MatchEvent']} MatchEvent */
 /** @typedef {typeof import('./i18n/en.js').default} Catalogue */
 import { Offline, Problem } from "./api.js";
-import { isolate, points } from "./fractions.js";
+import { isolate, numbers, points } from "./fractions.js";
 import { displaySettings } from "./display.js";
 import { applyLook, LANGUAGES } from "./look.js";
 import { dealPanel } from "./result.js";
@@ -30,7 +30,7 @@ const locale = () => document.documentElement.lang || "en";
 /** @param {string} key @param {Record<string, string | number>} [vars] */
 const tr = (key, vars) => translate(page.t, locale(), key, vars);
 /** A whole number in the page's digits, isolated. @param {number} n */
-const num = (n) => isolate(new Intl.NumberFormat(locale()).format(n));
+const num = (n) => isolate(numbers(locale()).format(n));
 
 /** @param {string} path @param {object} body @returns {Promise<any>} */
 async function post(path, body) {

@@ -1,6 +1,6 @@
 // Words on the table's pages: catalogue text with plurals, the page's digits and isolated
 // values, written into elements with each isolated run as a <bdi>.
-import { FSI, isolate, PDI } from "./fractions.js";
+import { FSI, isolate, numbers, PDI } from "./fractions.js";
 import { LANGUAGES, store } from "./look.js";
 
 /** The language a page opens in: `?lang=`, else the one last chosen in this browser, else
@@ -83,6 +83,6 @@ export function translate(catalogue, locale, key, vars = {}) {
   return text.replace(/\{(\w+)\}/g, (whole, name) => {
     const value = vars[name];
     if (value === undefined) return whole;
-    return isolate(typeof value === "number" ? new Intl.NumberFormat(locale).format(value) : value);
+    return isolate(typeof value === "number" ? numbers(locale).format(value) : value);
   });
 }
