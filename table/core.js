@@ -112,7 +112,8 @@ export const trAny = (key, fallback) => tr(/** @type {keyof Catalogue} */ (key i
  * @param {string | (() => string)} words @param {"info" | "error"} [kind] */
 export function say(words, kind = "info") {
   const status = $("status");
-  const before = status.offsetHeight;
+  // Each measure lays the whole page out: at the page's top nothing is above the line to keep.
+  const before = scrollY > 0 ? status.offsetHeight : null;
   state.said = typeof words === "string" ? null : words;
   fill(status, typeof words === "string" ? words : words());
   status.dataset.kind = kind;
@@ -120,6 +121,7 @@ export function say(words, kind = "info") {
   // below would move, a deal's result out of view on a phone while its review is worked out.
   // Scrolled past the line, the page keeps what the player reads where it was (Chromium's
   // scroll anchoring did not).
+  if (before === null) return;
   const grown = status.offsetHeight - before;
   if (grown && scrollY > status.offsetTop) scrollBy(0, grown);
 }

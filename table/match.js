@@ -195,6 +195,9 @@ export async function show(answer, events) {
    * together with your turn. @type {(() => string)[]} */
   const moves = [];
   let hurried = false;
+  /** The last move not said yet: without a pause nothing is painted or read between two
+   * events, so the table is drawn and the move said once, after them. @type {(() => string) | null} */
+  let unsaid = null;
   for (const event of events) {
     if (event.type === "deal_ended") settling(answer.id, event.deal_number);
     if (event.type === "deal_started") {
@@ -232,13 +235,16 @@ export async function show(answer, events) {
       Object.assign(view, { pot: event.pot, high_stake: event.high_stake, turn: event.seat, legal_actions: [] });
     }
     state.match = view;
-    render();
     const line = () => logLine(event, view);
     moves.push(line);
+    if (reducedMotion() || hurried) {
+      unsaid = line;
+      continue;
+    }
+    render();
     say(line);
-    const element = document.querySelector(`[data-seat="${event.seat}"]`);
-    element?.classList.add("acting");
-    if (!reducedMotion() && !hurried) hurried = await pause(STEP_MS);
+    document.querySelector(`[data-seat="${event.seat}"]`)?.classList.add("acting");
+    hurried = await pause(STEP_MS);
   }
   // You left a table before deal 1: the seat is open again and no longer yours to watch.
   if (events.some((event) => event.type === "seat_freed" && event.seat === answer.your_seat)) {
@@ -249,6 +255,7 @@ export async function show(answer, events) {
   state.match = answer;
   history.replaceState(null, "", `${location.pathname}${location.search}#match=${answer.id}`);
   render();
+  if (unsaid) say(unsaid);
   announce(answer, events, reducedMotion() ? moves : []);
 }
 

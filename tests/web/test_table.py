@@ -89,6 +89,38 @@ def test_a_whole_match_through_the_ui(open_table, api_origin, lang, width, motio
     assert set(shots) >= {"mid-deal", "final"}
 
 
+# How often the table is drawn: each draw replaces what <main> holds at once (match.js, render).
+COUNT_DRAWS = (
+    "() => { window.draws = 0; new MutationObserver((records) => { window.draws += records"
+    ".filter((record) => record.target.localName === 'main').length; })"
+    ".observe(document.body, {childList: true, subtree: true}); }"
+)
+
+
+def test_without_motion_an_answer_is_drawn_once_whatever_moves_it_brings(open_table):
+    """With reduced motion the others' moves after yours come at once: nothing is painted or
+    read between them, so the table is drawn once for the answer. It was drawn (and the status
+    line measured, two layouts of the page) once for each of the others' moves as well."""
+    page = open_table()
+    sit_down(page)
+    new_match(page, "easy")
+    page.evaluate(COUNT_DRAWS)
+    while (status := settled(page)) != "finished":
+        if status == "deal_over":
+            button(page, "next").click()
+            continue
+        page.evaluate("window.draws = 0")
+        with page.expect_response(re.compile(r".*/actions$")) as answered:
+            play_on(page)
+        settled(page)
+        events = answered.value.json()["events"]
+        others = [event for event in events if event["type"] == "action" and event["seat"] != 0]
+        if len(others) >= 2 and not any(event["type"] == "deal_ended" for event in events):
+            assert page.evaluate("window.draws") == 1
+            return
+    pytest.fail("no answer of the match brought two moves of others within a deal")
+
+
 def test_a_double_click_and_a_lost_answer_act_once(at_a_fresh_turn, api_origin):
     page = at_a_fresh_turn()
     match = match_id(page)
