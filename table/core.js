@@ -3,9 +3,8 @@
 // themselves, each fetched the first time it is shown (docs/clients.md, The browser table's
 // modules): a first visit never fetches the match table's code.
 import { apiClient, Offline, Problem } from "./api.js";
-import { isolate, numbers } from "./fractions.js";
 import { store } from "./look.js";
-import { fill, h, translate } from "./words.js";
+import { fill, h, locale, translate } from "./words.js";
 
 /** @typedef {import('./api.js').MatchView} MatchView */
 /** @typedef {import('./api.js').MatchEvent} MatchEvent */
@@ -97,9 +96,8 @@ export function seatName(/** @type {{ name: string | null, kind?: string }} */ s
   return seat.kind === "ai" && `ai_${seat.name}` in state.t ? trAny(`ai_${seat.name}`) : seat.name;
 }
 
-export const locale = () => document.documentElement.lang || "en";
-/** A whole number in the page's language (Persian digits in Persian), isolated. @param {number} n */
-export const num = (n) => isolate(numbers(locale()).format(n));
+// The page's language and its whole numbers, for the table's modules (words.js says them).
+export { locale, num } from "./words.js";
 
 /** The catalogue's text for `key` (words.js: plurals, the page's digits, values isolated).
  * @param {keyof Catalogue} key @param {Record<string, string | number>} [vars] */

@@ -2,7 +2,7 @@
 // spectators' page (watch.js): each page gives its catalogue's words.
 import { numbers } from "./fractions.js";
 import { applyLook, slider, SLIDERS, store } from "./look.js";
-import { fill, h } from "./words.js";
+import { fill, h, locale } from "./words.js";
 
 /** @typedef {(key: string) => string} Words */
 
@@ -12,7 +12,7 @@ import { fill, h } from "./words.js";
  * @param {Words} tr */
 export function displaySettings(tr) {
   const percent = (/** @type {number} */ value) =>
-    numbers(document.documentElement.lang || "en", { style: "percent" }).format(value / 100);
+    numbers(locale(), { style: "percent" }).format(value / 100);
   /** @param {typeof SLIDERS[number]} name */
   const range = (name) => {
     const input = /** @type {HTMLInputElement} */ (h("input", { id: name, type: "range", min: 0, max: 100, step: 5, value: slider(name) }));

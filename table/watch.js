@@ -8,11 +8,11 @@
 /** @typedef {Schemas['MatchEvent']} MatchEvent */
 /** @typedef {typeof import('./i18n/en.js').default} Catalogue */
 import { Offline, Problem } from "./api.js";
-import { isolate, numbers, points } from "./fractions.js";
+import { isolate, points } from "./fractions.js";
 import { displaySettings } from "./display.js";
 import { applyLook, LANGUAGES } from "./look.js";
 import { dealPanel } from "./result.js";
-import { eventTypes, fill, firstLanguage, h, translate, useLanguage } from "./words.js";
+import { eventTypes, fill, firstLanguage, h, locale, num, translate, useLanguage } from "./words.js";
 
 const params = new URLSearchParams(location.search);
 const base = params.get("api") ?? document.querySelector('meta[name="asnas-api"]')?.getAttribute("content") ?? "";
@@ -26,11 +26,8 @@ const page = {
   /** What the status line says, said again in a new language. @type {(() => string) | null} */ said: null,
 };
 
-const locale = () => document.documentElement.lang || "en";
 /** @param {string} key @param {Record<string, string | number>} [vars] */
 const tr = (key, vars) => translate(page.t, locale(), key, vars);
-/** A whole number in the page's digits, isolated. @param {number} n */
-const num = (n) => isolate(numbers(locale()).format(n));
 
 /** @param {string} path @param {object} body @returns {Promise<any>} */
 async function post(path, body) {

@@ -3,6 +3,11 @@
 import { FSI, isolate, numbers, PDI } from "./fractions.js";
 import { LANGUAGES, store } from "./look.js";
 
+/** The page's language, as useLanguage set it. */
+export const locale = () => document.documentElement.lang || "en";
+/** A whole number in the page's language (Persian digits in Persian), isolated. @param {number} n */
+export const num = (n) => isolate(numbers(locale()).format(n));
+
 /** The language a page opens in: `?lang=`, else the one last chosen in this browser, else
  * the browser's own. */
 export const firstLanguage = () =>
