@@ -77,7 +77,7 @@ def pytest_runtest_call(item):
 
 @pytest.hookimpl(wrapper=True)
 def pytest_runtest_teardown(item, nextitem):
-    with hidden_from(item, session_ends=nextitem is None):
+    with hidden_from(item):
         return (yield)
 
 

@@ -34,11 +34,16 @@ def database_beside(loop: asyncio.AbstractEventLoop):
 
 
 @contextlib.contextmanager
-def hidden_from(item, *, session_ends: bool = False):
+def hidden_from(item):
     """The loop's mark taken off for a phase of a test that uses no browser, and put back after
-    it for the browser's next call. A phase that ends the session keeps it: the browser is
-    closed in it, and Playwright's calls need their loop marked."""
-    if "browser" in item.fixturenames or session_ends:
+    it for the browser's next call, unless the phase closed the browser.
+
+    Also the teardown of a worker's last test, which ends the session and closes the browser
+    with it (`tests/web/conftest.py: chromium` marks the loop again to close it): with the
+    mark on, Django's connections are another set (asgiref's `Local` keeps one per running
+    loop), and pytest-django's rollback of the test's transaction, looked for on a connection
+    that never opened one, failed (run 90: a database test after a browser module)."""
+    if "browser" in item.fixturenames:
         yield
         return
     marked = asyncio._get_running_loop()
@@ -46,4 +51,5 @@ def hidden_from(item, *, session_ends: bool = False):
     try:
         yield
     finally:
-        asyncio._set_running_loop(marked)
+        if marked is not None and not marked.is_closed():
+            asyncio._set_running_loop(marked)

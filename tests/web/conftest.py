@@ -1,6 +1,7 @@
 """Browser tests of the table: the page from one origin (python -m http.server), the API from
 another (gunicorn, with CORS for the page's origin), driven by the system's headless Chromium."""
 
+import asyncio
 import contextlib
 import os
 import subprocess
@@ -109,6 +110,9 @@ def chromium():
             executable_path=str(CHROMIUM), headless=True, args=CHROMIUM_ARGS
         )
         yield browser
+        # The loop marked again: the teardown of a worker's last test, if it used no browser,
+        # took the mark off (tests/playwright_loop.py), and Playwright's calls need it.
+        asyncio._set_running_loop(playwright._loop)
         browser.close()
 
 

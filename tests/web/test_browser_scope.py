@@ -4,11 +4,14 @@ event loop marked running in the thread between its calls, and Django's database
 its worker, in a parallel run other modules' tests, must work as if no browser were open."""
 
 import asyncio
+import contextlib
 
 import pytest
 from django.core.exceptions import SynchronousOnlyOperation
+from django.db import connection
 
 from players.models import Player
+from tests import conftest
 from tests.web.conftest import chromium
 
 
@@ -40,3 +43,20 @@ def test_the_next_test_runs_coroutines():
         return "ran"
 
     assert asyncio.run(ticks()) == "ran"
+
+
+def test_the_last_test_of_a_worker_tears_down_on_the_connection_it_used(db, request):
+    """A worker's last test, one without the browser, after a browser module: its teardown
+    (`tests/conftest.py`, with no next test) ends the session, closing the browser too. It must
+    roll back the test's transaction on the connection the test used (run 90 failed there:
+    "The rollback flag doesn't work outside of an 'atomic' block"), then close the browser."""
+    browser_session = contextlib.ExitStack()
+    browser = browser_session.enter_context(chromium())  # as the worker's browser fixture
+    teardown = conftest.pytest_runtest_teardown(request.node, None)
+    next(teardown)  # the hook's wrapper, up to the fixtures' teardown
+    assert connection.in_atomic_block  # pytest-django's transaction, around the test
+    browser_session.close()
+    assert not browser.is_connected()
+    with pytest.raises(StopIteration):
+        teardown.send(None)
+    assert asyncio._get_running_loop() is None
