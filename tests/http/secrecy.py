@@ -1,6 +1,8 @@
 """What a viewer may see of the cards: the checks that test_secrecy and the wire-level leak
 tests share."""
 
+import functools
+
 from games.engine import RANKS, evaluate
 from games.engine.state import hands_from_deck
 from games.models import Deal
@@ -20,7 +22,11 @@ def hands_in(value, path=()):
                 yield from hands_in(item, (*path, index))
 
 
+@functools.cache
 def true_hands(match_id, series, deal_number):
+    """The deal's four hands, as stored. A dealt deal's are read once per process: the leak
+    tests check every deal result that every role sees at every step against them, and read
+    them twice from the database each time (a quarter of the spectator leak test's time)."""
     deal = Deal.objects.get(match_id=match_id, series=series, deal_number=deal_number)
     return hands_from_deck(stored_deck(match_id, series, deal_number), deal.dealer)
 
