@@ -84,7 +84,10 @@ async function eventsAfter(id, after) {
 export async function openMatch(id) {
   const match = await api.get(`/matches/${id}`);
   leaveMatch();
-  remember(await eventsAfter(id, 0), match.series);
+  // What was appended after the view was read comes with the live feed, which follows from
+  // the view's version: remembered now, a move was logged before the table showed it, and twice.
+  const events = await eventsAfter(id, 0);
+  remember(events.filter((event) => event.seq <= match.version), match.series);
   state.match = match;
   location.hash = `match=${id}`;
   render();

@@ -10,6 +10,7 @@ from playwright.sync_api import expect
 
 from tests.web.conftest import ARTIFACTS, screenshot
 from tests.web.play import (
+    PREFERRED,
     TURN_IN_DEAL_1,
     api_get,
     button,
@@ -122,6 +123,43 @@ def test_without_motion_an_answer_is_drawn_once_whatever_moves_it_brings(open_ta
             assert page.evaluate("window.draws") == 1
             return
     pytest.fail("no answer of the match brought two moves of others within a deal")
+
+
+def test_a_match_opened_from_a_view_older_than_its_events_logs_what_the_view_shows(
+    open_table, api_origin
+):
+    """The page opens a match with two reads, the view and then its events, and a move can be
+    made between them (by a friend, the clock, or the player in another tab). The log listed
+    such a move before the table showed it (and, where the page follows the match live, once
+    more when the feed brought it). Here the view is read before a move, the events after."""
+    page = open_table(before=seeded(TURN_IN_DEAL_1))
+    sit_down(page)
+    new_match(page, "easy")
+    settled(page)
+    logged = page.locator("#log li").all_inner_texts()
+    match = match_id(page)
+    older = api_get(api_origin, page, f"/matches/{match}")
+    action = next(a for a in (*PREFERRED, "look") if a in older["legal_actions"])
+    moved = httpx.post(
+        f"{api_origin}/api/v1/matches/{match}/actions",
+        json={"action": action, "expected_version": older["version"]},
+        headers={"Authorization": f"Bearer {token(page)}"},
+    )
+    assert moved.status_code == 200 and moved.json()["version"] > older["version"], moved.text
+    page.route(
+        re.compile(rf".*/api/v1/matches/{match}$"),
+        lambda route: route.fulfill(response=route.fetch(), json=older),
+    )
+    page.reload()
+    settled(page)
+    assert page.locator("#table").get_attribute("data-status") == older["status"]
+    assert page.locator("#log li").all_inner_texts() == logged
+    # The view as it now stands, and the log with the moves.
+    page.unroute_all()
+    page.reload()
+    settled(page)
+    assert len(page.locator("#log li").all_inner_texts()) > len(logged)
+    assert page.errors == []
 
 
 def test_a_double_click_and_a_lost_answer_act_once(at_a_fresh_turn, api_origin):
