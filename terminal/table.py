@@ -151,17 +151,20 @@ class TableState:
         """The whole screen; `keys` are the keys that work now, with what each does; `hint`
         the coach's advice, when asked for. On `fit_to`, a terminal, the screen is cut to
         its height: the log shows as many of the deal's lines as fit, the newest unless
-        scrolled back, then the last showdown of a finished match goes, so that the keys
-        always show; the scroll keys are offered while lines are out of view."""
+        scrolled back, then the last showdown of a finished match goes, the fairness line,
+        and a deal's showdown in play loses its borders, then its skill figures, so that the
+        keys always show; the scroll keys are offered while lines are out of view."""
         playing = not is_over(view)
         end = len(self.log) - self.scrolled
         start = 0
         showdown = view["status"] != "in_deal" and bool(view["last_deal"])
         proof = fairness_line(view)
+        form = SHOWDOWN_FORMS[0]
         while True:
             window = _LogWindow(self.log, start, end) if playing else _LogWindow([], 0, 0)
             offered = window.keys() if fit_to is not None else {}
-            screen = self._screen(view, keys | offered, notice, hint, window, showdown, proof)
+            shows = form if showdown else None
+            screen = self._screen(view, keys | offered, notice, hint, window, shows, proof)
             cut = fit_to is not None and _height(screen, fit_to) > fit_to.height
             if cut and start < end - 1:
                 start += 1
@@ -171,6 +174,8 @@ class TableState:
                 showdown = False
             elif cut and proof:
                 proof = ""
+            elif cut and showdown and form != SHOWDOWN_FORMS[-1]:
+                form = SHOWDOWN_FORMS[SHOWDOWN_FORMS.index(form) + 1]
             else:
                 self.scroll_keys, self.page = offered, max(len(window.lines), 1)
                 return screen
@@ -187,7 +192,7 @@ class TableState:
         notice: str,
         hint: dict | None,
         log: "_LogWindow",
-        showdown: bool,
+        showdown: str | None,
         proof: str = "",
     ) -> Group:
         clock = f" · {view['turn_seconds']} s a turn" if view["turn_seconds"] else ""
@@ -212,7 +217,7 @@ class TableState:
         if log.lines:
             parts.append(log.text())
         if showdown:
-            parts.append(_showdown(view))
+            parts.append(_showdown(view, showdown))
         if is_over(view):
             parts.append(self.standings(view))
         if proof:
@@ -453,14 +458,24 @@ def _your_cards(view: dict) -> Text:
     return Text(f"Your cards: {' '.join(view['your_cards'])} ({category})", style="bold")
 
 
-def _showdown(view: dict) -> Table:
+SHOWDOWN_FORMS = ("whole", "without borders", "without figures")
+"""How a deal's showdown is drawn, from the widest and tallest: `render` takes the next where
+the screen is taller than the terminal (the skill figures' column wraps its rows at 80
+columns, and four rows of three lines pushed the keys off an 80 × 24 terminal)."""
+
+
+def _showdown(view: dict, form: str = SHOWDOWN_FORMS[0]) -> Table:
     deal = view["last_deal"]
-    table = Table(title=f"Deal {deal['deal_number']}: {deal['outcome']}", title_justify="left")
+    table = Table(
+        title=f"Deal {deal['deal_number']}: {deal['outcome']}",
+        title_justify="left",
+        **({} if form == SHOWDOWN_FORMS[0] else {"box": None}),
+    )
     for column in ("Seat", "Hand", "Category", "Stake", "Payout", "Score"):
         table.add_column(
             column, justify="right" if column in ("Stake", "Payout", "Score") else "left"
         )
-    figures = any(seat.get("skill") for seat in deal["seats"])
+    figures = form != SHOWDOWN_FORMS[-1] and any(seat.get("skill") for seat in deal["seats"])
     if figures:
         table.add_column("Cards · play · the others", justify="right")
     for seat in deal["seats"]:

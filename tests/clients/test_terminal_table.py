@@ -97,6 +97,23 @@ def test_every_screen_fits_80_by_24_with_the_keys_last(status):
     assert lines[0].strip("─ ").startswith("As-Nas · deal")
 
 
+@pytest.mark.parametrize("status", ["deal_over", "finished"])
+def test_a_showdown_with_its_skill_figures_fits_80_by_24_with_the_keys_last(status):
+    """The figures' column wraps the showdown's rows at 80 columns: at a deal's end in play the
+    keys went off an 80 × 24 terminal (a CI run's tmux test). The showdown gives up its
+    borders, then its figures, and stays."""
+    shows = view(status)
+    for seat in shows["last_deal"]["seats"]:
+        seat["skill"] = {"cards": "-1/3000007", "play": "-12/5000011", "table": "22/7"}
+    terminal = Console(file=io.StringIO(), width=80, height=24)
+    keys = {"n": "next deal", "s": "restart", "g": "resign", "q": "quit (resume later)"}
+    screen = shown(table_with_log().render(shows, keys, "Refused: stale", fit_to=terminal))
+    lines = screen.splitlines()
+    assert len(lines) <= 24, screen
+    assert lines[-1].startswith("Keys: n next deal"), screen
+    assert ("Deal 2: showdown" in screen) == (status == "deal_over"), screen
+
+
 def test_the_hint_fits_beside_a_shortened_log():
     terminal = Console(file=io.StringIO(), width=80, height=24)
     table = table_with_log()
