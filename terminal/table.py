@@ -6,6 +6,7 @@ import math
 from datetime import UTC, datetime
 from fractions import Fraction
 
+from rich import box
 from rich.console import Console, Group, RenderableType
 from rich.rule import Rule
 from rich.table import Table
@@ -157,25 +158,24 @@ class TableState:
         playing = not is_over(view)
         end = len(self.log) - self.scrolled
         start = 0
-        showdown = view["status"] != "in_deal" and bool(view["last_deal"])
+        # How the last deal's showdown is drawn (SHOWDOWN_FORMS), or None: not at all.
+        showdown = SHOWDOWN_FORMS[0] if view["status"] != "in_deal" and view["last_deal"] else None
         proof = fairness_line(view)
-        form = SHOWDOWN_FORMS[0]
         while True:
             window = _LogWindow(self.log, start, end) if playing else _LogWindow([], 0, 0)
             offered = window.keys() if fit_to is not None else {}
-            shows = form if showdown else None
-            screen = self._screen(view, keys | offered, notice, hint, window, shows, proof)
+            screen = self._screen(view, keys | offered, notice, hint, window, showdown, proof)
             cut = fit_to is not None and _height(screen, fit_to) > fit_to.height
             if cut and start < end - 1:
                 start += 1
             elif cut and playing and start < end:  # not even one line fits: the log goes
                 playing = False
             elif cut and showdown and is_over(view):
-                showdown = False
+                showdown = None
             elif cut and proof:
                 proof = ""
-            elif cut and showdown and form != SHOWDOWN_FORMS[-1]:
-                form = SHOWDOWN_FORMS[SHOWDOWN_FORMS.index(form) + 1]
+            elif cut and showdown and showdown != SHOWDOWN_FORMS[-1]:
+                showdown = SHOWDOWN_FORMS[SHOWDOWN_FORMS.index(showdown) + 1]
             else:
                 self.scroll_keys, self.page = offered, max(len(window.lines), 1)
                 return screen
@@ -464,12 +464,14 @@ the screen is taller than the terminal (the skill figures' column wraps its rows
 columns, and four rows of three lines pushed the keys off an 80 × 24 terminal)."""
 
 
-def _showdown(view: dict, form: str = SHOWDOWN_FORMS[0]) -> Table:
+def _showdown(view: dict, form: str) -> Table:
     deal = view["last_deal"]
+    whole = form == SHOWDOWN_FORMS[0]
     table = Table(
         title=f"Deal {deal['deal_number']}: {deal['outcome']}",
         title_justify="left",
-        **({} if form == SHOWDOWN_FORMS[0] else {"box": None}),
+        box=box.HEAVY_HEAD if whole else None,
+        pad_edge=whole,
     )
     for column in ("Seat", "Hand", "Category", "Stake", "Payout", "Score"):
         table.add_column(
